@@ -1,0 +1,48 @@
+import type { ApiErrorBody } from "../../shared/api-error";
+
+/** A failed call. `message` follows spec section 8: "status: body text" (or the status text). */
+export class ApiError extends Error {
+  override name = "ApiError";
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: Partial<ApiErrorBody> | undefined,
+  ) {
+    super(message);
+  }
+
+  /** The server's own message, for showing to a person. */
+  get serverMessage(): string | undefined {
+    return this.body?.message;
+  }
+}
+
+/** Sends a request with the session cookie; a body is sent as JSON. */
+export async function requestJson<T = unknown>(
+  method: string,
+  url: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<T> {
+  const response = await fetch(url, {
+    method,
+    credentials: "include",
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, parseErrorBody(text));
+  }
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+function parseErrorBody(text: string): Partial<ApiErrorBody> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === "object" && parsed !== null ? (parsed as Partial<ApiErrorBody>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

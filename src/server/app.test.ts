@@ -1,0 +1,43 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { createTestDatabase } from "../../tests/test-database";
+import { buildApp } from "./app";
+import { loadConfig } from "./config";
+import { connectDatabase } from "./db/database";
+
+describe("closing the app", () => {
+  it("lets in-flight requests finish and refuses new ones", async () => {
+    const created = await createTestDatabase();
+    const database = connectDatabase({ url: created.url, poolSize: 2 });
+    const app = await buildApp({
+      config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATABASE_URL: created.url }),
+      database,
+    });
+    let started: () => void = () => {};
+    const requestStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    app.get("/api/test/slow", { config: { access: "public" } }, async () => {
+      started();
+      await sleep(400);
+      return { finished: true };
+    });
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const address = app.server.address();
+    const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    try {
+      const inFlight = fetch(`${base}/api/test/slow`);
+      await requestStarted;
+      const closing = app.close();
+      const response = await inFlight;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ finished: true });
+      expect(response.headers.get("connection")).toBe("close");
+      await closing;
+      await expect(fetch(`${base}/api/health`)).rejects.toThrow();
+    } finally {
+      await database.close();
+      await created.drop();
+    }
+  });
+});

@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import helmet from "@fastify/helmet";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { assignmentsRoutes } from "./assignments/assignments.routes";
+import { registerAccessControl } from "./auth/access-control";
+import { authRoutes } from "./auth/auth.routes";
+import type { Config } from "./config";
+import type { DatabaseHandle } from "./db/database";
+import { AppError, registerErrorHandler, sendFrameworkError } from "./errors";
+import { healthRoutes } from "./health/health.routes";
+import { containsNulCharacter } from "./http";
+import { createLogger } from "./logger";
+import { projectPaths } from "./paths";
+import { usersRoutes } from "./users/users.routes";
+import { webRoutes } from "./web/web.routes";
+
+export type AppOptions = {
+  config: Config;
+  database: DatabaseHandle;
+  /** Where the built React app lives; defaults to dist/client. */
+  clientDir?: string;
+  /** Defaults to createLogger(config); main passes the one it already uses. */
+  logger?: FastifyServerOptions["loggerInstance"];
+};
+
+/** Builds the whole HTTP app without listening, so tests drive exactly what production runs. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    loggerInstance: options.logger ?? createLogger(config),
+    genReqId: () => randomUUID(),
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    frameworkErrors: sendFrameworkError,
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  // While closing, answers in flight also close their connection, so a keep-alive client
+  // cannot hold the shutdown open until its idle timeout.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    if (closing) reply.header("connection", "close");
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        // Browsers upgrade on HTTPS anyway; forcing it would break a plain-HTTP intranet install.
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+
+  // Request bodies are JSON only. text/plain is what a cross-site form can send without a CORS
+  // preflight, so refusing it (415) is part of the CSRF defence (design section 5).
+  app.removeContentTypeParser("text/plain");
+
+  registerErrorHandler(app);
+  // PostgreSQL cannot store U+0000 in text; refuse it up front for every route instead of
+  // failing at the database.
+  app.addHook("preValidation", async (request) => {
+    if (containsNulCharacter(request.body) || containsNulCharacter(request.query)) {
+      throw new AppError("BAD_REQUEST", "Text must not contain NUL characters (U+0000)");
+    }
+  });
+  await registerAccessControl(app, { db: database.db, config });
+  healthRoutes(app, { pool: database.pool });
+  authRoutes(app, { db: database.db, config });
+  usersRoutes(app, { db: database.db });
+  assignmentsRoutes(app, { db: database.db });
+  await webRoutes(app, { clientDir: options.clientDir ?? projectPaths.clientBuild });
+  return app;
+}

@@ -1,0 +1,63 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { AssignClientsInput } from "../../shared/auth";
+import { scopeOf } from "../../shared/permissions";
+import type { UserClientLink } from "../../shared/users";
+import { type AuditContext, recordAudit } from "../audit/audit.service";
+import type { SessionInfo } from "../auth/sessions";
+import type { Database } from "../db/database";
+import { clients, userClients, users } from "../db/schema";
+import { AppError } from "../errors";
+
+/** The firm's user-client links; a `user` sees only their own (scope "self"). */
+export async function listAssignments(options: { db: Database; session: SessionInfo }): Promise<UserClientLink[]> {
+  const { db, session } = options;
+  const inFirm = eq(userClients.firmId, session.firmId);
+  return db
+    .select({ userId: userClients.userId, clientId: userClients.clientId })
+    .from(userClients)
+    .where(
+      scopeOf(session.role, "assignments.read") === "self"
+        ? and(inFirm, eq(userClients.userId, session.userId))
+        : inFirm,
+    )
+    .orderBy(asc(userClients.userId), asc(userClients.clientId));
+}
+
+/** Replaces a user's assigned clients with the given list (which may be empty). */
+export async function assignClients(options: {
+  db: Database;
+  firmId: string;
+  input: AssignClientsInput;
+  audit: AuditContext;
+}): Promise<{ userId: string; clientIds: string[] }> {
+  const { db, firmId, input } = options;
+  const clientIds = [...new Set(input.clientIds)].sort();
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.firmId, firmId), eq(users.id, input.userId)));
+    if (!user) throw new AppError("NOT_FOUND", "User not found");
+    if (clientIds.length > 0) {
+      const found = await tx
+        .select({ id: clients.id })
+        .from(clients)
+        .where(and(eq(clients.firmId, firmId), inArray(clients.id, clientIds)));
+      if (found.length !== clientIds.length) throw new AppError("NOT_FOUND", "Client not found");
+    }
+    const mine = and(eq(userClients.firmId, firmId), eq(userClients.userId, input.userId));
+    const before = await tx.select({ clientId: userClients.clientId }).from(userClients).where(mine);
+    await tx.delete(userClients).where(mine);
+    if (clientIds.length > 0) {
+      await tx.insert(userClients).values(clientIds.map((clientId) => ({ firmId, userId: input.userId, clientId })));
+    }
+    await recordAudit(tx, options.audit, {
+      action: "user.clients_assigned",
+      entityType: "user",
+      entityId: input.userId,
+      before: { clientIds: before.map((row) => row.clientId).sort() },
+      after: { clientIds },
+    });
+    return { userId: input.userId, clientIds };
+  });
+}

@@ -1,0 +1,224 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { ChangePasswordInput, LoginInput, RegisterInput } from "../../shared/auth";
+import { addDays } from "../../shared/dates";
+import { trialDays } from "../../shared/plans";
+import type { CurrentUser } from "../../shared/users";
+import { recordAudit } from "../audit/audit.service";
+import type { Config } from "../config";
+import type { Database } from "../db/database";
+import { firms, users } from "../db/schema";
+import { AppError, fieldError, uniqueViolation } from "../errors";
+import { isCommonPassword } from "./common-passwords";
+import { clearLoginFailures, recordLoginFailure, retryAfterSeconds } from "./login-throttle";
+import { hashPassword, verifyPassword } from "./password";
+import { createSession, deleteSessionByToken, deleteUserSessions, type SessionInfo } from "./sessions";
+
+type Origin = { ip: string | null; userAgent: string | null };
+
+export const INVALID_LOGIN = "Invalid username or password";
+
+export function assertNotCommonPassword(password: string, field: string) {
+  if (isCommonPassword(password)) {
+    throw fieldError(field, "This password is one of the most common ones; choose one that is harder to guess");
+  }
+}
+
+/** Maps the users table's unique constraints to the messages people see. */
+export function userConflict(error: unknown): AppError | undefined {
+  const constraint = uniqueViolation(error);
+  if (constraint === "users_username_key") return new AppError("CONFLICT", "Username is already taken");
+  if (constraint === "users_email_key") return new AppError("CONFLICT", "An account with this email already exists");
+  return undefined;
+}
+
+/** Registration: a new firm on a 14-day trial, its first user as super_admin, signed in. */
+export async function register(options: {
+  db: Database;
+  config: Config;
+  input: RegisterInput;
+  origin: Origin;
+}): Promise<{ token: string; user: CurrentUser }> {
+  const { db, input, origin } = options;
+  assertNotCommonPassword(input.password, "password");
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction(async (tx) => {
+      const now = new Date();
+      const [firm] = await tx
+        .insert(firms)
+        .values({ name: input.fullName, plan: input.subscriptionPlan, trialEndsAt: addDays(now, trialDays) })
+        .returning();
+      if (!firm) throw new Error("firm insert returned nothing");
+      const [user] = await tx
+        .insert(users)
+        .values({
+          firmId: firm.id,
+          username: input.username,
+          email: input.email,
+          fullName: input.fullName,
+          role: "super_admin",
+          passwordHash,
+        })
+        .returning();
+      if (!user) throw new Error("user insert returned nothing");
+      const token = await createSession(tx, {
+        userId: user.id,
+        firmId: firm.id,
+        ...origin,
+        absoluteMs: options.config.session.absoluteMs,
+      });
+      await recordAudit(
+        tx,
+        { firmId: firm.id, actorUserId: user.id, ...origin },
+        {
+          action: "account.registered",
+          entityType: "firm",
+          entityId: firm.id,
+          after: { firm: { name: firm.name, plan: firm.plan }, user: { username: user.username, email: user.email } },
+        },
+      );
+      return { token, user: toCurrentUser(user, firm) };
+    });
+  } catch (error) {
+    throw userConflict(error) ?? error;
+  }
+}
+
+let equaliserHash: Promise<string> | undefined;
+/** Verifying against a real hash when the user does not exist keeps both answers equally slow. */
+const timingEqualiser = () => {
+  equaliserHash ??= hashPassword(`no-such-user-${Math.random()}`);
+  return equaliserHash;
+};
+
+export async function login(options: {
+  db: Database;
+  config: Config;
+  input: LoginInput;
+  origin: Origin;
+  previousToken: string | undefined;
+}): Promise<{ token: string; user: CurrentUser }> {
+  const { db, input, origin } = options;
+  const key = { usernameKey: input.username.toLowerCase(), ip: origin.ip ?? "unknown" };
+  const wait = await retryAfterSeconds(db, key);
+  if (wait !== undefined) {
+    throw new AppError(
+      "RATE_LIMITED",
+      `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
+      {
+        retryAfterSeconds: wait,
+      },
+    );
+  }
+  const [found] = await db
+    .select({ user: users, firm: firms })
+    .from(users)
+    .innerJoin(firms, eq(firms.id, users.firmId))
+    .where(eq(sql`lower(${users.username})`, key.usernameKey))
+    .limit(1);
+  const passwordOk = found
+    ? await verifyPassword(found.user.passwordHash, input.password)
+    : (await verifyPassword(await timingEqualiser(), input.password)) && false;
+  if (!found || !passwordOk) {
+    await recordLoginFailure(db, key);
+    throw new AppError("INVALID_CREDENTIALS", INVALID_LOGIN);
+  }
+  if (found.user.disabledAt) {
+    throw new AppError("ACCOUNT_DISABLED", "This account is disabled. Ask an administrator of your firm to enable it.");
+  }
+  await clearLoginFailures(db, key.usernameKey);
+  return db.transaction(async (tx) => {
+    // A new session on every sign-in; the one the browser held before is ended (no fixation).
+    if (options.previousToken) await deleteSessionByToken(tx, options.previousToken);
+    const token = await createSession(tx, {
+      userId: found.user.id,
+      firmId: found.firm.id,
+      ...origin,
+      absoluteMs: options.config.session.absoluteMs,
+    });
+    await recordAudit(
+      tx,
+      { firmId: found.firm.id, actorUserId: found.user.id, ...origin },
+      { action: "session.signed_in", entityType: "user", entityId: found.user.id },
+    );
+    return { token, user: toCurrentUser(found.user, found.firm) };
+  });
+}
+
+export async function logout(options: { db: Database; token: string; session: SessionInfo | null; origin: Origin }) {
+  await options.db.transaction(async (tx) => {
+    await deleteSessionByToken(tx, options.token);
+    if (options.session) {
+      await recordAudit(
+        tx,
+        { firmId: options.session.firmId, actorUserId: options.session.userId, ...options.origin },
+        { action: "session.signed_out", entityType: "user", entityId: options.session.userId },
+      );
+    }
+  });
+}
+
+export async function getCurrentUser(db: Database, session: SessionInfo): Promise<CurrentUser> {
+  const [found] = await db
+    .select({ user: users, firm: firms })
+    .from(users)
+    .innerJoin(firms, eq(firms.id, users.firmId))
+    .where(and(eq(users.id, session.userId), eq(users.firmId, session.firmId)));
+  if (!found) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
+  return toCurrentUser(found.user, found.firm);
+}
+
+/** Checks the current password (failures count like failed sign-ins) and ends the user's other sessions. */
+export async function changePassword(options: {
+  db: Database;
+  session: SessionInfo;
+  input: ChangePasswordInput;
+  origin: Origin;
+}) {
+  const { db, session, input, origin } = options;
+  const key = { usernameKey: session.username.toLowerCase(), ip: origin.ip ?? "unknown" };
+  const wait = await retryAfterSeconds(db, key);
+  if (wait !== undefined) {
+    throw new AppError("RATE_LIMITED", "Too many wrong passwords. Try again later.", { retryAfterSeconds: wait });
+  }
+  const [user] = await db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(eq(users.id, session.userId), eq(users.firmId, session.firmId)));
+  if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    await recordLoginFailure(db, key);
+    throw fieldError("currentPassword", "Current password is incorrect");
+  }
+  assertNotCommonPassword(input.newPassword, "newPassword");
+  const passwordHash = await hashPassword(input.newPassword);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: new Date() })
+      .where(and(eq(users.id, session.userId), eq(users.firmId, session.firmId)));
+    await deleteUserSessions(tx, { firmId: session.firmId, userId: session.userId, keepSessionId: session.sessionId });
+    await recordAudit(
+      tx,
+      { firmId: session.firmId, actorUserId: session.userId, ...origin },
+      { action: "user.password_changed", entityType: "user", entityId: session.userId },
+    );
+  });
+}
+
+/** The fields of a user every API answer about them shares; never the hash. */
+export function userIdentity(user: typeof users.$inferSelect): Omit<CurrentUser, "firm"> {
+  return { id: user.id, username: user.username, fullName: user.fullName, email: user.email, role: user.role };
+}
+
+function toCurrentUser(user: typeof users.$inferSelect, firm: typeof firms.$inferSelect): CurrentUser {
+  return {
+    ...userIdentity(user),
+    firm: {
+      id: firm.id,
+      name: firm.name,
+      plan: firm.plan,
+      trialEndsAt: firm.trialEndsAt.toISOString(),
+      subscriptionStatus: firm.subscriptionStatus,
+    },
+  };
+}

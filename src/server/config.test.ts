@@ -1,0 +1,50 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+describe("loadConfig", () => {
+  it("fills defaults: port 3000, ./data, embedded database with demo data", () => {
+    const config = loadConfig({}, "/srv/tendwell");
+    expect(config).toMatchObject({
+      env: "development",
+      port: 3000,
+      databaseUrl: undefined,
+      dataDir: path.resolve("/srv/tendwell/data"),
+      seedDemoData: true,
+    });
+  });
+
+  it("uses DATABASE_URL and then seeds nothing unless asked", () => {
+    const config = loadConfig({ DATABASE_URL: "postgres://app@db.internal:5432/tendwell" });
+    expect(config.databaseUrl).toBe("postgres://app@db.internal:5432/tendwell");
+    expect(config.seedDemoData).toBe(false);
+    expect(loadConfig({ DATABASE_URL: "postgres://db/x", SEED_DEMO_DATA: "true" }).seedDemoData).toBe(true);
+  });
+
+  it("never seeds demo data in production by default", () => {
+    expect(loadConfig({ NODE_ENV: "production" }).seedDemoData).toBe(false);
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(loadConfig({ PORT: "", DATABASE_URL: "" })).toMatchObject({ port: 3000, databaseUrl: undefined });
+  });
+
+  it("fails with one clear line per bad variable", () => {
+    const attempt = () => loadConfig({ PORT: "eighty", DATABASE_URL: "mysql://x/y", LOG_LEVEL: "loud" });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const message = (error as Error).message;
+      expect(message).toMatch(/^Invalid configuration:/);
+      expect(message).toContain("PORT: ");
+      expect(message).toContain('(got "eighty")');
+      expect(message).toContain("DATABASE_URL: must be a postgres:// or postgresql:// URL");
+      expect(message).toContain("LOG_LEVEL: ");
+    }
+  });
+
+  it("rejects a port out of range", () => {
+    expect(() => loadConfig({ PORT: "70000" })).toThrow(/PORT/);
+  });
+});

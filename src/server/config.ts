@@ -1,0 +1,72 @@
+import path from "node:path";
+import { z } from "zod";
+
+const booleanFlag = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
+  DATA_DIR: z.string().min(1).default("data"),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SEED_DEMO_DATA: booleanFlag.optional(),
+  TRUST_PROXY: booleanFlag.default(false),
+  APP_ORIGIN: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(120),
+  SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+});
+
+export type Config = {
+  env: "development" | "production" | "test";
+  host: string;
+  port: number;
+  /** Set when an external PostgreSQL is used; undefined means start the embedded one. */
+  databaseUrl: string | undefined;
+  /** Absolute path of the folder that holds the embedded PostgreSQL and the process lock. */
+  dataDir: string;
+  databasePoolSize: number;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** Whether the first start on an empty database creates the demo firm. */
+  seedDemoData: boolean;
+  trustProxy: boolean;
+  /** The public origin browsers use; state-changing requests must come from it. */
+  appOrigin: string | undefined;
+  session: { idleMs: number; absoluteMs: number };
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * The only reader of the environment. Throws a ConfigError that names every bad variable.
+ * Empty strings count as unset, as a `.env` line like `DATABASE_URL=` means "not given".
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config {
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const parsed = envSchema.safeParse(given);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = issue.path.join(".");
+      return `  ${name}: ${issue.message} (got ${JSON.stringify(env[name])})`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const values = parsed.data;
+  return {
+    env: values.NODE_ENV,
+    host: values.HOST,
+    port: values.PORT,
+    databaseUrl: values.DATABASE_URL,
+    dataDir: path.resolve(cwd, values.DATA_DIR),
+    databasePoolSize: values.DATABASE_POOL_SIZE,
+    logLevel: values.LOG_LEVEL,
+    // Demo data belongs on a developer's embedded database, never silently in production.
+    seedDemoData: values.SEED_DEMO_DATA ?? (values.DATABASE_URL === undefined && values.NODE_ENV !== "production"),
+    trustProxy: values.TRUST_PROXY,
+    appOrigin: values.APP_ORIGIN ? new URL(values.APP_ORIGIN).origin : undefined,
+    session: { idleMs: values.SESSION_IDLE_MINUTES * 60_000, absoluteMs: values.SESSION_ABSOLUTE_HOURS * 3_600_000 },
+  };
+}

@@ -1,0 +1,49 @@
+import { lt, or } from "drizzle-orm";
+import type { Logger } from "pino";
+import { THROTTLE_WINDOW_MS } from "../auth/login-throttle";
+import type { Config } from "../config";
+import type { Database } from "../db/database";
+import { loginFailures, sessions } from "../db/schema";
+
+/**
+ * Deletes what can no longer matter: sessions past their idle or absolute limit (a session is
+ * otherwise only removed when its cookie is presented again) and failed sign-ins older than the
+ * throttling window. Safe to run from every instance at once.
+ */
+export async function purgeExpired(
+  db: Database,
+  config: Pick<Config, "session">,
+  now = new Date(),
+): Promise<{ sessions: number; loginFailures: number }> {
+  const deadSessions = await db
+    .delete(sessions)
+    .where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - config.session.idleMs))))
+    .returning({ id: sessions.id });
+  const oldFailures = await db
+    .delete(loginFailures)
+    .where(lt(loginFailures.createdAt, new Date(now.getTime() - THROTTLE_WINDOW_MS)))
+    .returning({ id: loginFailures.id });
+  return { sessions: deadSessions.length, loginFailures: oldFailures.length };
+}
+
+/** Runs purgeExpired now and then every `intervalMs`; the returned function stops it. */
+export function startHousekeeping(options: {
+  db: Database;
+  config: Config;
+  log: Logger;
+  intervalMs?: number;
+}): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  const run = () => {
+    running = purgeExpired(options.db, options.config)
+      .then((purged) => options.log.debug(purged, "housekeeping: purged expired rows"))
+      .catch((error: unknown) => options.log.warn({ err: error }, "housekeeping failed; retrying next round"));
+  };
+  run();
+  const timer = setInterval(run, options.intervalMs ?? 15 * 60_000);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -1,0 +1,96 @@
+import { brand } from "../shared/brand";
+import { buildApp } from "./app";
+import { ConfigError, loadConfig } from "./config";
+import { DataDirLockedError } from "./db/data-dir-lock";
+import { connectDatabase } from "./db/database";
+import { EmbeddedPostgresError, startEmbeddedPostgres } from "./db/embedded-postgres";
+import { migrateDatabase } from "./db/migrate";
+import { startHousekeeping } from "./jobs/housekeeping";
+import { createLogger } from "./logger";
+import { demoLogins, demoPassword, hasDemoData, seedDemoData } from "./seed/demo-seed";
+
+/** Boots Tendwell: database (embedded unless DATABASE_URL), migrations, demo data, HTTP. */
+async function main() {
+  const config = loadConfig(process.env);
+  const logger = createLogger(config);
+
+  const embedded = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir: config.dataDir, log: (message) => logger.info(message) });
+  const databaseUrl = config.databaseUrl ?? embedded?.url;
+  if (!databaseUrl) throw new Error("unreachable: no database URL");
+
+  const stopEmbedded = async () => embedded?.stop();
+  let database: ReturnType<typeof connectDatabase> | undefined;
+  try {
+    await migrateDatabase(databaseUrl);
+    database = connectDatabase({
+      url: databaseUrl,
+      poolSize: config.databasePoolSize,
+      onError: (error) => logger.warn({ err: error }, "idle database connection lost"),
+    });
+    if (config.seedDemoData && (await seedDemoData(database.db, { onlyIfEmpty: true }))) {
+      logger.info("Created the demo firm on the empty database");
+    }
+  } catch (error) {
+    await database?.close();
+    await stopEmbedded();
+    throw error;
+  }
+
+  const app = await buildApp({ config, database, logger });
+  const stopHousekeeping = startHousekeeping({ db: database.db, config, log: logger });
+  let shuttingDown = false;
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) {
+      logger.warn(`${signal} again: exiting without waiting`);
+      process.exit(1);
+    }
+    shuttingDown = true;
+    logger.info(`${signal} received: draining requests and shutting down`);
+    const force = setTimeout(() => {
+      logger.error("shutdown took longer than 20 s; exiting");
+      process.exit(1);
+    }, 20_000);
+    force.unref();
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests
+      await stopHousekeeping();
+      await database?.close();
+      await stopEmbedded();
+      logger.info("shut down cleanly");
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, "error during shutdown");
+      process.exit(1);
+    }
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await stopHousekeeping();
+    await database.close();
+    await stopEmbedded();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const lines = [`${brand.name} is running at http://localhost:${port}`];
+  if (config.seedDemoData && (await hasDemoData(database.db))) {
+    lines.push(`Demo sign-ins (password "${demoPassword}"):`);
+    for (const login of demoLogins) lines.push(`  ${login.username.padEnd(12)} ${login.role}`);
+  }
+  process.stdout.write(`\n${lines.join("\n")}\n\n`);
+}
+
+main().catch((error: unknown) => {
+  const expected =
+    error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof EmbeddedPostgresError;
+  process.stderr.write(
+    `\n${brand.name} could not start: ${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`,
+  );
+  process.exit(1);
+});

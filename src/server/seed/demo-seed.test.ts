@@ -1,0 +1,72 @@
+import { createHash } from "node:crypto";
+import { count, eq } from "drizzle-orm";
+import { PNG } from "pngjs";
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../../../tests/test-app";
+import { taskStatus } from "../../shared/tasks";
+import { verifyPassword } from "../auth/password";
+import { clients, contacts, firms, tasks, taskTemplates, userClients, users } from "../db/schema";
+import { demoLogins, demoPassword, seedDemoData } from "./demo-seed";
+
+describe("demo seed", () => {
+  const ctx = useTestApp();
+  const now = new Date();
+
+  it("creates a living firm: one user per role, three dozen clients, tasks in every state", async () => {
+    const db = ctx.database.db;
+    expect(await seedDemoData(db, { now, onlyIfEmpty: true })).toBe(true);
+
+    const [firm] = await db.select().from(firms);
+    expect(firm?.name).toBe("Northbridge Advisory Group");
+    const people = await db.select().from(users);
+    expect(people.map((user) => [user.username, user.role]).sort()).toEqual(
+      demoLogins.map((login) => [login.username, login.role]).sort(),
+    );
+    for (const person of people) expect(await verifyPassword(person.passwordHash, demoPassword)).toBe(true);
+
+    const clientRows = await db.select().from(clients);
+    expect(clientRows).toHaveLength(36);
+    expect(new Set(clientRows.map((client) => client.name)).size).toBe(36);
+    expect(new Set(clientRows.map((client) => client.status))).toEqual(new Set(["active", "inactive", "prospect"]));
+    const [primaryContacts] = await db.select({ n: count() }).from(contacts).where(eq(contacts.isPrimary, true));
+    expect(primaryContacts?.n).toBe(36);
+    expect((await db.select().from(taskTemplates)).length).toBeGreaterThanOrEqual(8);
+
+    const taskRows = await db.select().from(tasks);
+    const states = new Set(taskRows.map((task) => taskStatus(task, now)));
+    expect(states).toEqual(new Set(["pending", "overdue", "completed"]));
+    expect(taskRows.some((task) => task.status === "pending" && task.dueDate === null)).toBe(true);
+
+    const staff = people.find((user) => user.role === "user");
+    const assigned = await db
+      .select()
+      .from(userClients)
+      .where(eq(userClients.userId, staff?.id ?? ""));
+    expect(assigned.length).toBeGreaterThan(5);
+  });
+
+  it("signs completed tasks with a real, non-blank 400x128 PNG whose hash is stored", async () => {
+    const completed = await ctx.database.db.select().from(tasks).where(eq(tasks.status, "completed"));
+    expect(completed.length).toBeGreaterThan(10);
+    for (const task of completed.slice(0, 5)) {
+      const base64 = task.signature?.replace(/^data:image\/png;base64,/, "") ?? "";
+      const bytes = Buffer.from(base64, "base64");
+      const image = PNG.sync.read(bytes);
+      expect([image.width, image.height]).toEqual([400, 128]);
+      const inked = image.data.filter((_, index) => index % 4 === 3 && image.data[index] === 255).length;
+      expect(inked).toBeGreaterThan(200);
+      expect(task.signatureSha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+      expect(task.printedName).toBeTruthy();
+      expect(task.completedBy).toBeTruthy();
+    }
+  });
+
+  it("never seeds twice", async () => {
+    const db = ctx.database.db;
+    expect(await seedDemoData(db, { now })).toBe(false);
+    expect(await seedDemoData(db, { now, onlyIfEmpty: true })).toBe(false);
+    const [firmCount] = await db.select({ n: count() }).from(firms);
+    const [clientCount] = await db.select({ n: count() }).from(clients);
+    expect([firmCount?.n, clientCount?.n]).toEqual([1, 36]);
+  });
+});

@@ -1,0 +1,210 @@
+import { count, eq, sql } from "drizzle-orm";
+import { addDays } from "../../shared/dates";
+import type { Frequency, TaskPriority } from "../../shared/tasks";
+import type { Database } from "../db/database";
+import { firms, users } from "../db/schema";
+import {
+  assignClients,
+  companyProfile,
+  insertClient,
+  insertContact,
+  insertFirm,
+  insertTask,
+  insertTaskTemplate,
+  insertUser,
+} from "./factories";
+import { createRandom } from "./random";
+
+/** The demo firm's sign-ins, printed at start and listed in the README. */
+export const demoLogins = [
+  { username: "olivia.hart", fullName: "Olivia Hart", role: "super_admin" },
+  { username: "marcus.chen", fullName: "Marcus Chen", role: "admin" },
+  { username: "priya.nair", fullName: "Priya Nair", role: "user" },
+] as const;
+export const demoPassword = "tendwell-demo";
+const DEMO_FIRM_NAME = "Northbridge Advisory Group";
+const CLIENT_COUNT = 36;
+/** Arbitrary constant naming the advisory lock that keeps two starts from seeding twice. */
+const SEED_LOCK_ID = 7_246_731_002;
+
+const demoTemplates: { name: string; description: string; priority: TaskPriority; frequency?: Frequency }[] = [
+  {
+    name: "Monthly bookkeeping close",
+    description:
+      "Reconcile bank and card accounts, categorise open transactions and send the monthly financial summary.",
+    priority: "high",
+    frequency: "monthly",
+  },
+  {
+    name: "Payroll tax deposit check",
+    description: "Confirm federal and state payroll tax deposits were made on schedule and match the payroll register.",
+    priority: "high",
+    frequency: "monthly",
+  },
+  {
+    name: "Quarterly estimated tax review",
+    description: "Review year-to-date results with the client and confirm the next estimated tax payment.",
+    priority: "medium",
+    frequency: "quarterly",
+  },
+  {
+    name: "Sales tax return",
+    description: "Prepare and file the sales and use tax return; keep the confirmation with the workpapers.",
+    priority: "medium",
+    frequency: "quarterly",
+  },
+  {
+    name: "Annual engagement letter renewal",
+    description: "Send the renewed engagement letter with this year's scope and fees, and file the signed copy.",
+    priority: "medium",
+    frequency: "annually",
+  },
+  {
+    name: "Year-end 1099 preparation",
+    description: "Collect W-9s, confirm vendor payments over the threshold and issue 1099-NEC forms.",
+    priority: "high",
+    frequency: "annually",
+  },
+  {
+    name: "Weekly accounts payable run",
+    description: "Review bills due this week, get approval and schedule payments.",
+    priority: "low",
+    frequency: "weekly",
+  },
+  {
+    name: "New client onboarding",
+    description: "Collect prior-year returns, set up portal access, confirm contacts and record key deadlines.",
+    priority: "high",
+  },
+  {
+    name: "Beneficial ownership report",
+    description: "Confirm the owners' details and file or update the beneficial ownership information report.",
+    priority: "medium",
+  },
+  {
+    name: "Relationship check-in call",
+    description: "Call the primary contact, review satisfaction and upcoming needs, and note follow-ups.",
+    priority: "low",
+    frequency: "quarterly",
+  },
+];
+
+/**
+ * Creates the demo firm: three users (one per role), three dozen clients with contacts, task
+ * templates, and tasks in every state (pending, overdue, completed with a signature).
+ * Does nothing when the demo firm is already there. With `onlyIfEmpty`, it also does nothing
+ * when any firm exists, so a real workspace never receives demo data.
+ */
+export async function seedDemoData(
+  db: Database,
+  options: { now?: Date; onlyIfEmpty?: boolean } = {},
+): Promise<boolean> {
+  const now = options.now ?? new Date();
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);
+    const [existing] = options.onlyIfEmpty
+      ? await tx.select({ n: count() }).from(firms)
+      : await tx
+          .select({ n: count() })
+          .from(users)
+          .where(eq(sql`lower(${users.username})`, demoLogins[0].username));
+    if ((existing?.n ?? 0) > 0) return false;
+
+    const random = createRandom(20_260_101);
+    const firm = await insertFirm(tx, {
+      name: DEMO_FIRM_NAME,
+      plan: "professional",
+      trialEndsAt: addDays(now, 14),
+      createdAt: addDays(now, -180),
+    });
+    const people = [];
+    for (const login of demoLogins) {
+      people.push(
+        await insertUser(tx, {
+          firmId: firm.id,
+          ...login,
+          email: `${login.username}@northbridge.example.com`,
+          password: demoPassword,
+          createdAt: addDays(now, -180),
+        }),
+      );
+    }
+    const [owner, admin, staff] = people as [(typeof people)[number], (typeof people)[number], (typeof people)[number]];
+
+    const templates = [];
+    for (const template of demoTemplates) {
+      templates.push(
+        await insertTaskTemplate(tx, {
+          firmId: firm.id,
+          createdBy: owner.id,
+          ...template,
+          createdAt: addDays(now, -170),
+        }),
+      );
+    }
+
+    const names = new Set<string>();
+    const staffClientIds: string[] = [];
+    for (let index = 0; index < CLIENT_COUNT; index++) {
+      let profile = companyProfile(random);
+      while (names.has(profile.name)) profile = companyProfile(random);
+      names.add(profile.name);
+      const status = index % 9 === 4 ? "inactive" : index % 7 === 3 ? "prospect" : "active";
+      const client = await insertClient(tx, {
+        firmId: firm.id,
+        random,
+        ...profile,
+        status,
+        createdAt: addDays(now, -160 + index),
+      });
+      await insertContact(tx, { firmId: firm.id, clientId: client.id, random, isPrimary: true });
+      if (random.chance(0.5)) await insertContact(tx, { firmId: firm.id, clientId: client.id, random });
+      if (index % 3 === 0) staffClientIds.push(client.id);
+      if (client.status === "prospect") continue;
+
+      const taskCount = random.int(2, 6);
+      for (let t = 0; t < taskCount; t++) {
+        const template = random.pick(templates);
+        const createdAt = addDays(now, -random.int(20, 150));
+        const kind = random.pick(["completed", "completed", "pending", "overdue", "open"] as const);
+        const base = {
+          firmId: firm.id,
+          clientId: client.id,
+          random,
+          templateId: template.id,
+          name: template.name,
+          description: template.description,
+          priority: template.priority,
+          createdAt,
+          createdBy: admin.id,
+        };
+        if (kind === "completed") {
+          const dueDate = addDays(createdAt, random.int(7, 30));
+          const completer = random.pick(index % 3 === 0 ? [owner, admin, staff] : [owner, admin]);
+          await insertTask(tx, {
+            ...base,
+            dueDate,
+            completed: { by: completer, at: addDays(dueDate, -random.int(-3, 6)) },
+          });
+        } else if (kind === "pending") {
+          await insertTask(tx, { ...base, dueDate: addDays(now, random.int(2, 45)) });
+        } else if (kind === "overdue") {
+          await insertTask(tx, { ...base, dueDate: addDays(now, -random.int(1, 20)) });
+        } else {
+          await insertTask(tx, { ...base, dueDate: null });
+        }
+      }
+    }
+    await assignClients(tx, { firmId: firm.id, userId: staff.id, clientIds: staffClientIds });
+    return true;
+  });
+}
+
+/** Whether the demo firm exists, so start-up knows to print its sign-ins. */
+export async function hasDemoData(db: Database): Promise<boolean> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(eq(sql`lower(${users.username})`, demoLogins[0].username));
+  return (row?.n ?? 0) > 0;
+}

@@ -1,0 +1,140 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { CreateUserInput, UpdateUserInput } from "../../shared/auth";
+import { grantableRoles, roleLabels } from "../../shared/permissions";
+import type { UserSummary } from "../../shared/users";
+import { type AuditContext, recordAudit } from "../audit/audit.service";
+import { assertNotCommonPassword, userConflict, userIdentity } from "../auth/auth.service";
+import { hashPassword } from "../auth/password";
+import { deleteUserSessions, type SessionInfo } from "../auth/sessions";
+import type { Database } from "../db/database";
+import { users } from "../db/schema";
+import { AppError } from "../errors";
+
+type UserRow = typeof users.$inferSelect;
+
+export function toUserSummary(user: UserRow): UserSummary {
+  return {
+    ...userIdentity(user),
+    disabled: user.disabledAt !== null,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export async function listUsers(options: { db: Database; firmId: string }): Promise<UserSummary[]> {
+  const rows = await options.db
+    .select()
+    .from(users)
+    .where(eq(users.firmId, options.firmId))
+    .orderBy(asc(users.fullName), asc(users.id));
+  return rows.map(toUserSummary);
+}
+
+async function findUser(db: Database, firmId: string, userId: string): Promise<UserRow> {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.firmId, firmId), eq(users.id, userId)));
+  if (!user) throw new AppError("NOT_FOUND", "User not found");
+  return user;
+}
+
+export async function getUser(options: { db: Database; firmId: string; userId: string }): Promise<UserSummary> {
+  return toUserSummary(await findUser(options.db, options.firmId, options.userId));
+}
+
+function assertMayGrant(actor: SessionInfo, role: UserRow["role"]) {
+  if (!grantableRoles[actor.role].includes(role)) {
+    throw new AppError(
+      "FORBIDDEN",
+      `Your role (${roleLabels[actor.role]}) cannot give users the ${roleLabels[role]} role`,
+    );
+  }
+}
+
+export async function createUser(options: {
+  db: Database;
+  actor: SessionInfo;
+  input: CreateUserInput;
+  audit: AuditContext;
+}): Promise<UserSummary> {
+  const { db, actor, input } = options;
+  assertMayGrant(actor, input.role);
+  assertNotCommonPassword(input.password, "password");
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({
+          firmId: actor.firmId,
+          username: input.username,
+          fullName: input.fullName,
+          role: input.role,
+          passwordHash,
+        })
+        .returning();
+      if (!user) throw new Error("user insert returned nothing");
+      const summary = toUserSummary(user);
+      await recordAudit(tx, options.audit, {
+        action: "user.created",
+        entityType: "user",
+        entityId: user.id,
+        after: { username: summary.username, fullName: summary.fullName, role: summary.role },
+      });
+      return summary;
+    });
+  } catch (error) {
+    throw userConflict(error) ?? error;
+  }
+}
+
+/**
+ * Changes a user's name, role or disabled state. Admins may change only admins and users and
+ * grant only those roles; nobody changes their own role or disables themself, so a firm can
+ * never lock out its last super admin. Disabling ends the user's sessions.
+ */
+export async function updateUser(options: {
+  db: Database;
+  actor: SessionInfo;
+  userId: string;
+  input: UpdateUserInput;
+  audit: AuditContext;
+}): Promise<UserSummary> {
+  const { db, actor, userId, input } = options;
+  const target = await findUser(db, actor.firmId, userId);
+  if (!grantableRoles[actor.role].includes(target.role)) {
+    throw new AppError("FORBIDDEN", `Your role (${roleLabels[actor.role]}) cannot change a ${roleLabels[target.role]}`);
+  }
+  if (input.role !== undefined) assertMayGrant(actor, input.role);
+  if (target.id === actor.userId && input.role !== undefined && input.role !== target.role) {
+    throw new AppError("BAD_REQUEST", "You cannot change your own role");
+  }
+  if (target.id === actor.userId && input.disabled === true) {
+    throw new AppError("BAD_REQUEST", "You cannot disable your own account");
+  }
+  const disabledAt =
+    input.disabled === undefined ? target.disabledAt : input.disabled ? (target.disabledAt ?? new Date()) : null;
+  return db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(users)
+      .set({
+        fullName: input.fullName ?? target.fullName,
+        role: input.role ?? target.role,
+        disabledAt,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(users.firmId, actor.firmId), eq(users.id, userId)))
+      .returning();
+    if (!updated) throw new AppError("NOT_FOUND", "User not found");
+    if (updated.disabledAt !== null) await deleteUserSessions(tx, { firmId: actor.firmId, userId });
+    const pick = (user: UserRow) => ({ fullName: user.fullName, role: user.role, disabled: user.disabledAt !== null });
+    await recordAudit(tx, options.audit, {
+      action: "user.updated",
+      entityType: "user",
+      entityId: userId,
+      before: pick(target),
+      after: pick(updated),
+    });
+    return toUserSummary(updated);
+  });
+}

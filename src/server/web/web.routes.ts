@@ -1,0 +1,52 @@
+import fs from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AppError } from "../errors";
+
+const immutable = "public, max-age=31536000, immutable";
+
+/**
+ * Serves the built React app: hashed files under /assets/ are cached for a year; every other
+ * non-API path gets index.html (never cached) so the client router can take over, including
+ * its own 404 page.
+ */
+export async function webRoutes(app: FastifyInstance, options: { clientDir: string }) {
+  const indexFile = path.join(options.clientDir, "index.html");
+  const built = fs.existsSync(indexFile);
+
+  const sendIndex = (reply: FastifyReply) => reply.header("cache-control", "no-cache").sendFile("index.html");
+
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: options.clientDir,
+      index: false,
+      wildcard: true,
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        const fromAssets = path.relative(options.clientDir, filePath).startsWith(`assets${path.sep}`);
+        res.header("cache-control", fromAssets ? immutable : "no-cache");
+      },
+    });
+    // The static handler refuses directories (403); the root is a page like any other.
+    app.get("/", (_request, reply) => sendIndex(reply));
+  }
+
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+    const pathname = request.url.split("?")[0] ?? "/";
+    if (pathname === "/api" || pathname.startsWith("/api/")) {
+      throw new AppError("NOT_FOUND", `No API route ${request.method} ${pathname}`);
+    }
+    const wantsPage = request.method === "GET" || request.method === "HEAD";
+    if (!wantsPage || pathname.startsWith("/assets/")) {
+      throw new AppError("NOT_FOUND", `Not found: ${pathname}`);
+    }
+    if (!built) {
+      return reply
+        .status(503)
+        .type("text/plain; charset=utf-8")
+        .send("The web app is not built yet. Run `npm run build` (npm start does this for you).");
+    }
+    return sendIndex(reply);
+  });
+}

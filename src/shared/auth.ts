@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { planIds } from "./plans";
+import { roles } from "./roles";
+
+/*
+ * One schema per operation, shared by the forms and the routes. Messages are the spec's
+ * (section 5) where it gives them. Objects are strict: an unknown field is an error, never written.
+ */
+
+export const usernameSchema = z
+  .string({ error: "Username must be at least 3 characters" })
+  .trim()
+  .min(3, "Username must be at least 3 characters")
+  .max(50, "Username must be at most 50 characters")
+  .regex(/^[A-Za-z0-9._-]+$/, "Username may contain only letters, digits, dots, dashes and underscores");
+
+export const passwordSchema = z
+  .string({ error: "Password must be at least 6 characters" })
+  .min(6, "Password must be at least 6 characters")
+  .max(256, "Password must be at most 256 characters");
+
+export const emailSchema = z
+  .string({ error: "Valid email is required" })
+  .trim()
+  .max(254, "Valid email is required")
+  .pipe(z.email("Valid email is required"));
+
+export const registerSchema = z.strictObject({
+  fullName: z
+    .string({ error: "Full name is required" })
+    .trim()
+    .min(1, "Full name is required")
+    .max(120, "Full name must be at most 120 characters"),
+  email: emailSchema,
+  username: usernameSchema,
+  password: passwordSchema,
+  subscriptionPlan: z.enum(planIds, { error: "Choose a plan: starter, professional or enterprise" }),
+});
+export type RegisterInput = z.infer<typeof registerSchema>;
+
+const loginMessage = "Please enter both username and password";
+export const loginSchema = z.strictObject({
+  username: z.string({ error: loginMessage }).trim().min(1, loginMessage).max(256, "Invalid username or password"),
+  password: z.string({ error: loginMessage }).min(1, loginMessage).max(256, "Invalid username or password"),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const changePasswordSchema = z.strictObject({
+  currentPassword: z.string({ error: "Enter your current password" }).min(1, "Enter your current password").max(256),
+  newPassword: passwordSchema,
+});
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+const fullNameSchema = z
+  .string({ error: "Full name is required" })
+  .trim()
+  .min(2, "Full name is required")
+  .max(120, "Full name must be at most 120 characters");
+
+export const createUserSchema = z.strictObject({
+  username: usernameSchema,
+  password: passwordSchema,
+  fullName: fullNameSchema,
+  role: z.enum(roles, { error: "Role must be super_admin, admin or user" }).default("user"),
+});
+export type CreateUserInput = z.infer<typeof createUserSchema>;
+
+export const updateUserSchema = z
+  .strictObject({
+    fullName: fullNameSchema.optional(),
+    role: z.enum(roles, { error: "Role must be super_admin, admin or user" }).optional(),
+    disabled: z.boolean({ error: "disabled must be true or false" }).optional(),
+  })
+  .refine((value) => Object.keys(value).length > 0, "Nothing to change");
+export type UpdateUserInput = z.infer<typeof updateUserSchema>;
+
+export const assignClientsSchema = z.strictObject({
+  userId: z.uuid("userId must be a user id"),
+  clientIds: z
+    .array(z.uuid("clientIds must be client ids"), { error: "clientIds must be a list of client ids" })
+    .max(10_000, "Too many clients at once"),
+});
+export type AssignClientsInput = z.infer<typeof assignClientsSchema>;

@@ -1,0 +1,756 @@
+import { and, asc, count, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { RouteAccess } from "../src/server/auth/access-control";
+import type { Database } from "../src/server/db/database";
+import {
+  auditEvents,
+  clients,
+  contacts,
+  firms,
+  recurringSchedules,
+  tasks,
+  taskTemplates,
+  userClients,
+  users,
+} from "../src/server/db/schema";
+import { assignClients, insertUser } from "../src/server/seed/factories";
+import { can, forbiddenMessage, roleLabels } from "../src/shared/permissions";
+import type { Role } from "../src/shared/roles";
+import { type ApiClient, type ApiResponse, apiClient } from "./api-client";
+import { type SeededFirm, type SeededUser, seedFirm, signIn } from "./fixtures";
+import { type TestApp, useTestApp } from "./test-app";
+
+/*
+ * Two tables that every /api route must appear in:
+ *  1. the tenant isolation matrix: how each route keeps one firm's data out of another's reach;
+ *  2. the role matrix: which role may call each route (design section 3, written out by hand).
+ * Both fail when app.apiRoutes lists a route they have no row for, so a new route cannot ship
+ * unexamined. Adding a route means adding one row to each table.
+ */
+
+/** The app and database of this file; set up by the describe at the bottom. */
+let ctx: TestApp;
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Route = { method: Method; url: string };
+type RequestSpec = { path?: string; body?: unknown };
+
+type World = {
+  db: Database;
+  /** The home firm: the role matrix acts inside it; the tenant matrix tries to reach into it. */
+  a: SeededFirm;
+  /** The other firm, whose super admin the tenant matrix acts as. */
+  b: SeededFirm;
+  /** One signed-in session per role of firm A, and one for firm B's super admin. */
+  as: Record<Role, ApiClient>;
+  bSuperAdmin: ApiClient;
+};
+
+let world: World | undefined;
+const w = (): World => {
+  if (!world) throw new Error("the world is seeded in beforeAll");
+  return world;
+};
+
+async function seedWorld() {
+  const { db } = ctx.database;
+  const a = await seedFirm(db, "Firm A");
+  const b = await seedFirm(db, "Firm B");
+  // A link of someone other than the `user`, so "a user sees only their own links" means something.
+  await assignClients(db, { firmId: a.firm.id, userId: a.users.admin.id, clientIds: [at(a.clients, 1).id] });
+  world = {
+    db,
+    a,
+    b,
+    as: {
+      super_admin: await signIn(ctx.app, a.users.super_admin),
+      admin: await signIn(ctx.app, a.users.admin),
+      user: await signIn(ctx.app, a.users.user),
+    },
+    bSuperAdmin: await signIn(ctx.app, b.users.super_admin),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+
+function at<T>(list: readonly T[], index: number): T {
+  const item = list[index];
+  if (item === undefined) throw new Error(`no item at ${index}`);
+  return item;
+}
+
+function parseKey(key: string): Route {
+  const [method, url] = key.split(" ");
+  if (!method || !url) throw new Error(`bad route key ${key}`);
+  return { method: method as Method, url };
+}
+
+const routeKeys = () => ctx.app.apiRoutes.map((route) => `${route.method} ${route.url}`);
+
+let sequence = 0;
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(sequence++).toString(36)}`;
+const strongPassword = () => unique("quill-and-ledger");
+
+const newUserBody = (role: Role) => ({
+  username: unique("matrix"),
+  password: strongPassword(),
+  fullName: "Matrix Person",
+  role,
+});
+
+const registrationBody = () => {
+  const username = unique("owner");
+  return {
+    fullName: "Matrix Firm Owner",
+    email: `${username}@example.com`,
+    username,
+    password: strongPassword(),
+    subscriptionPlan: "starter",
+  };
+};
+
+/** A user of firm A made for one case, so a case that changes a user changes no one else's. */
+const throwawayUser = (role: Role = "user", firm: "a" | "b" = "a") =>
+  insertUser(w().db, { firmId: w()[firm].firm.id, role });
+
+/** Row counts of the tables a refused request must not write to. */
+async function rowCounts(db: Database) {
+  const [[userRows], [linkRows], [auditRows]] = await Promise.all([
+    db.select({ n: count() }).from(users),
+    db.select({ n: count() }).from(userClients),
+    db.select({ n: count() }).from(auditEvents),
+  ]);
+  return { users: userRows?.n, userClients: linkRows?.n, auditEvents: auditRows?.n };
+}
+
+/** Everything of one firm that a request from another firm could change. */
+async function firmState(db: Database, firmId: string) {
+  const [userRows, linkRows, [auditRows]] = await Promise.all([
+    db.select().from(users).where(eq(users.firmId, firmId)).orderBy(asc(users.id)),
+    db
+      .select()
+      .from(userClients)
+      .where(eq(userClients.firmId, firmId))
+      .orderBy(asc(userClients.userId), asc(userClients.clientId)),
+    db.select({ n: count() }).from(auditEvents).where(eq(auditEvents.firmId, firmId)),
+  ]);
+  return { users: userRows, links: linkRows, auditEvents: auditRows?.n };
+}
+
+/** Every id that belongs to a firm: the firm's own and its rows' in each tenant table. */
+async function idsOfFirm(db: Database, firmId: string): Promise<Set<string>> {
+  const lists = await Promise.all([
+    db.select({ id: users.id }).from(users).where(eq(users.firmId, firmId)),
+    db.select({ id: clients.id }).from(clients).where(eq(clients.firmId, firmId)),
+    db.select({ id: contacts.id }).from(contacts).where(eq(contacts.firmId, firmId)),
+    db.select({ id: taskTemplates.id }).from(taskTemplates).where(eq(taskTemplates.firmId, firmId)),
+    db.select({ id: recurringSchedules.id }).from(recurringSchedules).where(eq(recurringSchedules.firmId, firmId)),
+    db.select({ id: tasks.id }).from(tasks).where(eq(tasks.firmId, firmId)),
+    db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.firmId, firmId)),
+  ]);
+  return new Set([firmId, ...lists.flat().map((row) => row.id)]);
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Every UUID anywhere in a response body, however deeply nested. */
+function idsIn(value: unknown, found = new Set<string>()): Set<string> {
+  if (typeof value === "string") {
+    if (uuidPattern.test(value)) found.add(value.toLowerCase());
+  } else if (Array.isArray(value)) {
+    for (const item of value) idsIn(item, found);
+  } else if (value !== null && typeof value === "object") {
+    for (const item of Object.values(value)) idsIn(item, found);
+  }
+  return found;
+}
+
+const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
+
+const unauthenticated = { message: "Please sign in to continue", code: "UNAUTHENTICATED" };
+
+function forbidden(role: Role, access: RouteAccess) {
+  if (access === "public" || access === "signedIn") {
+    throw new Error(`a route with access "${access}" cannot refuse a signed-in ${role}`);
+  }
+  return { message: forbiddenMessage(role, access), code: "FORBIDDEN" };
+}
+
+const send = (client: ApiClient, route: Route, spec: RequestSpec): Promise<ApiResponse> =>
+  client.request(route.method, spec.path ?? route.url, spec.body);
+
+// ---------------------------------------------------------------------------------------------
+// 1. Tenant isolation matrix: firm B's super admin tries to reach firm A's data.
+
+type TenantCase = (world: World, route: Route) => Promise<void>;
+type TenantRow =
+  | { kind: "refuses foreign ids"; cases: Record<string, TenantCase> }
+  | { kind: "lists own firm only"; cases: Record<string, TenantCase> }
+  | { kind: "creates in own firm only"; cases: Record<string, TenantCase> }
+  | { kind: "no tenant data"; reason: string; cases: Record<string, TenantCase> };
+
+type ForeignIdCase = {
+  /** The request, as firm B's super admin, naming firm A's data. */
+  request: (world: World) => RequestSpec | Promise<RequestSpec>;
+  message: string;
+};
+
+/** A route given another firm's id answers 404 exactly like a missing row, and changes nothing in either firm. */
+function refusesForeignIds(cases: Record<string, ForeignIdCase>): TenantRow {
+  return {
+    kind: "refuses foreign ids",
+    cases: Object.fromEntries(
+      Object.entries(cases).map(([name, foreign]): [string, TenantCase] => [
+        name,
+        async (world, route) => {
+          const spec = await foreign.request(world);
+          const before = [await firmState(world.db, world.a.firm.id), await firmState(world.db, world.b.firm.id)];
+          const response = await send(world.bSuperAdmin, route, spec);
+          expect(response.status).toBe(404);
+          expect(response.body).toEqual({ message: foreign.message, code: "NOT_FOUND" });
+          const after = [await firmState(world.db, world.a.firm.id), await firmState(world.db, world.b.firm.id)];
+          expect(after).toEqual(before);
+        },
+      ]),
+    ),
+  };
+}
+
+/** A list route answers firm B with B's rows, all of them, and not one id of firm A. */
+function listsOwnFirmOnly(options: {
+  /** The ids of firm B that the list must contain, read from the database. */
+  ownIds: (world: World) => Promise<string[]>;
+  path?: string;
+}): TenantRow {
+  return {
+    kind: "lists own firm only",
+    cases: {
+      "answers with the caller's firm's rows and not one id of another firm": async (world, route) => {
+        const response = await send(world.bSuperAdmin, route, { ...(options.path ? { path: options.path } : {}) });
+        expect(response.status).toBe(200);
+        const returned = idsIn(response.body);
+        const foreign = await idsOfFirm(world.db, world.a.firm.id);
+        expect([...returned].filter((id) => foreign.has(id))).toEqual([]);
+        const own = await options.ownIds(world);
+        expect(own.length).toBeGreaterThan(0);
+        expect([...own].filter((id) => !returned.has(id))).toEqual([]);
+      },
+    },
+  };
+}
+
+const noTenantData = (reason: string, cases: Record<string, TenantCase>): TenantRow => ({
+  kind: "no tenant data",
+  reason,
+  cases,
+});
+
+// One row per /api route. A new route needs a row here: a missing one fails the suite.
+const tenantMatrix: Record<string, TenantRow> = {
+  "GET /api/health": noTenantData("reports on the server and its database, not on any firm", {
+    "answers every firm alike and names no firm": async (world, route) => {
+      const response = await send(world.bSuperAdmin, route, {});
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ status: "ok", database: "ok" });
+    },
+  }),
+  "POST /api/auth/register": noTenantData("creates a new firm; it never takes an existing firm's id", {
+    "refuses another firm's id in the body and adds nobody to that firm": async (world, route) => {
+      const before = await firmState(world.db, world.a.firm.id);
+      const [firmsBefore] = await world.db.select({ n: count() }).from(firms);
+      const response = await send(apiClient(ctx.app), route, {
+        body: { ...registrationBody(), firmId: world.a.firm.id },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe("VALIDATION_FAILED");
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+      expect((await world.db.select({ n: count() }).from(firms))[0]).toEqual(firmsBefore);
+    },
+  }),
+  "POST /api/auth/login": noTenantData("finds the account by username; the firm comes from the account", {
+    "signs firm B's user into firm B, and refuses a firm id in the body": async (world, route) => {
+      const { admin } = world.b.users;
+      const withFirm = await send(apiClient(ctx.app), route, {
+        body: { username: admin.username, password: admin.password, firmId: world.a.firm.id },
+      });
+      expect(withFirm.status).toBe(400);
+      expect(withFirm.body.code).toBe("VALIDATION_FAILED");
+      const response = await send(apiClient(ctx.app), route, {
+        body: { username: admin.username, password: admin.password },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body.firm.id).toBe(world.b.firm.id);
+      expect(idsIn(response.body).has(world.a.firm.id)).toBe(false);
+    },
+  }),
+  "POST /api/auth/logout": noTenantData("ends the session its own cookie names, nobody else's", {
+    "ends firm B's session and leaves firm A's signed in": async (world, route) => {
+      const bAdmin = await signIn(ctx.app, world.b.users.admin);
+      expect((await send(bAdmin, route, {})).status).toBe(204);
+      expect((await bAdmin.get("/api/auth/me")).status).toBe(401);
+      expect((await world.as.super_admin.get("/api/auth/me")).body.firm.id).toBe(world.a.firm.id);
+      expect((await world.bSuperAdmin.get("/api/auth/me")).body.firm.id).toBe(world.b.firm.id);
+    },
+  }),
+  "GET /api/auth/me": noTenantData("describes the caller, from their session", {
+    "gives firm B's super admin firm B, never firm A": async (world, route) => {
+      const response = await send(world.bSuperAdmin, route, {});
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ id: world.b.users.super_admin.id, firm: { id: world.b.firm.id } });
+      const foreign = await idsOfFirm(world.db, world.a.firm.id);
+      expect([...idsIn(response.body)].filter((id) => foreign.has(id))).toEqual([]);
+    },
+  }),
+  "POST /api/auth/change-password": noTenantData("changes the caller's own password; it takes no user id", {
+    "refuses another firm's user id in the body and leaves that user's password alone": async (world, route) => {
+      const caller = await throwawayUser("super_admin", "b");
+      const client = await signIn(ctx.app, caller);
+      const before = await firmState(world.db, world.a.firm.id);
+      const response = await send(client, route, {
+        body: { currentPassword: caller.password, newPassword: strongPassword(), userId: world.a.users.super_admin.id },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe("VALIDATION_FAILED");
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "GET /api/users": listsOwnFirmOnly({
+    ownIds: async (world) =>
+      (await world.db.select({ id: users.id }).from(users).where(eq(users.firmId, world.b.firm.id))).map(
+        (row) => row.id,
+      ),
+  }),
+  "GET /api/users/:id": refusesForeignIds({
+    "another firm's user is answered 404, like a user that does not exist": {
+      request: (world) => ({ path: `/api/users/${world.a.users.admin.id}` }),
+      message: "User not found",
+    },
+  }),
+  "POST /api/users": {
+    kind: "creates in own firm only",
+    cases: {
+      "refuses another firm's id in the body and writes nothing": async (world, route) => {
+        const before = [await firmState(world.db, world.a.firm.id), await firmState(world.db, world.b.firm.id)];
+        const response = await send(world.bSuperAdmin, route, {
+          body: { ...newUserBody("admin"), firmId: world.a.firm.id },
+        });
+        expect(response.status).toBe(400);
+        expect(response.body.code).toBe("VALIDATION_FAILED");
+        const after = [await firmState(world.db, world.a.firm.id), await firmState(world.db, world.b.firm.id)];
+        expect(after).toEqual(before);
+      },
+      "puts the new user in the caller's firm and leaves the other firm alone": async (world, route) => {
+        const before = await firmState(world.db, world.a.firm.id);
+        const response = await send(world.bSuperAdmin, route, { body: newUserBody("admin") });
+        expect(response.status).toBe(201);
+        const [row] = await world.db.select({ firmId: users.firmId }).from(users).where(eq(users.id, response.body.id));
+        expect(row?.firmId).toBe(world.b.firm.id);
+        expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+      },
+    },
+  },
+  "PATCH /api/users/:id": refusesForeignIds({
+    "another firm's super admin cannot be renamed, demoted or disabled": {
+      request: (world) => ({
+        path: `/api/users/${world.a.users.super_admin.id}`,
+        body: { fullName: "Taken Over", role: "user", disabled: true },
+      }),
+      message: "User not found",
+    },
+  }),
+  "GET /api/user-clients": listsOwnFirmOnly({
+    ownIds: async (world) =>
+      (await world.db.select().from(userClients).where(eq(userClients.firmId, world.b.firm.id))).flatMap((link) => [
+        link.userId,
+        link.clientId,
+      ]),
+  }),
+  "POST /api/user-clients/assign": refusesForeignIds({
+    "another firm's user cannot have their clients taken away": {
+      request: (world) => ({ body: { userId: world.a.users.user.id, clientIds: [] } }),
+      message: "User not found",
+    },
+    "another firm's user cannot be given that firm's clients": {
+      request: (world) => ({
+        body: { userId: world.a.users.user.id, clientIds: world.a.clients.map((client) => client.id) },
+      }),
+      message: "User not found",
+    },
+    "another firm's clients cannot be assigned to one's own user, even mixed with one's own": {
+      request: (world) => ({
+        body: { userId: world.b.users.user.id, clientIds: [at(world.b.clients, 1).id, at(world.a.clients, 1).id] },
+      }),
+      message: "Client not found",
+    },
+  }),
+};
+
+const tenantIsolationSuite = () =>
+  describe("tenant isolation: no route lets one firm reach another's data", () => {
+    it("has a row for every /api route the app serves", () => {
+      const missing = routeKeys().filter((key) => !(key in tenantMatrix));
+      expect(missing, `routes without a tenant isolation row: ${missing.join(", ")}`).toEqual([]);
+      const stale = Object.keys(tenantMatrix).filter((key) => !routeKeys().includes(key));
+      expect(stale, `rows for routes the app does not serve: ${stale.join(", ")}`).toEqual([]);
+    });
+
+    for (const [key, row] of Object.entries(tenantMatrix)) {
+      const title = row.kind === "no tenant data" ? `${key} (no tenant data: ${row.reason})` : `${key} (${row.kind})`;
+      describe(title, () => {
+        for (const [name, check] of Object.entries(row.cases)) {
+          it(name, () => check(w(), parseKey(key)));
+        }
+      });
+    }
+  });
+
+// ---------------------------------------------------------------------------------------------
+// 2. Role matrix: who may call each route, inside their own firm.
+
+const callers = ["anonymous", "super_admin", "admin", "user"] as const;
+type Caller = (typeof callers)[number];
+
+type RoleRow = {
+  /** The access rule the route should declare; checked against app.apiRoutes. */
+  access: RouteAccess;
+  /** Design section 3, written out by hand (not read from `policies`): may this caller use the route? */
+  allowed: Record<Caller, boolean>;
+  /** The status a permitted caller's valid request gets. */
+  ok: number;
+  /**
+   * The session a case uses. "shared" (default): the role's one signed-in session. "freshSession": a
+   * new session of the same user, for routes that end or replace the caller's session.
+   * "freshUser": a new user of the role, for routes that change the caller's own account.
+   */
+  session?: "shared" | "freshSession" | "freshUser";
+  /**
+   * A valid-looking request inside firm A by `actor`; path defaults to the route's url. The request
+   * sent without a session is the one built for a super admin.
+   */
+  request: (world: World, actor: SeededUser) => RequestSpec | Promise<RequestSpec>;
+};
+
+const everyone = { anonymous: true, super_admin: true, admin: true, user: true } as const;
+const signedIn = { anonymous: false, super_admin: true, admin: true, user: true } as const;
+
+// One row per /api route. A new route needs a row here: a missing one fails the suite.
+const roleMatrix: Record<string, RoleRow> = {
+  "GET /api/health": { access: "public", allowed: everyone, ok: 200, request: () => ({}) },
+  "POST /api/auth/register": {
+    access: "public",
+    allowed: everyone,
+    ok: 201,
+    session: "freshSession",
+    request: () => ({ body: registrationBody() }),
+  },
+  "POST /api/auth/login": {
+    access: "public",
+    allowed: everyone,
+    ok: 200,
+    session: "freshSession",
+    request: (_world, actor) => ({ body: { username: actor.username, password: actor.password } }),
+  },
+  "POST /api/auth/logout": {
+    access: "public",
+    allowed: everyone,
+    ok: 204,
+    session: "freshSession",
+    request: () => ({}),
+  },
+  "GET /api/auth/me": { access: "signedIn", allowed: signedIn, ok: 200, request: () => ({}) },
+  "POST /api/auth/change-password": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 204,
+    session: "freshUser",
+    request: (_world, actor) => ({ body: { currentPassword: actor.password, newPassword: strongPassword() } }),
+  },
+  // Design section 3 has no row for viewing the firm's users; every role may (a user needs names to assign work).
+  "GET /api/users": { access: "users.read", allowed: signedIn, ok: 200, request: () => ({}) },
+  "GET /api/users/:id": {
+    access: "users.read",
+    allowed: signedIn,
+    ok: 200,
+    request: (world) => ({ path: `/api/users/${world.a.users.admin.id}` }),
+  },
+  // "create users": super_admin any role, admin admin or user, user no.
+  "POST /api/users": {
+    access: "users.create",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 201,
+    request: () => ({ body: newUserBody("user") }),
+  },
+  // Changing users goes with creating them: super_admin and admin yes, user no.
+  "PATCH /api/users/:id": {
+    access: "users.update",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 200,
+    request: async () => ({ path: `/api/users/${(await throwawayUser("user")).id}`, body: { fullName: "Renamed" } }),
+  },
+  // Everyone sees assignments; a user only their own (see the finer rules below).
+  "GET /api/user-clients": { access: "assignments.read", allowed: signedIn, ok: 200, request: () => ({}) },
+  // "assign clients to users": super_admin yes, admin no, user no.
+  "POST /api/user-clients/assign": {
+    access: "assignments.write",
+    allowed: { anonymous: false, super_admin: true, admin: false, user: false },
+    ok: 200,
+    request: async (world) => ({
+      body: { userId: (await throwawayUser("user")).id, clientIds: [at(world.a.clients, 2).id] },
+    }),
+  },
+};
+
+async function actorFor(world: World, caller: Caller, row: RoleRow): Promise<{ user: SeededUser; client: ApiClient }> {
+  const role: Role = caller === "anonymous" ? "super_admin" : caller;
+  const session = row.session ?? "shared";
+  const user = session === "freshUser" ? await throwawayUser(role) : world.a.users[role];
+  if (caller === "anonymous") return { user, client: apiClient(ctx.app) };
+  if (session === "shared") return { user, client: world.as[role] };
+  return { user, client: await signIn(ctx.app, user) };
+}
+
+const roleMatrixSuite = () =>
+  describe("role matrix: each role may call exactly the routes design section 3 gives it", () => {
+    it("has a row for every /api route the app serves", () => {
+      const missing = routeKeys().filter((key) => !(key in roleMatrix));
+      expect(missing, `routes without a role matrix row: ${missing.join(", ")}`).toEqual([]);
+      const stale = Object.keys(roleMatrix).filter((key) => !routeKeys().includes(key));
+      expect(stale, `rows for routes the app does not serve: ${stale.join(", ")}`).toEqual([]);
+    });
+
+    it("agrees with each route's declared access rule and with can() from the role table", () => {
+      const disagreements: string[] = [];
+      for (const route of ctx.app.apiRoutes) {
+        const key = `${route.method} ${route.url}`;
+        const row = roleMatrix[key];
+        if (!row) continue; // reported by the test above
+        if (row.access !== route.access) {
+          disagreements.push(`${key}: the table says access "${row.access}", the route declares "${route.access}"`);
+        }
+        const expected: Record<Caller, boolean> = {
+          anonymous: route.access === "public",
+          super_admin: route.access === "public" || route.access === "signedIn" || can("super_admin", route.access),
+          admin: route.access === "public" || route.access === "signedIn" || can("admin", route.access),
+          user: route.access === "public" || route.access === "signedIn" || can("user", route.access),
+        };
+        for (const caller of callers) {
+          if (row.allowed[caller] !== expected[caller]) {
+            disagreements.push(
+              `${key} as ${caller}: the table says ${row.allowed[caller] ? "allowed" : "refused"}, ` +
+                `access "${route.access}" says ${expected[caller] ? "allowed" : "refused"}`,
+            );
+          }
+        }
+      }
+      expect(disagreements).toEqual([]);
+    });
+
+    for (const [key, row] of Object.entries(roleMatrix)) {
+      describe(key, () => {
+        for (const caller of callers) {
+          const who = caller === "anonymous" ? "a caller who is not signed in" : withArticle(roleLabels[caller]);
+          const refusal = caller === "anonymous" ? "401" : "403";
+          const name = row.allowed[caller]
+            ? `lets ${who} through`
+            : `refuses ${who} with ${refusal} and writes nothing`;
+          it(name, async () => {
+            const world = w();
+            const route = parseKey(key);
+            const actor = await actorFor(world, caller, row);
+            const spec = await row.request(world, actor.user);
+            const before = await rowCounts(world.db);
+            const response = await send(actor.client, route, spec);
+            if (row.allowed[caller]) {
+              expect(response.status, response.text).not.toBe(401);
+              expect(response.status, response.text).not.toBe(403);
+              expect(response.status, response.text).toBeLessThan(500);
+              expect(response.status, response.text).toBe(row.ok);
+              return;
+            }
+            if (caller === "anonymous") {
+              expect(response.status).toBe(401);
+              expect(response.body).toEqual(unauthenticated);
+            } else {
+              expect(response.status).toBe(403);
+              expect(response.body).toEqual(forbidden(caller, row.access));
+            }
+            expect(await rowCounts(world.db)).toEqual(before);
+          });
+        }
+      });
+    }
+  });
+
+// ---------------------------------------------------------------------------------------------
+// Finer rules inside a permitted route: which roles may be granted, and what no one may do to themself.
+
+type RuleCase = {
+  as: Role;
+  /** "freshUser": the rule runs as a new user of the role, for rules about the caller's own account. */
+  session?: "shared" | "freshUser";
+  request: (
+    world: World,
+    actor: SeededUser,
+  ) => Promise<RequestSpec & { method: Method; path: string }> | (RequestSpec & { method: Method; path: string });
+  status: number;
+  /** For refusals: the exact error body. Nothing may be written. */
+  error?: { code: string; message: string };
+  /** For successes: fields the body must have. */
+  body?: Record<string, unknown>;
+  verify?: (world: World, actor: SeededUser, response: ApiResponse) => Promise<void>;
+};
+
+async function storedUser(db: Database, userId: string) {
+  const [row] = await db
+    .select({ role: users.role, disabledAt: users.disabledAt, fullName: users.fullName })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row;
+}
+
+// One row per rule. A new rule about roles or one's own account goes here.
+const finerRules: Record<string, RuleCase> = {
+  "an admin cannot create a super admin": {
+    as: "admin",
+    request: () => ({ method: "POST", path: "/api/users", body: newUserBody("super_admin") }),
+    status: 403,
+    error: { code: "FORBIDDEN", message: "Your role (admin) cannot give users the super admin role" },
+  },
+  "an admin can create an admin": {
+    as: "admin",
+    request: () => ({ method: "POST", path: "/api/users", body: newUserBody("admin") }),
+    status: 201,
+    body: { role: "admin" },
+    verify: async (world, _actor, response) => {
+      const [row] = await world.db
+        .select({ firmId: users.firmId, role: users.role })
+        .from(users)
+        .where(eq(users.id, response.body.id));
+      expect(row).toEqual({ firmId: world.a.firm.id, role: "admin" });
+    },
+  },
+  "an admin can create a user": {
+    as: "admin",
+    request: () => ({ method: "POST", path: "/api/users", body: newUserBody("user") }),
+    status: 201,
+    body: { role: "user" },
+  },
+  "a super admin can create a super admin": {
+    as: "super_admin",
+    request: () => ({ method: "POST", path: "/api/users", body: newUserBody("super_admin") }),
+    status: 201,
+    body: { role: "super_admin" },
+  },
+  "an admin cannot change a super admin": {
+    as: "admin",
+    request: async () => ({
+      method: "PATCH",
+      path: `/api/users/${(await throwawayUser("super_admin")).id}`,
+      body: { fullName: "Renamed By Admin" },
+    }),
+    status: 403,
+    error: { code: "FORBIDDEN", message: "Your role (admin) cannot change a super admin" },
+  },
+  "an admin cannot promote anyone to super admin": {
+    as: "admin",
+    request: async () => ({
+      method: "PATCH",
+      path: `/api/users/${(await throwawayUser("user")).id}`,
+      body: { role: "super_admin" },
+    }),
+    status: 403,
+    error: { code: "FORBIDDEN", message: "Your role (admin) cannot give users the super admin role" },
+  },
+  "an admin can make a user an admin": {
+    as: "admin",
+    request: async () => ({
+      method: "PATCH",
+      path: `/api/users/${(await throwawayUser("user")).id}`,
+      body: { role: "admin" },
+    }),
+    status: 200,
+    body: { role: "admin" },
+  },
+  "a user sees only the client links that are their own": {
+    as: "user",
+    request: () => ({ method: "GET", path: "/api/user-clients" }),
+    status: 200,
+    verify: async (world, actor, response) => {
+      const others = await world.db
+        .select()
+        .from(userClients)
+        .where(and(eq(userClients.firmId, world.a.firm.id), eq(userClients.userId, world.a.users.admin.id)));
+      expect(others.length).toBeGreaterThan(0); // the firm has links that are not theirs
+      expect(response.body).toEqual([{ userId: actor.id, clientId: world.a.assignedClient.id }]);
+    },
+  },
+  "a super admin sees every client link in the firm": {
+    as: "super_admin",
+    request: () => ({ method: "GET", path: "/api/user-clients" }),
+    status: 200,
+    verify: async (world, _actor, response) => {
+      const links = await world.db
+        .select({ userId: userClients.userId, clientId: userClients.clientId })
+        .from(userClients)
+        .where(eq(userClients.firmId, world.a.firm.id));
+      const key = (link: { userId: string; clientId: string }) => `${link.userId}/${link.clientId}`;
+      expect(response.body.map(key).sort()).toEqual(links.map(key).sort());
+    },
+  },
+  "a super admin cannot change their own role": {
+    as: "super_admin",
+    session: "freshUser",
+    request: (_world, actor) => ({ method: "PATCH", path: `/api/users/${actor.id}`, body: { role: "admin" } }),
+    status: 400,
+    error: { code: "BAD_REQUEST", message: "You cannot change your own role" },
+    verify: async (world, actor) => expect((await storedUser(world.db, actor.id))?.role).toBe("super_admin"),
+  },
+  "a super admin cannot disable themself": {
+    as: "super_admin",
+    session: "freshUser",
+    request: (_world, actor) => ({ method: "PATCH", path: `/api/users/${actor.id}`, body: { disabled: true } }),
+    status: 400,
+    error: { code: "BAD_REQUEST", message: "You cannot disable your own account" },
+    verify: async (world, actor) => expect((await storedUser(world.db, actor.id))?.disabledAt).toBeNull(),
+  },
+  "an admin cannot disable themself": {
+    as: "admin",
+    session: "freshUser",
+    request: (_world, actor) => ({ method: "PATCH", path: `/api/users/${actor.id}`, body: { disabled: true } }),
+    status: 400,
+    error: { code: "BAD_REQUEST", message: "You cannot disable your own account" },
+    verify: async (world, actor) => expect((await storedUser(world.db, actor.id))?.disabledAt).toBeNull(),
+  },
+};
+
+const finerRulesSuite = () =>
+  describe("role matrix: finer rules inside the routes a role may call", () => {
+    for (const [rule, spec] of Object.entries(finerRules)) {
+      it(rule, async () => {
+        const world = w();
+        const fresh = spec.session === "freshUser";
+        const actor = fresh ? await throwawayUser(spec.as) : world.a.users[spec.as];
+        const client = fresh ? await signIn(ctx.app, actor) : world.as[spec.as];
+        const request = await spec.request(world, actor);
+        const before = await rowCounts(world.db);
+        const response = await client.request(request.method, request.path, request.body);
+        expect(response.status, response.text).toBe(spec.status);
+        if (spec.error) {
+          expect(response.body).toEqual(spec.error);
+          expect(await rowCounts(world.db)).toEqual(before);
+        }
+        if (spec.body) expect(response.body).toMatchObject(spec.body);
+        await spec.verify?.(world, actor, response);
+        if (fresh) expect((await client.get("/api/auth/me")).status).toBe(200);
+      });
+    }
+  });
+
+describe("access matrix (firms A and B in one database)", () => {
+  ctx = useTestApp();
+  beforeAll(seedWorld);
+  tenantIsolationSuite();
+  roleMatrixSuite();
+  finerRulesSuite();
+});

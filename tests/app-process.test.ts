@@ -1,0 +1,158 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { isRunning } from "../src/server/db/data-dir-lock";
+import { POSTGRES_OS_USER } from "../src/server/db/embedded-postgres";
+import { projectPaths } from "../src/server/paths";
+import { type AppProcess, spawnApp, startApp } from "./app-process";
+import { createTestDatabase, makeTempDir } from "./test-database";
+
+/*
+ * The app as a whole process on its embedded PostgreSQL, the way `npm start` runs it:
+ * restarts keep data, a second process on the same data directory is refused, signals stop
+ * everything cleanly, and a crash leaves nothing that blocks the next start.
+ */
+const dataDir = makeTempDir();
+const socketUrl = `postgresql://postgres@localhost:5432/tendwell?host=${encodeURIComponent(path.join(dataDir, "run"))}`;
+const running: AppProcess[] = [];
+
+async function query<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: socketUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+const postmasterPid = () => {
+  const file = path.join(dataDir, "postgres", "postmaster.pid");
+  return fs.existsSync(file) ? Number(fs.readFileSync(file, "utf8").split("\n")[0]) : undefined;
+};
+
+async function start(env: Record<string, string> = {}) {
+  const app = await startApp({ DATA_DIR: dataDir, ...env });
+  running.push(app);
+  return app;
+}
+
+afterAll(async () => {
+  for (const app of running) if (app.child.exitCode === null) await app.stop("SIGKILL");
+  const orphan = postmasterPid();
+  if (orphan && isRunning(orphan)) process.kill(orphan, "SIGQUIT");
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the app process on its embedded database", () => {
+  it("starts on an empty data directory, seeds the demo firm and prints the URL and sign-ins", async () => {
+    const app = await start();
+    expect(app.output()).toContain("Demo sign-ins");
+    expect(app.output()).toContain("olivia.hart");
+    const health = await fetch(`${app.baseUrl}/api/health`);
+    expect(await health.json()).toEqual({ status: "ok", database: "ok" });
+    // The server listens on no TCP port: only the socket in the data directory.
+    const [settings] = await query<{ listen_addresses: string }>(
+      "select current_setting('listen_addresses') as listen_addresses",
+    );
+    expect(settings?.listen_addresses).toBe("");
+  });
+
+  it("refuses a second process on the same data directory with a clear message", async () => {
+    const second = spawnApp({ DATA_DIR: dataDir });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toMatch(
+      new RegExp(`Another Tendwell process \\(pid \\d+\\) is already using the data directory ${dataDir}`),
+    );
+    // The first one is unharmed.
+    const first = running[0];
+    expect((await fetch(`${first?.baseUrl}/api/health`)).status).toBe(200);
+  });
+
+  it("stops cleanly on SIGTERM: database stopped, lock released", async () => {
+    await query(
+      "insert into clients (id, firm_id, name) select gen_random_uuid(), id, 'Marker Client' from firms limit 1",
+    );
+    const pid = postmasterPid();
+    expect(await running[0]?.stop("SIGTERM")).toBe(0);
+    expect(pid && isRunning(pid)).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, "tendwell.lock"))).toBe(false);
+  });
+
+  it("restarts on the same data: nothing lost, nothing seeded twice; SIGINT stops it too", async () => {
+    const app = await start();
+    expect(await query("select name from clients where name = 'Marker Client'")).toHaveLength(1);
+    const [counts] = await query<{ firms: number; clients: number }>(
+      "select (select count(*)::int from firms) as firms, (select count(*)::int from clients) as clients",
+    );
+    expect(counts).toEqual({ firms: 1, clients: 37 });
+    expect(await app.stop("SIGINT")).toBe(0);
+  });
+
+  it("recovers after a crash that left PostgreSQL running", async () => {
+    const crashed = await start();
+    await crashed.stop("SIGKILL");
+    const orphan = postmasterPid();
+    expect(orphan && isRunning(orphan)).toBe(true);
+    const app = await start();
+    expect(await query("select name from clients where name = 'Marker Client'")).toHaveLength(1);
+    expect(await app.stop()).toBe(0);
+  });
+
+  it("exits with a clear message on bad configuration", async () => {
+    const bad = spawnApp({ DATA_DIR: dataDir, PORT: "eighty" });
+    expect(await bad.exited).toBe(1);
+    expect(bad.output()).toContain("Tendwell could not start: Invalid configuration:\n  PORT: ");
+  });
+});
+
+describe("the app process with DATABASE_URL", () => {
+  it("uses that database, applies the migrations and starts no embedded server", async () => {
+    const database = await createTestDatabase();
+    const unusedDataDir = path.join(makeTempDir(), "data");
+    try {
+      const app = await startApp({ DATABASE_URL: database.url, DATA_DIR: unusedDataDir });
+      expect((await fetch(`${app.baseUrl}/api/health`)).status).toBe(200);
+      // External databases get no demo data unless asked.
+      expect(app.output()).not.toContain("Demo sign-ins");
+      expect(await app.stop()).toBe(0);
+      expect(fs.existsSync(unusedDataDir)).toBe(false);
+    } finally {
+      await database.drop();
+      fs.rmSync(path.dirname(unusedDataDir), { recursive: true, force: true });
+    }
+  });
+});
+
+/** As root, the same app also runs as an ordinary user (if that user can read the checkout and run this node). */
+const canRunUnprivileged =
+  process.getuid?.() === 0 &&
+  spawnSync("id", ["-u", POSTGRES_OS_USER]).status === 0 &&
+  spawnSync("runuser", [
+    "-u",
+    POSTGRES_OS_USER,
+    "--",
+    "sh",
+    "-c",
+    'test -r "$0" && test -x "$1"',
+    path.join(projectPaths.root, "package.json"),
+    process.execPath,
+  ]).status === 0;
+
+describe.skipIf(!canRunUnprivileged)("run by an ordinary user", () => {
+  it("starts and stops its own embedded PostgreSQL without root", async () => {
+    const uid = Number(spawnSync("id", ["-u", POSTGRES_OS_USER], { encoding: "utf8" }).stdout);
+    const gid = Number(spawnSync("id", ["-g", POSTGRES_OS_USER], { encoding: "utf8" }).stdout);
+    const ownDir = makeTempDir();
+    fs.chownSync(ownDir, uid, gid);
+    try {
+      const app = await startApp({ DATA_DIR: ownDir, HOME: ownDir, SEED_DEMO_DATA: "false" }, { uid, gid });
+      expect((await fetch(`${app.baseUrl}/api/health`)).status).toBe(200);
+      expect(await app.stop()).toBe(0);
+    } finally {
+      fs.rmSync(ownDir, { recursive: true, force: true });
+    }
+  });
+});

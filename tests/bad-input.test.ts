@@ -1,0 +1,908 @@
+import { asc, count } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import fc from "fast-check";
+import type { LightMyRequestResponse } from "fastify";
+import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { SESSION_COOKIE } from "../src/server/auth/sessions";
+import {
+  auditEvents,
+  clients,
+  contacts,
+  firms,
+  loginFailures,
+  recurringSchedules,
+  sessions,
+  tasks,
+  taskTemplates,
+  userClients,
+  users,
+} from "../src/server/db/schema";
+import { errorStatus } from "../src/shared/api-error";
+import {
+  assignClientsSchema,
+  changePasswordSchema,
+  createUserSchema,
+  loginSchema,
+  registerSchema,
+  updateUserSchema,
+} from "../src/shared/auth";
+import { planIds } from "../src/shared/plans";
+import { roles } from "../src/shared/roles";
+import { sameOriginHeaders } from "./api-client";
+import { type SeededFirm, seedFirm, signIn } from "./fixtures";
+import { type TestApp, useTestApp } from "./test-app";
+
+/*
+ * Property-based bad input: every endpoint that takes a body or an id gets payloads that are a
+ * valid base with exactly one corruption (or a body that is not a JSON object at all), and must
+ * answer with a 4xx JSON error ({ message, code }) and write nothing.
+ */
+
+/** Set by the describe below (useTestApp registers its hooks there). */
+let ctx: TestApp;
+const RUNS = 50;
+
+type Json = Record<string, unknown>;
+type Case = { what: string; body: unknown };
+
+// ---------------------------------------------------------------------------------------------
+// The world (built in the beforeAll below): one seeded firm, signed in as its super_admin.
+
+let world: SeededFirm;
+let superAdminToken: string;
+
+// ---------------------------------------------------------------------------------------------
+// Sending requests and checking answers.
+
+let ipCounter = 0;
+/**
+ * A fresh client address (from the IPv6 documentation range; nothing is sent anywhere, inject
+ * only sets it), so failed sign-ins never pile up on one IP's throttle.
+ */
+const freshIp = () => {
+  ipCounter += 1;
+  return `2001:db8::${ipCounter.toString(16)}`;
+};
+
+async function send(
+  method: "GET" | "POST" | "PATCH",
+  url: string,
+  options: { json?: unknown; raw?: string | Buffer; contentType?: string; signedIn?: boolean; ip?: string } = {},
+): Promise<LightMyRequestResponse> {
+  const hasBody = "json" in options || options.raw !== undefined;
+  return ctx.app.inject({
+    method,
+    url,
+    remoteAddress: options.ip ?? "127.0.0.1",
+    headers: {
+      ...sameOriginHeaders,
+      "user-agent": "Mozilla/5.0 (bad-input property test)",
+      ...(hasBody ? { "content-type": options.contentType ?? "application/json" } : {}),
+      ...(options.signedIn ? { cookie: `${SESSION_COOKIE}=${superAdminToken}` } : {}),
+    },
+    ...("json" in options ? { payload: JSON.stringify(options.json) } : {}),
+    ...(options.raw !== undefined ? { payload: options.raw } : {}),
+  });
+}
+
+const preview = (value: unknown) => {
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
+  return text.length > 300 ? `${text.slice(0, 300)}… (${text.length} chars)` : text;
+};
+
+/** A 4xx whose body is our JSON error shape, with a code that belongs to that status. */
+function expectRefused(response: LightMyRequestResponse, what: string) {
+  const where = `${what}\n  → ${response.statusCode} ${preview(response.body)}`;
+  expect(response.statusCode, where).toBeGreaterThanOrEqual(400);
+  expect(response.statusCode, where).toBeLessThan(500);
+  expect(String(response.headers["content-type"]), where).toMatch(/^application\/json/);
+  let parsed: unknown;
+  expect(() => {
+    parsed = JSON.parse(response.body);
+  }, where).not.toThrow();
+  const body = parsed as { message?: unknown; code?: unknown; issues?: unknown };
+  expect(typeof body.message, where).toBe("string");
+  expect((body.message as string).length, where).toBeGreaterThan(0);
+  expect(typeof body.code, where).toBe("string");
+  expect((body.code as string).length, where).toBeGreaterThan(0);
+  // Every code is one of ours (src/shared/api-error.ts), with its own status; that includes the
+  // URL errors Fastify's router raises before any route is chosen.
+  expect(Object.hasOwn(errorStatus, body.code as string), where).toBe(true);
+  expect(errorStatus[body.code as keyof typeof errorStatus], where).toBe(response.statusCode);
+  if (body.issues !== undefined) {
+    expect(Array.isArray(body.issues), where).toBe(true);
+    for (const issue of body.issues as { path?: unknown; message?: unknown }[]) {
+      expect(Array.isArray(issue.path), where).toBe(true);
+      expect(typeof issue.message, where).toBe("string");
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// "Nothing was written": row counts of every table, plus the users' mutable columns.
+
+const tables = {
+  firms,
+  users,
+  sessions,
+  clients,
+  contacts,
+  task_templates: taskTemplates,
+  recurring_schedules: recurringSchedules,
+  tasks,
+  user_clients: userClients,
+  audit_events: auditEvents,
+  login_failures: loginFailures,
+} satisfies Record<string, PgTable>;
+type TableName = keyof typeof tables;
+
+async function snapshot(exclude: readonly TableName[] = []) {
+  const db = ctx.database.db;
+  const names = (Object.keys(tables) as TableName[]).filter((name) => !exclude.includes(name));
+  const counts = await Promise.all(
+    names.map(async (name) => {
+      const [row] = await db.select({ n: count() }).from(tables[name] as PgTable);
+      return [name, row?.n ?? -1] as const;
+    }),
+  );
+  const userRows = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      fullName: users.fullName,
+      role: users.role,
+      disabledAt: users.disabledAt,
+      passwordHash: users.passwordHash,
+      updatedAt: users.updatedAt,
+    })
+    .from(users)
+    .orderBy(asc(users.id));
+  return { counts: Object.fromEntries(counts), users: userRows };
+}
+
+/** Runs a whole property between two snapshots: nothing may have changed across all its runs. */
+async function unchangedAcross(run: () => Promise<void>, exclude: readonly TableName[] = []) {
+  const before = await snapshot(exclude);
+  await run();
+  expect(await snapshot(exclude)).toEqual(before);
+}
+
+/** Sends one case and checks both the answer and that this one request wrote nothing. */
+async function refusedWithoutWrites(
+  what: string,
+  request: () => Promise<LightMyRequestResponse>,
+  exclude: readonly TableName[] = [],
+) {
+  const before = await snapshot(exclude);
+  const response = await request();
+  expectRefused(response, what);
+  expect(await snapshot(exclude), `${what}\n  wrote to the database`).toEqual(before);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks for corruptions.
+
+/** Characters people paste by accident or on purpose: emoji, RTL, zero-width, NUL, markup. */
+const nastyChars = [
+  "😀",
+  "👩‍👩‍👧",
+  "\u202e",
+  "مرحبا",
+  "שלום",
+  "\u200b",
+  "\u200d",
+  "\ufeff",
+  "\u0000",
+  "\u00a0",
+  " ",
+  "\t",
+  "\n",
+  "é",
+  "İ",
+  "ａ",
+  "\ud800",
+  "\u2028",
+  "\\",
+  '"',
+  "<script>",
+  "%00",
+  "/",
+  "@",
+  "$",
+] as const;
+const nastyChar = fc.constantFrom(...nastyChars);
+
+/** Whitespace that String.prototype.trim (hence zod's .trim()) removes. */
+const trimmedWhitespace = fc
+  .array(fc.constantFrom(" ", "\t", "\n", "\r", "\u00a0", "\u2003", "\u3000", "\ufeff"), { maxLength: 6 })
+  .map((parts) => parts.join(""));
+
+/**
+ * A string of at least `min` UTF-16 units (up to ~200 KB of JSON) that trim cannot shorten,
+ * made of one repeated unit: ASCII, accents, emoji, zero-width, RTL or NUL.
+ */
+const longString = (min: number, max = 200_000) =>
+  fc
+    .tuple(
+      fc.constantFrom("a", "é", "😀", "\u200b", "مر", "\u0000", "x.y-z_"),
+      fc.oneof(fc.integer({ min, max: min + 64 }), fc.integer({ min, max })),
+    )
+    .map(([unit, length]) => {
+      // NUL is escaped as \u0000 (6 bytes) in JSON: keep the body far below the 1 MB limit.
+      const capped = unit === "\u0000" ? Math.min(length, 120_000) : length;
+      return unit.repeat(Math.ceil(capped / unit.length)).slice(0, Math.max(capped, min));
+    });
+
+/** Any JSON value that is not a string (for string fields). */
+const notAString = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 6 }), { maxKeys: 3 }),
+  fc.jsonValue({ maxDepth: 2 }).filter((value) => typeof value !== "string"),
+);
+
+/** Any JSON value that is not a boolean (for `disabled`). */
+const notABoolean = fc.oneof(
+  fc.constantFrom("true", "false", "yes", 0, 1, "", "1", null, [true], { value: true }),
+  fc.jsonValue({ maxDepth: 2 }).filter((value) => typeof value !== "boolean"),
+);
+
+/** Whole bodies that are not a JSON object. */
+const notAnObject: fc.Arbitrary<Case> = fc
+  .oneof(
+    fc.constant(null),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: "grapheme", maxLength: 20 }),
+    fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 }),
+    fc.constant([]),
+    fc.constant([{}]),
+  )
+  .map((body) => ({ what: `body is not an object: ${preview(body)}`, body }));
+
+/** Inserts `piece` strictly inside `value`, so trim cannot remove it. */
+const insertInside = (value: string, piece: string, at: number) => {
+  const position = 1 + (at % Math.max(1, value.length - 1));
+  return value.slice(0, position) + piece + value.slice(position);
+};
+
+/** Strings that are not in `allowed`, including near misses (case, spaces, NUL, zero-width). */
+const notInEnum = (allowed: readonly string[]) =>
+  fc
+    .oneof(
+      fc
+        .constantFrom(...allowed)
+        .chain((value) =>
+          fc.constantFrom(
+            value.toUpperCase(),
+            value[0]?.toUpperCase() + value.slice(1),
+            `${value} `,
+            ` ${value}`,
+            `${value}\u0000`,
+            `${value}\u200b`,
+            value.replace(/_/g, "-"),
+            value.replace(/_/g, ""),
+            `${value}s`,
+            value.slice(0, -1),
+          ),
+        ),
+      fc.constantFrom("", "free", "premium", "root", "owner", "superuser", "null", "undefined", "*"),
+      fc.string({ maxLength: 20 }),
+      fc.string({ unit: "grapheme", maxLength: 10 }),
+    )
+    .filter((value) => !allowed.includes(value));
+
+const isUuid = (value: string) => z.uuid().safeParse(value).success;
+
+/** Strings that look like uuids but are not; and anything else that is not one. */
+const notAUuid = fc
+  .oneof(
+    fc
+      .tuple(fc.uuid({ version: 4 }), fc.nat(), nastyChar)
+      .chain(([uuid, at, char]) =>
+        fc.constantFrom(
+          uuid.slice(0, -1),
+          `${uuid}0`,
+          `${uuid.slice(0, 9)}g${uuid.slice(10)}`,
+          `${uuid.slice(0, 9)}z${uuid.slice(10)}`,
+          uuid.replace(/-/g, ""),
+          `{${uuid}}`,
+          `urn:uuid:${uuid}`,
+          ` ${uuid}`,
+          `${uuid}\n`,
+          `${uuid}\u0000`,
+          uuid.replace(/[0-9]/, "٣"),
+          insertInside(uuid, char, at),
+          uuid.slice(0, 8),
+        ),
+      ),
+    fc.constantFrom("", "0", "-1", "null", "undefined", "../", "1 OR 1=1", "00000000-0000-0000-0000-00000000000"),
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: "grapheme", maxLength: 20 }),
+    longString(37, 20_000),
+  )
+  .filter((value) => !isUuid(value));
+
+/** Keys no schema knows, including prototype-pollution favourites and server-owned columns. */
+const unknownKey = (known: readonly string[]) =>
+  fc
+    .oneof(
+      fc.constantFrom(
+        "__proto__",
+        "constructor",
+        "prototype",
+        "toString",
+        "hasOwnProperty",
+        "id",
+        "firmId",
+        "firm_id",
+        "passwordHash",
+        "isAdmin",
+        "email",
+        "role",
+        "disabledAt",
+        "",
+        "\u0000",
+        "😀",
+        "Username",
+      ),
+      fc.string({ maxLength: 20 }),
+      fc.string({ unit: "grapheme", maxLength: 10 }),
+    )
+    .filter((key) => !known.includes(key));
+
+const withKey = (body: Json, key: string, value: unknown): Json => {
+  const copy: Json = {};
+  for (const [name, existing] of Object.entries(body)) copy[name] = existing;
+  // defineProperty, so that "__proto__" becomes a real own key that JSON.stringify sends.
+  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  return copy;
+};
+
+const without = (body: Json, key: string): Json => {
+  const copy = { ...body };
+  delete copy[key];
+  return copy;
+};
+
+type FieldSpec = {
+  name: string;
+  /** Omitting it makes the body invalid. */
+  required: boolean;
+  /** Values that are wrong for this field whatever the rest of the body holds. */
+  bad: fc.Arbitrary<unknown>;
+};
+
+/**
+ * A valid base with exactly one corruption: one field with a bad value, one required field
+ * missing, or one unknown field added; or a body that is not a JSON object at all.
+ */
+function corrupted(base: () => Json, fields: FieldSpec[], options: { emptyIsInvalid?: boolean } = {}) {
+  const known = fields.map((field) => field.name);
+  const required = fields.filter((field) => field.required).map((field) => field.name);
+  const variants: fc.Arbitrary<Case>[] = [
+    fc.constantFrom(...fields).chain((field) =>
+      field.bad.map((value) => ({
+        what: `${field.name} = ${preview(value)}`,
+        body: withKey(base(), field.name, value),
+      })),
+    ),
+    fc
+      .tuple(unknownKey(known), fc.jsonValue({ maxDepth: 1 }))
+      .map(([key, value]) => ({ what: `unknown field ${JSON.stringify(key)}`, body: withKey(base(), key, value) })),
+    notAnObject,
+  ];
+  if (required.length > 0) {
+    variants.push(
+      fc.constantFrom(...required).map((name) => ({ what: `missing ${name}`, body: without(base(), name) })),
+    );
+  }
+  if (options.emptyIsInvalid) variants.push(fc.constant({ what: "empty object", body: {} }));
+  return fc.oneof(...variants);
+}
+
+/** Guards the generators themselves: every case must be one the schema refuses. */
+function expectSchemaRefuses(schema: z.ZodType, testCase: Case) {
+  expect(schema.safeParse(testCase.body).success, `generator bug, schema accepts: ${testCase.what}`).toBe(false);
+}
+
+// Field-level corruptions shared by several schemas.
+
+const validUsername = "bad.input-user_01";
+const usernameBad = fc.oneof(
+  notAString,
+  fc
+    .tuple(trimmedWhitespace, fc.stringMatching(/^[A-Za-z0-9._-]{0,2}$/))
+    .map(([space, short]) => space + short + space),
+  longString(51),
+  fc.stringMatching(/^[A-Za-z0-9._-]{51,80}$/),
+  fc.tuple(nastyChar, fc.nat()).map(([char, at]) => insertInside(validUsername, char, at)),
+  fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 }).filter((value) => /[^A-Za-z0-9._-]/.test(value.trim())),
+);
+
+const passwordBad = fc.oneof(notAString, fc.string({ maxLength: 5 }), longString(257));
+const fullNameBad = (min: number) =>
+  fc.oneof(
+    notAString,
+    trimmedWhitespace,
+    fc
+      .tuple(trimmedWhitespace, fc.string({ unit: "grapheme-ascii", maxLength: min - 1 }))
+      .map(([space, short]) => space + short.trim() + space),
+    longString(121),
+  );
+const emailBad = fc.oneof(
+  notAString,
+  fc.constantFrom(
+    "",
+    "plainaddress",
+    "@example.com",
+    "dana@",
+    "dana@example",
+    "dana@@example.com",
+    "dana@example..com",
+    ".dana@example.com",
+    "dana..w@example.com",
+    "dana@-example.com",
+    "dana example@example.com",
+  ),
+  fc
+    .tuple(
+      nastyChar.filter((char) => char !== "\ufeff"),
+      fc.nat(),
+    )
+    .map(([char, at]) => insertInside("dana.whitfield@example.com", char, at % 13)),
+  fc.integer({ min: 243, max: 400 }).map((length) => `${"a".repeat(length)}@example.com`),
+  longString(255).map((value) => `${value}@example.com`),
+  fc.string({ maxLength: 30 }),
+);
+
+// ---------------------------------------------------------------------------------------------
+
+describe("bad input is refused with a 4xx JSON error and writes nothing", () => {
+  ctx = useTestApp();
+
+  beforeAll(async () => {
+    world = await seedFirm(ctx.database.db, "Bad Input Firm");
+    const client = await signIn(ctx.app, world.users.super_admin);
+    const token = client.sessionToken();
+    if (!token) throw new Error("signIn left no session cookie");
+    superAdminToken = token;
+  });
+
+  it("POST /api/auth/register", async () => {
+    const base = () => ({
+      fullName: "Dana Whitfield",
+      email: "dana.whitfield@example.com",
+      username: validUsername,
+      password: "ledger-and-quill-42",
+      subscriptionPlan: "starter",
+    });
+    const cases = corrupted(base, [
+      { name: "fullName", required: true, bad: fullNameBad(1) },
+      { name: "email", required: true, bad: emailBad },
+      { name: "username", required: true, bad: usernameBad },
+      { name: "password", required: true, bad: passwordBad },
+      { name: "subscriptionPlan", required: true, bad: fc.oneof(notAString, notInEnum(planIds)) },
+    ]).filter((testCase) => !registerSchema.safeParse(testCase.body).success);
+
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(cases, async (testCase) => {
+          expectSchemaRefuses(registerSchema, testCase);
+          await refusedWithoutWrites(`register: ${testCase.what}`, () =>
+            send("POST", "/api/auth/register", { json: testCase.body, ip: freshIp() }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  it("POST /api/auth/login (no session is created; failures may be counted)", async () => {
+    const { admin } = world.users;
+    const base = () => ({ username: admin.username, password: admin.password });
+    const schemaInvalid = corrupted(base, [
+      {
+        name: "username",
+        required: true,
+        bad: fc.oneof(
+          notAString,
+          trimmedWhitespace,
+          longString(257).map((value) => `${admin.username}${value}`),
+        ),
+      },
+      { name: "password", required: true, bad: fc.oneof(notAString, fc.constant(""), longString(257)) },
+    ]).filter((testCase) => !loginSchema.safeParse(testCase.body).success);
+    // Schema-valid but wrong: a username no account can have (unicode, zero-width, NUL, RTL).
+    const wrongCredentials = fc
+      // NUL is left to its own test below (it reaches PostgreSQL, which refuses it).
+      .tuple(
+        nastyChar.filter((char) => char.trim() !== "" && !char.includes("\u0000")),
+        fc.nat(),
+      )
+      .map(([char, at]) => {
+        const username = insertInside(admin.username, char, at);
+        return { what: `username ${JSON.stringify(username)}`, body: { username, password: admin.password } };
+      });
+    const cases = fc.oneof({ arbitrary: schemaInvalid, weight: 4 }, { arbitrary: wrongCredentials, weight: 1 });
+
+    await unchangedAcross(
+      () =>
+        fc.assert(
+          fc.asyncProperty(cases, async (testCase) => {
+            await refusedWithoutWrites(
+              `login: ${testCase.what}`,
+              () => send("POST", "/api/auth/login", { json: testCase.body, ip: freshIp() }),
+              ["login_failures"],
+            );
+          }),
+          { numRuns: RUNS },
+        ),
+      ["login_failures"],
+    );
+  });
+
+  it("POST /api/auth/change-password (the session keeps working, the password is unchanged)", async () => {
+    const superAdmin = world.users.super_admin;
+    const base = () => ({ currentPassword: superAdmin.password, newPassword: "a-fresh-and-long-passphrase-9" });
+    const cases = corrupted(base, [
+      { name: "currentPassword", required: true, bad: fc.oneof(notAString, fc.constant(""), longString(257)) },
+      { name: "newPassword", required: true, bad: passwordBad },
+    ]).filter((testCase) => !changePasswordSchema.safeParse(testCase.body).success);
+
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(cases, async (testCase) => {
+          expectSchemaRefuses(changePasswordSchema, testCase);
+          await refusedWithoutWrites(`change-password: ${testCase.what}`, () =>
+            send("POST", "/api/auth/change-password", { json: testCase.body, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+
+    const me = await send("GET", "/api/auth/me", { signedIn: true });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ id: superAdmin.id, username: superAdmin.username });
+  });
+
+  it("POST /api/users", async () => {
+    const base = () => ({
+      username: validUsername,
+      password: "ledger-and-quill-42",
+      fullName: "Noah Okafor",
+      role: "user",
+    });
+    const cases = corrupted(base, [
+      { name: "username", required: true, bad: usernameBad },
+      { name: "password", required: true, bad: passwordBad },
+      { name: "fullName", required: true, bad: fullNameBad(2) },
+      // role has a default, so leaving it out is valid: it is corrupted only by bad values.
+      { name: "role", required: false, bad: fc.oneof(notAString, notInEnum(roles)) },
+    ]).filter((testCase) => !createUserSchema.safeParse(testCase.body).success);
+
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(cases, async (testCase) => {
+          expectSchemaRefuses(createUserSchema, testCase);
+          await refusedWithoutWrites(`create user: ${testCase.what}`, () =>
+            send("POST", "/api/users", { json: testCase.body, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  it("PATCH /api/users/:id (bad bodies)", async () => {
+    const target = world.users.user;
+    const bases: Json[] = [
+      { fullName: "Renamed Person" },
+      { role: "admin" },
+      { disabled: true },
+      { fullName: "Renamed Person", role: "user", disabled: false },
+    ];
+    const cases = fc
+      .constantFrom(...bases)
+      .chain((base) =>
+        corrupted(
+          () => ({ ...base }),
+          [
+            { name: "fullName", required: false, bad: fullNameBad(2) },
+            { name: "role", required: false, bad: fc.oneof(notAString, notInEnum(roles)) },
+            { name: "disabled", required: false, bad: notABoolean },
+          ],
+          { emptyIsInvalid: true },
+        ),
+      )
+      .filter((testCase) => !updateUserSchema.safeParse(testCase.body).success);
+
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(cases, async (testCase) => {
+          expectSchemaRefuses(updateUserSchema, testCase);
+          await refusedWithoutWrites(`update user: ${testCase.what}`, () =>
+            send("PATCH", `/api/users/${target.id}`, { json: testCase.body, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  it("POST /api/user-clients/assign", async () => {
+    const base = () => ({
+      userId: world.users.user.id,
+      clientIds: world.clients.slice(1).map((client) => client.id),
+    });
+    const validIds = () => world.clients.map((client) => client.id);
+    const badClientIds = fc.oneof(
+      notAString.filter((value) => !Array.isArray(value) || value.length > 0),
+      fc.constant(validIds()[0]),
+      fc.constant({ 0: validIds()[0] }),
+      // One bad id among valid ones.
+      fc.tuple(notAUuid, fc.nat()).map(([bad, at]) => {
+        const ids: unknown[] = validIds();
+        ids.splice(at % (ids.length + 1), 0, bad);
+        return ids;
+      }),
+      fc.tuple(notAString, fc.nat()).map(([bad, at]) => {
+        const ids: unknown[] = validIds();
+        ids.splice(at % (ids.length + 1), 0, bad);
+        return ids;
+      }),
+      // Over the 10,000 limit (each id is 39 bytes of JSON: at most ~590 KB).
+      fc.integer({ min: 10_001, max: 15_000 }).map((length) => {
+        const ids = validIds();
+        return Array.from({ length }, (_, index) => ids[index % ids.length]);
+      }),
+    );
+    const cases = corrupted(base, [
+      { name: "userId", required: true, bad: fc.oneof(notAString, notAUuid) },
+      { name: "clientIds", required: true, bad: badClientIds },
+    ]).filter((testCase) => !assignClientsSchema.safeParse(testCase.body).success);
+
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(cases, async (testCase) => {
+          expectSchemaRefuses(assignClientsSchema, testCase);
+          await refusedWithoutWrites(`assign: ${testCase.what}`, () =>
+            send("POST", "/api/user-clients/assign", { json: testCase.body, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  it("raw non-JSON and malformed JSON bodies, on every endpoint that takes one", async () => {
+    const endpoints = [
+      { method: "POST", url: () => "/api/auth/register", signedIn: false },
+      { method: "POST", url: () => "/api/auth/login", signedIn: false },
+      { method: "POST", url: () => "/api/auth/change-password", signedIn: true },
+      { method: "POST", url: () => "/api/users", signedIn: true },
+      { method: "PATCH", url: () => `/api/users/${world.users.user.id}`, signedIn: true },
+      { method: "POST", url: () => "/api/user-clients/assign", signedIn: true },
+    ] as const;
+    const isMalformed = (text: string) => {
+      try {
+        JSON.parse(text);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    const validJson = JSON.stringify({ username: "someone", password: "secret-pass", fullName: "Some One" });
+    const rawBody: fc.Arbitrary<{ what: string; raw: string | Buffer }> = fc.oneof(
+      fc
+        .constantFrom(
+          "",
+          " ",
+          "{",
+          "}",
+          '{"a":}',
+          "{'username':'x'}",
+          "undefined",
+          "NaN",
+          "Infinity",
+          '{"a":1,}',
+          "[1,2",
+          '"unterminated',
+          "{}{}",
+          "{} trailing",
+          "nul",
+          "tru",
+          '{"a":"\\x"}',
+          '{"a":"\u0000"}',
+          "\u0000",
+          "<xml/>",
+          "username=x&password=y",
+          '{"a":01}',
+          "\ufeff\ufeff{}",
+        )
+        .map((raw) => ({ what: `raw ${JSON.stringify(raw)}`, raw })),
+      // Valid JSON that the parser refuses: prototype poisoning.
+      fc
+        .constantFrom('{"__proto__":{"isAdmin":true}}', '{"constructor":{"prototype":{"isAdmin":true}}}')
+        .map((raw) => ({ what: `poisoned ${raw}`, raw })),
+      fc
+        .nat()
+        .map((cut) => validJson.slice(0, cut % validJson.length))
+        .map((raw) => ({ what: `truncated ${JSON.stringify(raw)}`, raw })),
+      fc
+        .string({ unit: "binary", maxLength: 60 })
+        .filter(isMalformed)
+        .map((raw) => ({ what: `text ${JSON.stringify(raw)}`, raw })),
+      fc
+        .uint8Array({ minLength: 1, maxLength: 60 })
+        .map((bytes) => Buffer.from(bytes))
+        .filter((bytes) => isMalformed(bytes.toString("utf8")))
+        .map((raw) => ({ what: `bytes ${raw.toString("hex")}`, raw })),
+      longString(1_000, 100_000)
+        .filter(isMalformed)
+        .map((raw) => ({ what: `long text (${raw.length} chars)`, raw })),
+    );
+
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...endpoints),
+          rawBody,
+          fc.constantFrom("application/json", "application/json; charset=utf-8"),
+          async (endpoint, body, contentType) => {
+            const url = endpoint.url();
+            await refusedWithoutWrites(`${endpoint.method} ${url} ${body.what} (${contentType})`, () =>
+              send(endpoint.method, url, { raw: body.raw, contentType, signedIn: endpoint.signedIn, ip: freshIp() }),
+            );
+          },
+        ),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  const badPathId = fc.oneof(
+    fc.constantFrom(
+      "..%2F",
+      "..%2F..%2F..%2Fetc%2Fpasswd",
+      "%2e%2e%2f",
+      "%2E%2E",
+      "..",
+      ".",
+      "%2F",
+      "a%2Fb",
+      "%00",
+      "%zz",
+      "%",
+      "%E2%80%AE",
+      "%E2%80%8B",
+      "%F0%9F%98%80",
+      "%EF%BB%BF",
+      "null",
+      "undefined",
+      "0",
+      "-1",
+      "1e309",
+      "%20",
+      "'%20OR%201%3D1%20--",
+      "%C0%AF",
+      "%ED%A0%80",
+      "me",
+    ),
+    notAUuid.map((id) => encodeURIComponent(id.replace(/[\ud800-\udfff]/g, "x"))),
+    fc
+      .string({ unit: "grapheme", minLength: 1, maxLength: 30 })
+      .filter((id) => !isUuid(id))
+      .map(encodeURIComponent),
+    fc.integer({ min: 101, max: 20_000 }).map((length) => "a".repeat(length)),
+    fc.integer({ min: 20, max: 3_000 }).map((length) => "%F0%9F%98%80".repeat(length)),
+    // Well-formed but naming no user of this firm.
+    fc.uuid({ version: 7 }),
+  );
+
+  it("GET /api/users/:id with bad ids", async () => {
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badPathId, async (id) => {
+          await refusedWithoutWrites(`GET /api/users/${preview(id)}`, () =>
+            send("GET", `/api/users/${id}`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  it("PATCH /api/users/:id with bad ids and a valid body", async () => {
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badPathId, async (id) => {
+          await refusedWithoutWrites(`PATCH /api/users/${preview(id)}`, () =>
+            send("PATCH", `/api/users/${id}`, { json: { fullName: "Renamed Person" }, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  /*
+   * NUL passes the schemas (they only bound lengths) but PostgreSQL text cannot hold it, so each of
+   * these must be refused as bad input (the app's NUL guard), not reach the database and fail there.
+   */
+  describe("NUL characters in free-text fields that are stored or looked up", () => {
+    const nulInside = fc
+      .tuple(fc.constantFrom("\u0000", "a\u0000b", "\u0000\u0000\u0000", "x\u0000"), fc.nat())
+      .map(([nul, at]) => insertInside("Nul Person", nul, at));
+    const targets: {
+      what: string;
+      method: "POST" | "PATCH";
+      url: () => string;
+      signedIn: boolean;
+      body: (value: string) => Json;
+    }[] = [
+      {
+        what: "POST /api/auth/register fullName",
+        method: "POST",
+        url: () => "/api/auth/register",
+        signedIn: false,
+        body: (fullName) => ({
+          fullName,
+          email: "nul.test@example.com",
+          username: "nul.test",
+          password: "ledger-and-quill-42",
+          subscriptionPlan: "starter",
+        }),
+      },
+      {
+        what: "POST /api/users fullName",
+        method: "POST",
+        url: () => "/api/users",
+        signedIn: true,
+        body: (fullName) => ({ username: "nul.test", password: "ledger-and-quill-42", fullName, role: "user" }),
+      },
+      {
+        what: "PATCH /api/users/:id fullName",
+        method: "PATCH",
+        url: () => `/api/users/${world.users.user.id}`,
+        signedIn: true,
+        body: (fullName) => ({ fullName }),
+      },
+      {
+        what: "POST /api/auth/login username",
+        method: "POST",
+        url: () => "/api/auth/login",
+        signedIn: false,
+        body: (username) => ({ username, password: "whatever-password" }),
+      },
+    ];
+
+    for (const target of targets) {
+      it(target.what, async () => {
+        await unchangedAcross(
+          () =>
+            fc.assert(
+              fc.asyncProperty(nulInside, async (value) => {
+                const url = target.url();
+                const body = target.body(value);
+                await refusedWithoutWrites(
+                  `${target.method} ${url} ${JSON.stringify(body)}`,
+                  () => send(target.method, url, { json: body, signedIn: target.signedIn, ip: freshIp() }),
+                  ["login_failures"],
+                );
+              }),
+              { numRuns: RUNS },
+            ),
+          ["login_failures"],
+        );
+      });
+    }
+  });
+});

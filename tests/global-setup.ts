@@ -1,0 +1,50 @@
+import fs from "node:fs";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "../src/server/db/embedded-postgres";
+import { migrateDatabase } from "../src/server/db/migrate";
+import { databaseUrl, makeTempDir, type TestDatabaseServer, testDatabasePrefix } from "./test-database";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    testDatabaseServer: TestDatabaseServer;
+  }
+}
+
+/**
+ * One PostgreSQL server for the run: the one TEST_DATABASE_URL names, or an embedded one in a
+ * temporary folder. A template database is migrated once; each test file clones it.
+ */
+export default async function setup(project: TestProject) {
+  const externalUrl = process.env.TEST_DATABASE_URL;
+  const tempDir = externalUrl ? undefined : makeTempDir();
+  const embedded = tempDir
+    ? await startEmbeddedPostgres({
+        dataDir: tempDir,
+        database: "postgres",
+        // A throwaway cluster: durability buys nothing here and costs seconds.
+        settings: { fsync: "off", synchronous_commit: "off", full_page_writes: "off", max_connections: "300" },
+      })
+    : undefined;
+  const adminUrl = externalUrl ?? embedded?.url ?? "";
+  const prefix = testDatabasePrefix();
+  const server: TestDatabaseServer = { adminUrl, template: `${prefix}template`, prefix };
+
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${admin.escapeIdentifier(server.template)}`);
+  await migrateDatabase(databaseUrl(adminUrl, server.template));
+  project.provide("testDatabaseServer", server);
+
+  return async () => {
+    const { rows } = await admin.query<{ datname: string }>("select datname from pg_database where datname like $1", [
+      `${prefix}%`,
+    ]);
+    for (const { datname } of rows) {
+      await admin.query(`drop database if exists ${admin.escapeIdentifier(datname)} with (force)`);
+    }
+    await admin.end();
+    await embedded?.stop();
+    if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll } from "vitest";
+import { type AppOptions, buildApp } from "../src/server/app";
+import { loadConfig } from "../src/server/config";
+import { connectDatabase, type DatabaseHandle } from "../src/server/db/database";
+import { createTestDatabase } from "./test-database";
+
+export type TestApp = {
+  readonly app: FastifyInstance;
+  readonly database: DatabaseHandle;
+};
+
+/**
+ * The real app on this file's own fresh database, built once for the file.
+ * `extend` may add routes before the app starts, to exercise the framework itself.
+ */
+export function useTestApp(
+  options: { clientDir?: string; extend?: (app: FastifyInstance) => void; logger?: AppOptions["logger"] } = {},
+): TestApp {
+  let app: FastifyInstance | undefined;
+  let database: DatabaseHandle | undefined;
+  let drop: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    const created = await createTestDatabase();
+    drop = created.drop;
+    const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATABASE_URL: created.url });
+    database = connectDatabase({ url: created.url, poolSize: 5 });
+    app = await buildApp({
+      config,
+      database,
+      ...(options.clientDir ? { clientDir: options.clientDir } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+    options.extend?.(app);
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+    await drop?.();
+  });
+
+  return {
+    get app() {
+      if (!app) throw new Error("the test app is built in beforeAll");
+      return app;
+    },
+    get database() {
+      if (!database) throw new Error("the test database is created in beforeAll");
+      return database;
+    },
+  };
+}
