@@ -11,6 +11,7 @@ import { healthRoutes } from "./health/health.routes";
 import { containsNulCharacter } from "./http";
 import { createLogger } from "./logger";
 import { projectPaths } from "./paths";
+import { registerRateLimit } from "./rate-limit/rate-limit";
 import { usersRoutes } from "./users/users.routes";
 import { webRoutes } from "./web/web.routes";
 
@@ -72,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser("text/plain");
 
   registerErrorHandler(app);
+  await registerRateLimit(app, config);
   // PostgreSQL cannot store U+0000 in text; refuse it up front for every route instead of
   // failing at the database.
   app.addHook("preValidation", async (request) => {

@@ -1,6 +1,8 @@
+import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, configVariables, loadConfig } from "./config";
+import { projectPaths } from "./paths";
 
 describe("loadConfig", () => {
   it("fills defaults: port 3000, ./data, embedded database with demo data", () => {
@@ -44,7 +46,21 @@ describe("loadConfig", () => {
     }
   });
 
+  it("limits 1,000 API requests a minute per address, counted in memory unless REDIS_URL is set", () => {
+    expect(loadConfig({})).toMatchObject({ rateLimitPerMinute: 1000, redisUrl: undefined });
+    const shared = loadConfig({ RATE_LIMIT_PER_MINUTE: "300", REDIS_URL: "redis://cache.internal:6379/2" });
+    expect(shared).toMatchObject({ rateLimitPerMinute: 300, redisUrl: "redis://cache.internal:6379/2" });
+    expect(() => loadConfig({ REDIS_URL: "http://cache.internal" })).toThrow(/REDIS_URL: must be a redis:\/\//);
+    expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: "0" })).toThrow(/RATE_LIMIT_PER_MINUTE/);
+  });
+
   it("rejects a port out of range", () => {
     expect(() => loadConfig({ PORT: "70000" })).toThrow(/PORT/);
+  });
+
+  it("has every variable it reads documented in the README's configuration table", () => {
+    const readme = fs.readFileSync(path.join(projectPaths.root, "README.md"), "utf8");
+    const documented = [...readme.matchAll(/^\| `([A-Z_]+)` +\|/gm)].map((match) => match[1]);
+    expect(documented.sort()).toEqual([...configVariables].sort());
   });
 });

@@ -16,7 +16,12 @@ const envSchema = z.object({
   APP_ORIGIN: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(120),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(720).default(12),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
 });
+
+/** Every environment variable the app reads (the README's configuration table lists them all). */
+export const configVariables = Object.keys(envSchema.shape);
 
 export type Config = {
   env: "development" | "production" | "test";
@@ -34,6 +39,10 @@ export type Config = {
   /** The public origin browsers use; state-changing requests must come from it. */
   appOrigin: string | undefined;
   session: { idleMs: number; absoluteMs: number };
+  /** The general limit on /api requests per client address and minute. */
+  rateLimitPerMinute: number;
+  /** Set to share the rate limiter's counts between app instances; undefined counts in memory. */
+  redisUrl: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -68,5 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     trustProxy: values.TRUST_PROXY,
     appOrigin: values.APP_ORIGIN ? new URL(values.APP_ORIGIN).origin : undefined,
     session: { idleMs: values.SESSION_IDLE_MINUTES * 60_000, absoluteMs: values.SESSION_ABSOLUTE_HOURS * 3_600_000 },
+    rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
+    redisUrl: values.REDIS_URL,
   };
 }

@@ -1,0 +1,85 @@
+import { randomBytes } from "node:crypto";
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { apiClient } from "../../../tests/api-client";
+import { useTestApp } from "../../../tests/test-app";
+import { createLogger } from "../logger";
+
+/** A documentation-range IPv6 network of its own (the limiter counts per /64), new on every run. */
+const freshAddress = () => `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}::1`;
+
+describe("the general API rate limit, counted in memory", () => {
+  const ctx = useTestApp({ env: { RATE_LIMIT_PER_MINUTE: "3" } });
+
+  it("answers the request over the limit with 429, Retry-After and the JSON error convention", async () => {
+    const client = apiClient(ctx.app, { ip: "198.51.100.40" });
+    for (let n = 1; n <= 3; n++) {
+      const response = await client.get("/api/health");
+      expect(response.status).toBe(200);
+      expect(response.headers["x-ratelimit-remaining"]).toBe(String(3 - n));
+    }
+    const refused = await client.get("/api/health");
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ code: "RATE_LIMITED", message: "Too many requests. Please try again in 1 minute." });
+    const retryAfter = Number(refused.headers["retry-after"]);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+
+    // Another address has its own count.
+    expect((await apiClient(ctx.app, { ip: "198.51.100.41" }).get("/api/health")).status).toBe(200);
+  });
+
+  it("refuses before any other work: no session lookup, no 401, and unknown /api paths count too", async () => {
+    const client = apiClient(ctx.app, { ip: "198.51.100.42" });
+    expect((await client.get("/api/users")).status).toBe(401);
+    expect((await client.get("/api/no-such-thing")).status).toBe(404);
+    expect((await client.post("/api/auth/login", { username: "nobody", password: "wrong-guess" })).status).toBe(401);
+    expect((await client.get("/api/users")).status).toBe(429);
+    expect((await client.get("/api/no-such-thing")).status).toBe(429);
+  });
+
+  it("leaves the web app's pages and assets alone", async () => {
+    const client = apiClient(ctx.app, { ip: "198.51.100.43" });
+    for (let n = 1; n <= 5; n++) expect((await client.get("/clients")).status).not.toBe(429);
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!redisUrl)("the general API rate limit, shared through Redis (TEST_REDIS_URL)", () => {
+  const env = { RATE_LIMIT_PER_MINUTE: "3", REDIS_URL: redisUrl ?? "" };
+  const first = useTestApp({ env });
+  const second = useTestApp({ env });
+
+  it("counts one address across app instances, as behind a load balancer", async () => {
+    const ip = freshAddress();
+    expect((await apiClient(first.app, { ip }).get("/api/health")).status).toBe(200);
+    expect((await apiClient(second.app, { ip }).get("/api/health")).status).toBe(200);
+    expect((await apiClient(first.app, { ip }).get("/api/health")).status).toBe(200);
+    const refused = await apiClient(second.app, { ip }).get("/api/health");
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("RATE_LIMITED");
+    expect((await apiClient(first.app, { ip: freshAddress() }).get("/api/health")).status).toBe(200);
+  });
+});
+
+describe("the general API rate limit while Redis is unreachable", () => {
+  const lines: { level: number; msg: string }[] = [];
+  const capture = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const ctx = useTestApp({
+    // Nothing listens on port 1: every Redis command fails at once.
+    env: { RATE_LIMIT_PER_MINUTE: "2", REDIS_URL: "redis://127.0.0.1:1" },
+    logger: createLogger({ env: "test", logLevel: "warn" }, capture),
+  });
+
+  it("lets requests through and says so in the log, instead of failing them", async () => {
+    const client = apiClient(ctx.app, { ip: "198.51.100.44" });
+    for (let n = 1; n <= 4; n++) expect((await client.get("/api/health")).status).toBe(200);
+    expect(lines.some((line) => line.msg.startsWith("Redis is unreachable"))).toBe(true);
+  });
+});
