@@ -8,7 +8,7 @@ import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
 import { AppError, registerErrorHandler, sendFrameworkError } from "./errors";
 import { healthRoutes } from "./health/health.routes";
-import { containsNulCharacter } from "./http";
+import { containsNulCharacter, serializerCompiler, validatorCompiler } from "./http";
 import { createLogger } from "./logger";
 import { projectPaths } from "./paths";
 import { registerRateLimit } from "./rate-limit/rate-limit";
@@ -73,6 +73,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser("text/plain");
 
   registerErrorHandler(app);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   await registerRateLimit(app, config);
   // PostgreSQL cannot store U+0000 in text; refuse it up front for every route instead of
   // failing at the database.

@@ -8,7 +8,11 @@ const echoBody = z.object({ name: z.string().min(1, "Name is required") });
 describe("the JSON error convention", () => {
   const ctx = useTestApp({
     extend: (app) => {
-      app.post("/api/test/echo", { config: { access: "public" } }, async (request) => echoBody.parse(request.body));
+      app.post(
+        "/api/test/echo",
+        { config: { access: "public" }, schema: { body: echoBody } },
+        async (request) => request.body,
+      );
       app.get("/api/test/conflict", { config: { access: "public" } }, async () => {
         throw new AppError("CONFLICT", "Username is already taken");
       });

@@ -1,22 +1,59 @@
+import type { FastifySchemaCompiler, FastifySerializerCompiler, FastifyTypeProvider } from "fastify";
 import { z } from "zod";
 import { AppError } from "./errors";
 
-/** Parses a JSON body with an operation's schema; a body that is not an object is a clear 400. */
-export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw new AppError("BAD_REQUEST", "The request body must be a JSON object");
+declare module "fastify" {
+  interface FastifySchema {
+    /** One line for the API description at /api/docs. */
+    summary?: string;
   }
-  return schema.parse(body);
 }
 
-const idSchema = z.uuid();
+/*
+ * Routes declare zod schemas (one per operation, from src/shared) for their body, path params and
+ * answers. The same schemas validate requests, serialize answers and describe the API at
+ * /api/docs, so the three cannot drift apart.
+ */
 
-/** An id from the path. One that cannot exist is answered like a missing row: 404. */
-export function parseId(value: unknown, entity: string): string {
-  const parsed = idSchema.safeParse(value);
-  if (!parsed.success) throw new AppError("NOT_FOUND", `${entity} not found`);
-  return parsed.data;
+/** Gives handlers the parsed types of their declared schemas (`app.withTypeProvider<ZodTypeProvider>()`). */
+// An interface, not a type: Fastify's type providers are resolved through `this`.
+export interface ZodTypeProvider extends FastifyTypeProvider {
+  validator: this["schema"] extends z.ZodType ? z.output<this["schema"]> : unknown;
+  serializer: this["schema"] extends z.ZodType ? z.input<this["schema"]> : unknown;
 }
+
+export const validatorCompiler: FastifySchemaCompiler<z.ZodType> =
+  ({ schema, httpPart }) =>
+  (data: unknown) => {
+    if (httpPart === "body" && (data === null || typeof data !== "object" || Array.isArray(data))) {
+      return { error: new AppError("BAD_REQUEST", "The request body must be a JSON object") };
+    }
+    const result = schema.safeParse(data);
+    if (result.success) return { value: result.data };
+    // A path that cannot name anything is answered like a missing row: 404.
+    if (httpPart === "params")
+      return { error: new AppError("NOT_FOUND", result.error.issues[0]?.message ?? "Not found") };
+    return { error: result.error };
+  };
+
+/**
+ * Answers keep only the fields their schema lists: nothing else can leak out. An answer that
+ * breaks its schema is our bug (a 500 with the details in the log), not the caller's mistake.
+ */
+export const serializerCompiler: FastifySerializerCompiler<z.ZodType> =
+  ({ schema, method, url, httpStatus }) =>
+  (data: unknown) => {
+    const result = schema.safeParse(data);
+    if (!result.success) {
+      throw new Error(
+        `The ${httpStatus} answer of ${method} ${url} breaks its schema: ${z.prettifyError(result.error)}`,
+      );
+    }
+    return JSON.stringify(result.data);
+  };
+
+/** The `:id` path parameter of a route about one `entity`; a malformed id is "<entity> not found". */
+export const idParams = (entity: string) => z.object({ id: z.uuid({ error: `${entity} not found` }) });
 
 /** Whether a parsed JSON value (or query object) holds U+0000 in any string or key. */
 export function containsNulCharacter(value: unknown): boolean {

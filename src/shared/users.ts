@@ -1,31 +1,44 @@
-import type { PlanId, SubscriptionStatus } from "./plans";
-import type { Role } from "./roles";
+import { z } from "zod";
+import { planIds, subscriptionStatuses } from "./plans";
+import { roles } from "./roles";
 
-/** A user as the API shows them: never a password hash or a session token. */
-export type UserSummary = {
-  id: string;
-  username: string;
-  fullName: string;
-  email: string | null;
-  role: Role;
-  disabled: boolean;
-  createdAt: string;
-};
+/*
+ * What the API answers about users. The server serializes every answer through these schemas,
+ * so a field not listed here (a password hash, a session token) can never leave it.
+ */
 
-/** GET /api/auth/me */
-export type CurrentUser = {
-  id: string;
-  username: string;
-  fullName: string;
-  email: string | null;
-  role: Role;
-  firm: {
-    id: string;
-    name: string;
-    plan: PlanId;
-    trialEndsAt: string;
-    subscriptionStatus: SubscriptionStatus;
-  };
-};
+/** A user as the API shows them. */
+export const userSummarySchema = z.object({
+  id: z.uuid(),
+  username: z.string(),
+  fullName: z.string(),
+  email: z.string().nullable(),
+  role: z.enum(roles),
+  disabled: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+export type UserSummary = z.infer<typeof userSummarySchema>;
 
-export type UserClientLink = { userId: string; clientId: string };
+/** GET /api/auth/me: the signed-in user and their firm. */
+export const currentUserSchema = z.object({
+  id: z.uuid(),
+  username: z.string(),
+  fullName: z.string(),
+  email: z.string().nullable(),
+  role: z.enum(roles),
+  firm: z.object({
+    id: z.uuid(),
+    name: z.string(),
+    plan: z.enum(planIds),
+    trialEndsAt: z.iso.datetime(),
+    subscriptionStatus: z.enum(subscriptionStatuses),
+  }),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+export const userClientLinkSchema = z.object({ userId: z.uuid(), clientId: z.uuid() });
+export type UserClientLink = z.infer<typeof userClientLinkSchema>;
+
+/** POST /api/user-clients/assign: the user's clients after the change. */
+export const userAssignmentSchema = z.object({ userId: z.uuid(), clientIds: z.array(z.uuid()) });
+export type UserAssignment = z.infer<typeof userAssignmentSchema>;

@@ -1,17 +1,38 @@
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import { assignClientsSchema } from "../../shared/auth";
+import { userAssignmentSchema, userClientLinkSchema } from "../../shared/users";
 import { auditContext, requireSession } from "../auth/access-control";
 import type { Database } from "../db/database";
-import { parseBody } from "../http";
+import type { ZodTypeProvider } from "../http";
 import { assignClients, listAssignments } from "./assignments.service";
 
 export function assignmentsRoutes(app: FastifyInstance, { db }: { db: Database }) {
-  app.get("/api/user-clients", { config: { access: "assignments.read" } }, async (request) =>
-    listAssignments({ db, session: requireSession(request) }),
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    "/api/user-clients",
+    {
+      config: { access: "assignments.read" },
+      schema: {
+        summary: "Which users serve which clients (a user sees their own)",
+        response: { 200: z.array(userClientLinkSchema) },
+      },
+    },
+    async (request) => listAssignments({ db, session: requireSession(request) }),
   );
 
-  app.post("/api/user-clients/assign", { config: { access: "assignments.write" } }, async (request) => {
-    const input = parseBody(assignClientsSchema, request.body);
-    return assignClients({ db, firmId: requireSession(request).firmId, input, audit: auditContext(request) });
-  });
+  api.post(
+    "/api/user-clients/assign",
+    {
+      config: { access: "assignments.write" },
+      schema: {
+        summary: "Replace a user's clients with the given list (which may be empty)",
+        body: assignClientsSchema,
+        response: { 200: userAssignmentSchema },
+      },
+    },
+    async (request) =>
+      assignClients({ db, firmId: requireSession(request).firmId, input: request.body, audit: auditContext(request) }),
+  );
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { AssignClientsInput } from "../../shared/auth";
 import { scopeOf } from "../../shared/permissions";
-import type { UserClientLink } from "../../shared/users";
+import type { UserAssignment, UserClientLink } from "../../shared/users";
 import { type AuditContext, recordAudit } from "../audit/audit.service";
 import type { SessionInfo } from "../auth/sessions";
 import type { Database } from "../db/database";
@@ -29,7 +29,7 @@ export async function assignClients(options: {
   firmId: string;
   input: AssignClientsInput;
   audit: AuditContext;
-}): Promise<{ userId: string; clientIds: string[] }> {
+}): Promise<UserAssignment> {
   const { db, firmId, input } = options;
   const clientIds = [...new Set(input.clientIds)].sort();
   return db.transaction(async (tx) => {

@@ -1,48 +1,92 @@
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import { changePasswordSchema, loginSchema, registerSchema } from "../../shared/auth";
+import { currentUserSchema } from "../../shared/users";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
-import { parseBody } from "../http";
+import type { ZodTypeProvider } from "../http";
 import { clearSessionCookie, requestOrigin, requireSession, setSessionCookie } from "./access-control";
 import { changePassword, getCurrentUser, login, logout, register } from "./auth.service";
 import { SESSION_COOKIE } from "./sessions";
 
 export function authRoutes(app: FastifyInstance, { db, config }: { db: Database; config: Config }) {
-  app.post("/api/auth/register", { config: { access: "public" } }, async (request, reply) => {
-    const input = parseBody(registerSchema, request.body);
-    const { token, user } = await register({ db, config, input, origin: requestOrigin(request) });
-    setSessionCookie(reply, token, config);
-    return reply.status(201).send(user);
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
-  app.post("/api/auth/login", { config: { access: "public" } }, async (request, reply) => {
-    const input = parseBody(loginSchema, request.body);
-    const { token, user } = await login({
-      db,
-      config,
-      input,
-      origin: requestOrigin(request),
-      previousToken: request.cookies[SESSION_COOKIE],
-    });
-    setSessionCookie(reply, token, config);
-    return user;
-  });
-
-  // Public so that signing out always succeeds, even with an expired session.
-  app.post("/api/auth/logout", { config: { access: "public" } }, async (request, reply) => {
-    const token = request.cookies[SESSION_COOKIE];
-    if (token) await logout({ db, token, session: request.session, origin: requestOrigin(request) });
-    clearSessionCookie(reply);
-    return reply.status(204).send();
-  });
-
-  app.get("/api/auth/me", { config: { access: "signedIn" } }, async (request) =>
-    getCurrentUser(db, requireSession(request)),
+  api.post(
+    "/api/auth/register",
+    {
+      config: { access: "public" },
+      schema: {
+        summary: "Create a firm on a 14-day trial with its first user (super_admin), signed in",
+        body: registerSchema,
+        response: { 201: currentUserSchema },
+      },
+    },
+    async (request, reply) => {
+      const { token, user } = await register({ db, config, input: request.body, origin: requestOrigin(request) });
+      setSessionCookie(reply, token, config);
+      return reply.status(201).send(user);
+    },
   );
 
-  app.post("/api/auth/change-password", { config: { access: "signedIn" } }, async (request, reply) => {
-    const input = parseBody(changePasswordSchema, request.body);
-    await changePassword({ db, session: requireSession(request), input, origin: requestOrigin(request) });
-    return reply.status(204).send();
-  });
+  api.post(
+    "/api/auth/login",
+    {
+      config: { access: "public" },
+      schema: { summary: "Sign in: a new session", body: loginSchema, response: { 200: currentUserSchema } },
+    },
+    async (request, reply) => {
+      const { token, user } = await login({
+        db,
+        config,
+        input: request.body,
+        origin: requestOrigin(request),
+        previousToken: request.cookies[SESSION_COOKIE],
+      });
+      setSessionCookie(reply, token, config);
+      return user;
+    },
+  );
+
+  // Public so that signing out always succeeds, even with an expired session.
+  api.post(
+    "/api/auth/logout",
+    { config: { access: "public" }, schema: { summary: "Sign out: ends the session", response: { 204: z.void() } } },
+    async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) await logout({ db, token, session: request.session, origin: requestOrigin(request) });
+      clearSessionCookie(reply);
+      return reply.status(204).send();
+    },
+  );
+
+  api.get(
+    "/api/auth/me",
+    {
+      config: { access: "signedIn" },
+      schema: { summary: "The signed-in user and their firm", response: { 200: currentUserSchema } },
+    },
+    async (request) => getCurrentUser(db, requireSession(request)),
+  );
+
+  api.post(
+    "/api/auth/change-password",
+    {
+      config: { access: "signedIn" },
+      schema: {
+        summary: "Change the signed-in user's password; ends their other sessions",
+        body: changePasswordSchema,
+        response: { 204: z.void() },
+      },
+    },
+    async (request, reply) => {
+      await changePassword({
+        db,
+        session: requireSession(request),
+        input: request.body,
+        origin: requestOrigin(request),
+      });
+      return reply.status(204).send();
+    },
+  );
 }

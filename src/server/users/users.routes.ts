@@ -1,30 +1,68 @@
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import { createUserSchema, updateUserSchema } from "../../shared/auth";
+import { userSummarySchema } from "../../shared/users";
 import { auditContext, requireSession } from "../auth/access-control";
 import type { Database } from "../db/database";
-import { parseBody, parseId } from "../http";
+import { idParams, type ZodTypeProvider } from "../http";
 import { createUser, getUser, listUsers, updateUser } from "./users.service";
 
 export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
-  app.get("/api/users", { config: { access: "users.read" } }, async (request) =>
-    listUsers({ db, firmId: requireSession(request).firmId }),
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    "/api/users",
+    {
+      config: { access: "users.read" },
+      schema: { summary: "The firm's users, by name", response: { 200: z.array(userSummarySchema) } },
+    },
+    async (request) => listUsers({ db, firmId: requireSession(request).firmId }),
   );
 
-  app.get<{ Params: { id: string } }>("/api/users/:id", { config: { access: "users.read" } }, async (request) =>
-    getUser({ db, firmId: requireSession(request).firmId, userId: parseId(request.params.id, "User") }),
+  api.get(
+    "/api/users/:id",
+    {
+      config: { access: "users.read" },
+      schema: { summary: "One of the firm's users", params: idParams("User"), response: { 200: userSummarySchema } },
+    },
+    async (request) => getUser({ db, firmId: requireSession(request).firmId, userId: request.params.id }),
   );
 
-  app.post("/api/users", { config: { access: "users.create" } }, async (request, reply) => {
-    const actor = requireSession(request);
-    const input = parseBody(createUserSchema, request.body);
-    const user = await createUser({ db, actor, input, audit: auditContext(request) });
-    return reply.status(201).send(user);
-  });
+  api.post(
+    "/api/users",
+    {
+      config: { access: "users.create" },
+      schema: { summary: "Add a user to the firm", body: createUserSchema, response: { 201: userSummarySchema } },
+    },
+    async (request, reply) => {
+      const user = await createUser({
+        db,
+        actor: requireSession(request),
+        input: request.body,
+        audit: auditContext(request),
+      });
+      return reply.status(201).send(user);
+    },
+  );
 
-  app.patch<{ Params: { id: string } }>("/api/users/:id", { config: { access: "users.update" } }, async (request) => {
-    const actor = requireSession(request);
-    const userId = parseId(request.params.id, "User");
-    const input = parseBody(updateUserSchema, request.body);
-    return updateUser({ db, actor, userId, input, audit: auditContext(request) });
-  });
+  api.patch(
+    "/api/users/:id",
+    {
+      config: { access: "users.update" },
+      schema: {
+        summary: "Change a user's name or role, or disable them (which ends their sessions)",
+        params: idParams("User"),
+        body: updateUserSchema,
+        response: { 200: userSummarySchema },
+      },
+    },
+    async (request) =>
+      updateUser({
+        db,
+        actor: requireSession(request),
+        userId: request.params.id,
+        input: request.body,
+        audit: auditContext(request),
+      }),
+  );
 }
