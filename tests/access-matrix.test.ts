@@ -255,6 +255,16 @@ const tenantMatrix: Record<string, TenantRow> = {
       expect(response.body).toEqual({ status: "ok", database: "ok" });
     },
   }),
+  "GET /api/docs": noTenantData("describes the API itself, the same for everyone", {
+    "answers every firm alike and names no firm": async (world, route) => {
+      const forB = await send(world.bSuperAdmin, route, {});
+      const forA = await send(world.as.user, route, {});
+      expect(forB.status).toBe(200);
+      expect(forB.text).toBe(forA.text);
+      expect(forB.text).not.toContain(world.a.firm.id);
+      expect(forB.text).not.toContain(world.a.firm.name);
+    },
+  }),
   "POST /api/auth/register": noTenantData("creates a new firm; it never takes an existing firm's id", {
     "refuses another firm's id in the body and adds nobody to that firm": async (world, route) => {
       const before = await firmState(world.db, world.a.firm.id);
@@ -437,6 +447,7 @@ const signedIn = { anonymous: false, super_admin: true, admin: true, user: true 
 // One row per /api route. A new route needs a row here: a missing one fails the suite.
 const roleMatrix: Record<string, RoleRow> = {
   "GET /api/health": { access: "public", allowed: everyone, ok: 200, request: () => ({}) },
+  "GET /api/docs": { access: "public", allowed: everyone, ok: 200, request: () => ({}) },
   "POST /api/auth/register": {
     access: "public",
     allowed: everyone,

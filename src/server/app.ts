@@ -6,6 +6,7 @@ import { registerAccessControl } from "./auth/access-control";
 import { authRoutes } from "./auth/auth.routes";
 import type { Config } from "./config";
 import type { DatabaseHandle } from "./db/database";
+import { docsRoutes } from "./docs/docs.routes";
 import { AppError, registerErrorHandler, sendFrameworkError } from "./errors";
 import { healthRoutes } from "./health/health.routes";
 import { containsNulCharacter, serializerCompiler, validatorCompiler } from "./http";
@@ -88,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   authRoutes(app, { db: database.db, config });
   usersRoutes(app, { db: database.db });
   assignmentsRoutes(app, { db: database.db });
+  docsRoutes(app);
   await webRoutes(app, { clientDir: options.clientDir ?? projectPaths.clientBuild });
   return app;
 }

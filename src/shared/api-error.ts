@@ -1,17 +1,4 @@
-/**
- * The JSON body of every 4xx/5xx answer from `/api/*`.
- * `code` is stable and greppable; `message` is for people; `issues` lists field problems.
- */
-export type ApiErrorBody = {
-  message: string;
-  code: ErrorCode;
-  issues?: ApiIssue[];
-};
-
-export type ApiIssue = {
-  path: (string | number)[];
-  message: string;
-};
+import { z } from "zod";
 
 export const errorStatus = {
   VALIDATION_FAILED: 400,
@@ -32,3 +19,22 @@ export const errorStatus = {
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
+
+export const errorCodes = Object.keys(errorStatus) as ErrorCode[];
+
+export const apiIssueSchema = z.object({
+  path: z.array(z.union([z.string(), z.number()])),
+  message: z.string(),
+});
+export type ApiIssue = z.infer<typeof apiIssueSchema>;
+
+/**
+ * The JSON body of every 4xx/5xx answer from `/api/*`.
+ * `code` is stable and greppable; `message` is for people; `issues` lists field problems.
+ */
+export const apiErrorBodySchema = z.object({
+  message: z.string(),
+  code: z.enum(errorCodes),
+  issues: z.array(apiIssueSchema).optional(),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;

@@ -1,5 +1,5 @@
 import cookie from "@fastify/cookie";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
 import { type Action, can, forbiddenMessage } from "../../shared/permissions";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
@@ -26,7 +26,7 @@ declare module "fastify" {
   }
 }
 
-export type ApiRoute = { method: string; url: string; access: RouteAccess };
+export type ApiRoute = { method: string; url: string; access: RouteAccess; schema: FastifySchema | undefined };
 
 const stateChanging = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -41,7 +41,7 @@ export async function registerAccessControl(app: FastifyInstance, options: { db:
     const access = route.config?.access;
     if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule (config.access)`);
     for (const method of [route.method].flat()) {
-      if (method !== "HEAD") apiRoutes.push({ method, url: route.url, access });
+      if (method !== "HEAD") apiRoutes.push({ method, url: route.url, access, schema: route.schema });
     }
   });
 
