@@ -92,4 +92,23 @@ describe("the audit trail", () => {
     // The firm itself is untouched by any of this.
     expect((await ctx.database.db.select().from(firms).where(eq(firms.id, firm.id))).length).toBe(1);
   });
+
+  it("keeps one unbroken chain when a firm's people sign in and add users at the same moment", async () => {
+    const { firm, users } = await seedFirm(ctx.database.db, "Rush Hour");
+    const admin = await signIn(ctx.app, users.admin);
+    // Each of these inserts a row that references the firm, then appends to the firm's chain.
+    const signIns = Array.from({ length: 6 }, (_, n) =>
+      apiClient(ctx.app).post("/api/auth/login", {
+        username: (n % 2 === 0 ? users.user : users.super_admin).username,
+        password: (n % 2 === 0 ? users.user : users.super_admin).password,
+      }),
+    );
+    const additions = Array.from({ length: 4 }, (_, n) =>
+      admin.post("/api/users", { username: `rush.${n}`, password: "rush-hour-pass-1", fullName: `Rush ${n}` }),
+    );
+    const statuses = (await Promise.all([...signIns, ...additions])).map((response) => response.status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 201, 201, 201, 201]);
+    expect(await verifyAuditChain(ctx.database.db, firm.id)).toMatchObject({ ok: true });
+  });
 });
+
