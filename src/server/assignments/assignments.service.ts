@@ -33,10 +33,13 @@ export async function assignClients(options: {
   const { db, firmId, input } = options;
   const clientIds = [...new Set(input.clientIds)].sort();
   return db.transaction(async (tx) => {
+    // Locking the user serialises replacements of their list: without it two at once would both
+    // delete the old links and then insert the same new ones (a unique violation).
     const [user] = await tx
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.firmId, firmId), eq(users.id, input.userId)));
+      .where(and(eq(users.firmId, firmId), eq(users.id, input.userId)))
+      .for("no key update");
     if (!user) throw new AppError("NOT_FOUND", "User not found");
     if (clientIds.length > 0) {
       const found = await tx
