@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { apiClient } from "./api-client";
+import { seedFirm, signIn } from "./fixtures";
+import { useTestApp } from "./test-app";
+
+/*
+ * Real people click twice, open two tabs and sign in at nine sharp. The same write sent several
+ * times at once must end in clear answers (never a 5xx) and a consistent database.
+ */
+const times = <T>(n: number, make: (index: number) => Promise<T>) =>
+  Promise.all(Array.from({ length: n }, (_, i) => make(i)));
+const statuses = (responses: { status: number }[]) => responses.map((response) => response.status).sort();
+
+describe("the same write sent several times at once", () => {
+  const ctx = useTestApp();
+
+  it("registering one username: one firm is created, the others are told it is taken", async () => {
+    const responses = await times(5, (n) =>
+      apiClient(ctx.app).post("/api/auth/register", {
+        fullName: "Twin Registrar",
+        email: `twin-${n}@registrars.example.com`,
+        username: "twin.registrar",
+        password: "double-click-1234",
+        subscriptionPlan: "starter",
+      }),
+    );
+    expect(statuses(responses)).toEqual([201, 409, 409, 409, 409]);
+    for (const refused of responses.filter((response) => response.status === 409)) {
+      expect(refused.body).toEqual({ message: "Username is already taken", code: "CONFLICT" });
+    }
+  });
+
+  it("adding one username to a firm: one user is created, the others are told it is taken", async () => {
+    const { users } = await seedFirm(ctx.database.db, "Double Add");
+    const admin = await signIn(ctx.app, users.admin);
+    const responses = await times(5, () =>
+      admin.post("/api/users", { username: "double.add", password: "double-click-1234", fullName: "Double Add" }),
+    );
+    expect(statuses(responses)).toEqual([201, 409, 409, 409, 409]);
+  });
+
+  it("wrong passwords for one username: each is refused and counted", async () => {
+    const { users } = await seedFirm(ctx.database.db, "Guessing");
+    const responses = await times(5, () =>
+      apiClient(ctx.app, { ip: "198.51.100.60" }).post("/api/auth/login", {
+        username: users.user.username,
+        password: "not-the-password",
+      }),
+    );
+    expect(statuses(responses)).toEqual([401, 401, 401, 401, 401]);
+    const sixth = await apiClient(ctx.app, { ip: "198.51.100.61" }).post("/api/auth/login", {
+      username: users.user.username,
+      password: "not-the-password",
+    });
+    expect(sixth.status).toBe(429);
+  });
+
+  it("changing a user from several tabs: every change applies, the last one stands", async () => {
+    const { users } = await seedFirm(ctx.database.db, "Tabs");
+    const admin = await signIn(ctx.app, users.admin);
+    const responses = await times(5, (n) => admin.patch(`/api/users/${users.user.id}`, { fullName: `Renamed ${n}` }));
+    expect(statuses(responses)).toEqual([200, 200, 200, 200, 200]);
+    const after = await admin.get(`/api/users/${users.user.id}`);
+    expect(after.body.fullName).toMatch(/^Renamed [0-4]$/);
+  });
+
+  it("signing out twice and changing the password twice: clear answers, nothing half done", async () => {
+    const { users } = await seedFirm(ctx.database.db, "Twice");
+    const browser = await signIn(ctx.app, users.user);
+    const changes = await times(3, () =>
+      browser.post("/api/auth/change-password", {
+        currentPassword: users.user.password,
+        newPassword: "a-new-secret-99",
+      }),
+    );
+    expect(changes.map((response) => response.status)).toEqual([204, 204, 204]);
+    const signOuts = await times(3, () => browser.post("/api/auth/logout"));
+    expect(signOuts.map((response) => response.status)).toEqual([204, 204, 204]);
+    expect((await browser.get("/api/auth/me")).status).toBe(401);
+    const again = await apiClient(ctx.app).post("/api/auth/login", {
+      username: users.user.username,
+      password: "a-new-secret-99",
+    });
+    expect(again.status).toBe(200);
+  });
+});
