@@ -7,25 +7,24 @@ import { roles } from "./roles";
  * so a field not listed here (a password hash, a session token) can never leave it.
  */
 
-/** A user as the API shows them. */
-export const userSummarySchema = z.object({
+/** Who a user is: what every answer about a user shows. */
+const userIdentitySchema = z.object({
   id: z.uuid(),
   username: z.string(),
   fullName: z.string(),
   email: z.string().nullable(),
   role: z.enum(roles),
+});
+
+/** A user as the API lists them. */
+export const userSummarySchema = userIdentitySchema.extend({
   disabled: z.boolean(),
   createdAt: z.iso.datetime(),
 });
 export type UserSummary = z.infer<typeof userSummarySchema>;
 
 /** GET /api/auth/me: the signed-in user and their firm. */
-export const currentUserSchema = z.object({
-  id: z.uuid(),
-  username: z.string(),
-  fullName: z.string(),
-  email: z.string().nullable(),
-  role: z.enum(roles),
+export const currentUserSchema = userIdentitySchema.extend({
   firm: z.object({
     id: z.uuid(),
     name: z.string(),

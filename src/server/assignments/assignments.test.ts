@@ -53,13 +53,21 @@ describe("client assignment", () => {
   it("ends concurrent replacements of one user's clients with one of the lists, whole", async () => {
     const { users, clients } = await seedFirm(ctx.database.db, "Concurrent");
     const owner = await signIn(ctx.app, users.super_admin);
-    const lists = [0, 1, 2, 3, 4, 5].map((n) => clients.slice(n % 3, (n % 3) + 3).map((client) => client.id).sort());
+    const lists = [0, 1, 2, 3, 4, 5].map((n) =>
+      clients
+        .slice(n % 3, (n % 3) + 3)
+        .map((client) => client.id)
+        .sort(),
+    );
     const responses = await Promise.all(
       lists.map((clientIds) => owner.post("/api/user-clients/assign", { userId: users.user.id, clientIds })),
     );
     expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200]);
     const links = (await owner.get("/api/user-clients")).body as { userId: string; clientId: string }[];
-    const final = links.filter((link) => link.userId === users.user.id).map((link) => link.clientId).sort();
+    const final = links
+      .filter((link) => link.userId === users.user.id)
+      .map((link) => link.clientId)
+      .sort();
     expect(lists).toContainEqual(final);
   });
 });

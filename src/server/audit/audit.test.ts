@@ -111,4 +111,3 @@ describe("the audit trail", () => {
     expect(await verifyAuditChain(ctx.database.db, firm.id)).toMatchObject({ ok: true });
   });
 });
-
