@@ -54,6 +54,14 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: "0" })).toThrow(/RATE_LIMIT_PER_MINUTE/);
   });
 
+  it("never repeats a password from a bad connection string", () => {
+    const attempt = () =>
+      loadConfig({ DATABASE_URL: "mysql://app:s3cret-pw@db.internal/x", REDIS_URL: "http://:r3dis-pw@cache:6379" });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/mysql:\/\/app:\*\*\*@db\.internal\/x/);
+    expect(attempt).not.toThrow(/s3cret-pw|r3dis-pw/);
+  });
+
   it("rejects a port out of range", () => {
     expect(() => loadConfig({ PORT: "70000" })).toThrow(/PORT/);
   });

@@ -49,6 +49,9 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/** A connection string's password stays out of error messages, even in a URL too broken to parse. */
+const withoutPassword = (value: string | undefined) => value?.replace(/(\/\/[^/@:]*:)[^/@]*@/, "$1***@");
+
 /**
  * The only reader of the environment. Throws a ConfigError that names every bad variable.
  * Empty strings count as unset, as a `.env` line like `DATABASE_URL=` means "not given".
@@ -59,7 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = issue.path.join(".");
-      return `  ${name}: ${issue.message} (got ${JSON.stringify(env[name])})`;
+      return `  ${name}: ${issue.message} (got ${JSON.stringify(withoutPassword(env[name]))})`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
