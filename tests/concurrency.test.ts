@@ -1,4 +1,6 @@
+import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { loginFailures } from "../src/server/db/schema";
 import { apiClient } from "./api-client";
 import { seedFirm, signIn } from "./fixtures";
 import { useTestApp } from "./test-app";
@@ -39,20 +41,39 @@ describe("the same write sent several times at once", () => {
     expect(statuses(responses)).toEqual([201, 409, 409, 409, 409]);
   });
 
-  it("wrong passwords for one username: each is refused and counted", async () => {
+  it("a burst of wrong passwords for one username: no more than five are ever checked", async () => {
     const { users } = await seedFirm(ctx.database.db, "Guessing");
-    const responses = await times(5, () =>
-      apiClient(ctx.app, { ip: "198.51.100.60" }).post("/api/auth/login", {
+    const responses = await times(20, (n) =>
+      apiClient(ctx.app, { ip: `198.51.100.${100 + n}` }).post("/api/auth/login", {
         username: users.user.username,
-        password: "not-the-password",
+        password: `guess-number-${n}`,
       }),
     );
-    expect(statuses(responses)).toEqual([401, 401, 401, 401, 401]);
-    const sixth = await apiClient(ctx.app, { ip: "198.51.100.61" }).post("/api/auth/login", {
+    const checked = responses.filter((response) => response.status === 401).length;
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(responses.filter((response) => response.status === 429)).toHaveLength(20 - checked);
+    const [recorded] = await ctx.database.db
+      .select({ n: count() })
+      .from(loginFailures)
+      .where(eq(loginFailures.usernameKey, users.user.username.toLowerCase()));
+    expect(recorded?.n).toBe(checked);
+    // The owner, with the right password, waits too, until the window has passed.
+    const owner = await apiClient(ctx.app).post("/api/auth/login", {
       username: users.user.username,
-      password: "not-the-password",
+      password: users.user.password,
     });
-    expect(sixth.status).toBe(429);
+    expect(owner.status).toBe(checked === 5 ? 429 : 200);
+  });
+
+  it("a burst of wrong current passwords when changing it: no more than five are ever checked", async () => {
+    const { users } = await seedFirm(ctx.database.db, "Guessing Again");
+    const browser = await signIn(ctx.app, users.admin);
+    const responses = await times(12, (n) =>
+      browser.post("/api/auth/change-password", { currentPassword: `guess-${n}`, newPassword: "taken-over-1234" }),
+    );
+    const checked = responses.filter((response) => response.status === 400).length;
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(responses.filter((response) => response.status === 429)).toHaveLength(12 - checked);
   });
 
   it("changing a user from several tabs: every change applies, the last one stands", async () => {

@@ -9,7 +9,7 @@ import type { Database } from "../db/database";
 import { firms, users } from "../db/schema";
 import { AppError, fieldError, uniqueViolation } from "../errors";
 import { isCommonPassword } from "./common-passwords";
-import { clearLoginFailures, recordLoginFailure, retryAfterSeconds } from "./login-throttle";
+import { admitPasswordAttempt, clearLoginFailures, forgetAttempt } from "./login-throttle";
 import { hashPassword, verifyPassword } from "./password";
 import { createSession, deleteSessionByToken, deleteUserSessions, type SessionInfo } from "./sessions";
 
@@ -100,14 +100,13 @@ export async function login(options: {
 }): Promise<{ token: string; user: CurrentUser }> {
   const { db, input, origin } = options;
   const key = { usernameKey: input.username.toLowerCase(), ip: origin.ip ?? "unknown" };
-  const wait = await retryAfterSeconds(db, key);
-  if (wait !== undefined) {
+  const attempt = await admitPasswordAttempt(db, key);
+  if (!attempt.admitted) {
+    const wait = attempt.retryAfterSeconds;
     throw new AppError(
       "RATE_LIMITED",
       `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute(s).`,
-      {
-        retryAfterSeconds: wait,
-      },
+      { retryAfterSeconds: wait },
     );
   }
   const [found] = await db
@@ -119,11 +118,10 @@ export async function login(options: {
   const passwordOk = found
     ? await verifyPassword(found.user.passwordHash, input.password)
     : (await verifyPassword(await timingEqualiser(), input.password)) && false;
-  if (!found || !passwordOk) {
-    await recordLoginFailure(db, key);
-    throw new AppError("INVALID_CREDENTIALS", INVALID_LOGIN);
-  }
+  // A wrong password leaves the attempt counted as a failure.
+  if (!found || !passwordOk) throw new AppError("INVALID_CREDENTIALS", INVALID_LOGIN);
   if (found.user.disabledAt) {
+    await forgetAttempt(db, attempt.attemptId); // the password was right: not a guess
     throw new AppError("ACCOUNT_DISABLED", "This account is disabled. Ask an administrator of your firm to enable it.");
   }
   await clearLoginFailures(db, key.usernameKey);
@@ -177,18 +175,20 @@ export async function changePassword(options: {
 }) {
   const { db, session, input, origin } = options;
   const key = { usernameKey: session.username.toLowerCase(), ip: origin.ip ?? "unknown" };
-  const wait = await retryAfterSeconds(db, key);
-  if (wait !== undefined) {
-    throw new AppError("RATE_LIMITED", "Too many wrong passwords. Try again later.", { retryAfterSeconds: wait });
+  const attempt = await admitPasswordAttempt(db, key);
+  if (!attempt.admitted) {
+    throw new AppError("RATE_LIMITED", "Too many wrong passwords. Try again later.", {
+      retryAfterSeconds: attempt.retryAfterSeconds,
+    });
   }
   const [user] = await db
     .select({ passwordHash: users.passwordHash })
     .from(users)
     .where(and(eq(users.id, session.userId), eq(users.firmId, session.firmId)));
   if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    await recordLoginFailure(db, key);
     throw fieldError("currentPassword", "Current password is incorrect");
   }
+  await forgetAttempt(db, attempt.attemptId);
   assertNotCommonPassword(input.newPassword, "newPassword");
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (tx) => {

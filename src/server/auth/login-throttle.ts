@@ -12,12 +12,60 @@ export const IP_FAILURE_LIMIT = 50;
 
 export type ThrottleKey = { usernameKey: string; ip: string };
 
-/** Seconds until another attempt is allowed, or undefined when one is allowed now. */
-export async function retryAfterSeconds(
+/**
+ * Admits one password attempt, or says how many seconds to wait. The attempt is counted as a
+ * failure before the password is checked, so a burst of parallel guesses cannot all pass the
+ * limit before any of them is recorded: at most the limit's number of attempts per window ever
+ * reach the password check. A refused attempt is not counted. After a right password the caller
+ * removes the count: all of the username's failures on sign-in (clearLoginFailures), this
+ * attempt alone elsewhere (forgetAttempt).
+ */
+export async function admitPasswordAttempt(
   db: DbExecutor,
   key: ThrottleKey,
   now = new Date(),
-): Promise<number | undefined> {
+): Promise<{ admitted: true; attemptId: string } | { admitted: false; retryAfterSeconds: number }> {
+  const [attempt] = await db
+    .insert(loginFailures)
+    .values({ usernameKey: key.usernameKey, ip: key.ip, createdAt: now })
+    .returning({ id: loginFailures.id });
+  if (!attempt) throw new Error("the attempt was not recorded");
+  const since = new Date(now.getTime() - THROTTLE_WINDOW_MS);
+  const [forUsername, forIp] = await Promise.all([
+    countSince(db, eq(loginFailures.usernameKey, key.usernameKey), since),
+    countSince(db, eq(loginFailures.ip, key.ip), since),
+  ]);
+  if (forUsername <= USERNAME_FAILURE_LIMIT && forIp <= IP_FAILURE_LIMIT) {
+    // Failures older than the window count for nothing; drop this key's.
+    await db
+      .delete(loginFailures)
+      .where(
+        and(
+          lt(loginFailures.createdAt, since),
+          or(eq(loginFailures.usernameKey, key.usernameKey), eq(loginFailures.ip, key.ip)),
+        ),
+      );
+    return { admitted: true, attemptId: attempt.id };
+  }
+  await forgetAttempt(db, attempt.id);
+  return { admitted: false, retryAfterSeconds: (await retryAfterSeconds(db, key, now)) ?? 1 };
+}
+
+/** Removes one admitted attempt's count: its password was right. */
+export async function forgetAttempt(db: DbExecutor, attemptId: string): Promise<void> {
+  await db.delete(loginFailures).where(eq(loginFailures.id, attemptId));
+}
+
+async function countSince(db: DbExecutor, match: ReturnType<typeof eq>, since: Date): Promise<number> {
+  const [total] = await db
+    .select({ n: count() })
+    .from(loginFailures)
+    .where(and(match, gte(loginFailures.createdAt, since)));
+  return total?.n ?? 0;
+}
+
+/** Seconds until another attempt would be admitted, or undefined when one would be now. */
+async function retryAfterSeconds(db: DbExecutor, key: ThrottleKey, now = new Date()): Promise<number | undefined> {
   const since = new Date(now.getTime() - THROTTLE_WINDOW_MS);
   const waits = await Promise.all([
     waitFor(db, eq(loginFailures.usernameKey, key.usernameKey), USERNAME_FAILURE_LIMIT, since, now),
@@ -34,11 +82,7 @@ async function waitFor(
   since: Date,
   now: Date,
 ): Promise<number | undefined> {
-  const [total] = await db
-    .select({ n: count() })
-    .from(loginFailures)
-    .where(and(match, gte(loginFailures.createdAt, since)));
-  const failures = total?.n ?? 0;
+  const failures = await countSince(db, match, since);
   if (failures < limit) return undefined;
   // The attempt is allowed again once enough of the oldest failures have left the window.
   const [unblocking] = await db
@@ -50,20 +94,6 @@ async function waitFor(
     .limit(1);
   const until = (unblocking?.createdAt.getTime() ?? now.getTime()) + THROTTLE_WINDOW_MS;
   return Math.max(1, Math.ceil((until - now.getTime()) / 1000));
-}
-
-export async function recordLoginFailure(db: DbExecutor, key: ThrottleKey, now = new Date()): Promise<void> {
-  await db.insert(loginFailures).values({ usernameKey: key.usernameKey, ip: key.ip, createdAt: now });
-  // Failures older than the window count for nothing; drop this key's.
-  const before = new Date(now.getTime() - THROTTLE_WINDOW_MS);
-  await db
-    .delete(loginFailures)
-    .where(
-      and(
-        lt(loginFailures.createdAt, before),
-        or(eq(loginFailures.usernameKey, key.usernameKey), eq(loginFailures.ip, key.ip)),
-      ),
-    );
 }
 
 /** A successful sign-in wipes the username's failures (the IP's count stands). */
