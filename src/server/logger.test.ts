@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../tests/test-app";
 import { createLogger } from "./logger";
@@ -17,6 +18,11 @@ describe("logging", () => {
     extend: (app) => {
       app.post("/api/test/log-body", { config: { access: "public" } }, async (request) => {
         request.log.info({ body: request.body }, "body received");
+        return { ok: true };
+      });
+      app.post("/api/test/failing-query", { config: { access: "public" } }, async () => {
+        // A real failed query with a secret among its values: Drizzle repeats them in its error.
+        await ctx.database.db.execute(sql`select ${"$argon2id$v=19$SECRET-HASH"}::text, 1 / 0`);
         return { ok: true };
       });
     },
@@ -49,5 +55,25 @@ describe("logging", () => {
     for (const secret of [...Object.values(secrets).slice(1), "very-secret-cookie", "abc.def"]) {
       expect(text).not.toContain(secret);
     }
+  });
+
+  it("finds secrets at any depth, and in the top-level fields of a line", async () => {
+    const payload = {
+      client: { contacts: [{ name: "Ann", credentials: { password: "deep-secret-1", token: "deep-token-2" } }] },
+    };
+    await ctx.app.inject({ method: "POST", url: "/api/test/log-body", payload });
+    ctx.app.log.info({ password: "top-level-secret-3", user: "olivia" }, "a line with fields");
+    const text = JSON.stringify(lines);
+    expect(text).toContain('"name":"Ann"');
+    expect(text).toContain('"user":"olivia"');
+    for (const secret of ["deep-secret-1", "deep-token-2", "top-level-secret-3"]) expect(text).not.toContain(secret);
+  });
+
+  it("logs a failed query without the values it was given", async () => {
+    const response = await ctx.app.inject({ method: "POST", url: "/api/test/failing-query", payload: {} });
+    expect(response.statusCode).toBe(500);
+    const failure = lines.find((line) => line.reqId === response.headers["x-request-id"] && line.level === 50);
+    expect(JSON.stringify(failure)).toContain("Failed query");
+    expect(JSON.stringify(lines)).not.toContain("SECRET-HASH");
   });
 });

@@ -1,17 +1,66 @@
 import pino from "pino";
 import type { Config } from "./config";
 
-/** Secrets that must never reach a log line, wherever they appear in a logged object. */
-const redactedPaths = [
-  "req.headers.cookie",
-  "req.headers.authorization",
-  'res.headers["set-cookie"]',
-  "*.password",
-  "*.currentPassword",
-  "*.newPassword",
-  "*.token",
-  "*.signature",
-];
+/** Fields that must never reach a log line, at whatever depth they appear in a logged object. */
+const secretFields = new Set([
+  "password",
+  "currentPassword",
+  "newPassword",
+  "passwordHash",
+  "token",
+  "tokenHash",
+  "signature",
+  "cookie",
+  "authorization",
+  "set-cookie",
+]);
+const REDACTED = "[redacted]";
+
+/** Headers of the request and answer objects that Fastify's serializers produce. */
+const redactedPaths = ["req.headers.cookie", "req.headers.authorization", 'res.headers["set-cookie"]'];
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null &&
+  typeof value === "object" &&
+  (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
+
+/**
+ * A copy of a logged value with every secret field replaced, at any depth. It walks only plain
+ * objects and arrays (requests and errors have their own serializers) and copies only what it
+ * changes, so the common case costs a walk and no allocation.
+ */
+export function redactSecrets(value: unknown, depth = 0): unknown {
+  if (depth > 10) return value;
+  if (Array.isArray(value)) {
+    const items = value.map((item) => redactSecrets(item, depth + 1));
+    return items.some((item, index) => item !== value[index]) ? items : value;
+  }
+  if (!isPlainObject(value)) return value;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const safe = secretFields.has(key) ? REDACTED : redactSecrets(item, depth + 1);
+    if (safe !== item) {
+      copy ??= { ...value };
+      copy[key] = safe;
+    }
+  }
+  return copy ?? value;
+}
+
+/**
+ * Errors keep their message, stack and cause, but not the values of a failed query: Drizzle puts
+ * them in `params` and in the message, and they can hold password hashes or signatures.
+ */
+function serializeError(error: Error) {
+  const serialized = pino.stdSerializers.err(error) as pino.SerializedError & { params?: unknown };
+  const { params: _values, ...rest } = serialized;
+  const withoutParams = (text: string) => text.replace(/\nparams: [^\n]*/g, "\nparams: [redacted]");
+  return {
+    ...rest,
+    message: withoutParams(rest.message),
+    ...(rest.stack ? { stack: withoutParams(rest.stack) } : {}),
+  };
+}
 
 /**
  * JSON logs for machines; readable lines when a developer watches a terminal. Tests pass a
@@ -20,7 +69,9 @@ const redactedPaths = [
 export function createLogger(config: Pick<Config, "env" | "logLevel">, destination?: pino.DestinationStream) {
   const options: pino.LoggerOptions = {
     level: config.logLevel,
-    redact: { paths: redactedPaths, censor: "[redacted]" },
+    redact: { paths: redactedPaths, censor: REDACTED },
+    serializers: { err: serializeError },
+    formatters: { log: (object) => redactSecrets(object) as Record<string, unknown> },
   };
   if (destination) return pino(options, destination);
   const pretty = config.env === "development" && process.stdout.isTTY;
