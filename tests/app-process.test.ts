@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -97,8 +97,28 @@ describe("the app process on its embedded database", () => {
     const orphan = postmasterPid();
     expect(orphan && isRunning(orphan)).toBe(true);
     const app = await start();
+    expect(app.output()).toContain(`Stopping a PostgreSQL server (pid ${orphan}) left running by an earlier process`);
+    expect(isRunning(orphan as number)).toBe(false);
     expect(await query("select name from clients where name = 'Marker Client'")).toHaveLength(1);
     expect(await app.stop()).toBe(0);
+  });
+
+  it("starts when stale pid files name programs that now have those pids, and leaves them alone", async () => {
+    // After a reboot the pids in old lock files belong to whatever started since.
+    const bystander = spawn("sleep", ["60"], { stdio: "ignore" });
+    try {
+      const pid = String(bystander.pid);
+      fs.writeFileSync(path.join(dataDir, "tendwell.lock"), `${pid}\n`);
+      fs.writeFileSync(path.join(dataDir, "postgres", "postmaster.pid"), `${pid}\n${path.join(dataDir, "postgres")}\n`);
+      const app = await start();
+      expect(app.output()).toContain(`Removing a stale postmaster.pid: pid ${pid} is now another program`);
+      expect((await fetch(`${app.baseUrl}/api/health`)).status).toBe(200);
+      expect(await app.stop()).toBe(0);
+      expect(bystander.exitCode).toBeNull();
+      expect(isRunning(bystander.pid as number)).toBe(true);
+    } finally {
+      bystander.kill();
+    }
   });
 
   it("exits with a clear message on bad configuration", async () => {

@@ -16,7 +16,10 @@ async function main() {
 
   const embedded = config.databaseUrl
     ? undefined
-    : await startEmbeddedPostgres({ dataDir: config.dataDir, log: (message) => logger.info(message) });
+    : await startEmbeddedPostgres({
+        dataDir: config.dataDir,
+        log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
+      });
   const databaseUrl = config.databaseUrl ?? embedded?.url;
   if (!databaseUrl) throw new Error("unreachable: no database URL");
 

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -17,11 +17,36 @@ describe("lockDataDir", () => {
     expect(fs.existsSync(lockFile)).toBe(false);
   });
 
-  it("refuses while a running process holds it, naming that process", () => {
+  it("refuses while this process holds it", () => {
     const lock = lockDataDir(dir);
-    expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
     expect(() => lockDataDir(dir)).toThrow(`Another Tendwell process (pid ${process.pid}) is already using`);
     lock.release();
+  });
+
+  it("refuses while another running Node process holds it, naming that process", () => {
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
+    try {
+      fs.writeFileSync(lockFile, `${other.pid}\n`);
+      expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
+      expect(() => lockDataDir(dir)).toThrow(`Another Tendwell process (pid ${other.pid}) is already using`);
+    } finally {
+      other.kill();
+    }
+  });
+
+  it("takes over a lock naming its own pid from an earlier life (a restarted container is pid 1 again)", () => {
+    fs.writeFileSync(lockFile, `${process.pid}\n`);
+    lockDataDir(dir).release();
+  });
+
+  it("takes over a lock whose pid now belongs to a program that is not Node", () => {
+    const bystander = spawn("sleep", ["60"], { stdio: "ignore" });
+    try {
+      fs.writeFileSync(lockFile, `${bystander.pid}\n`);
+      lockDataDir(dir).release();
+    } finally {
+      bystander.kill();
+    }
   });
 
   it("takes over a lock left by a process that has exited", () => {

