@@ -6,7 +6,7 @@ import { loadConfig } from "./config";
 import { connectDatabase } from "./db/database";
 
 describe("closing the app", () => {
-  it("lets in-flight requests finish and refuses new ones", async () => {
+  it("lets in-flight requests finish and refuses new ones, in the JSON error convention", async () => {
     const created = await createTestDatabase();
     const database = connectDatabase({ url: created.url, poolSize: 2 });
     const app = await buildApp({
@@ -22,6 +22,12 @@ describe("closing the app", () => {
       await sleep(400);
       return { finished: true };
     });
+    // Holds the close in its hooks, after the app has begun closing and before it stops listening.
+    let releaseClose: () => void = () => {};
+    const closeHeld = new Promise<void>((resolve) => {
+      releaseClose = resolve;
+    });
+    app.addHook("preClose", async () => closeHeld);
     await app.listen({ host: "127.0.0.1", port: 0 });
     const address = app.server.address();
     const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
@@ -29,6 +35,14 @@ describe("closing the app", () => {
       const inFlight = fetch(`${base}/api/test/slow`);
       await requestStarted;
       const closing = app.close();
+      // The server still listens while the close hooks run: a request arriving now is refused.
+      const late = await fetch(`${base}/api/health`);
+      expect(late.status).toBe(503);
+      expect(await late.json()).toEqual({
+        message: "The server is shutting down. Please try again in a moment.",
+        code: "SERVICE_UNAVAILABLE",
+      });
+      releaseClose();
       const response = await inFlight;
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ finished: true });

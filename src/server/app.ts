@@ -33,7 +33,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
-    return503OnClosing: true,
+    // Our own hook answers while closing, in the JSON error convention.
+    return503OnClosing: false,
     frameworkErrors: sendFrameworkError,
   });
 
@@ -41,11 +42,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header("x-request-id", request.id);
   });
 
-  // While closing, answers in flight also close their connection, so a keep-alive client
-  // cannot hold the shutdown open until its idle timeout.
+  // While closing, a request that still arrives is refused with 503, and answers in flight close
+  // their connection, so a keep-alive client cannot hold the shutdown open until its idle timeout.
   let closing = false;
   app.addHook("preClose", async () => {
     closing = true;
+  });
+  app.addHook("onRequest", async () => {
+    if (closing)
+      throw new AppError("SERVICE_UNAVAILABLE", "The server is shutting down. Please try again in a moment.");
   });
   app.addHook("onSend", async (_request, reply) => {
     if (closing) reply.header("connection", "close");
