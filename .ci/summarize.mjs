@@ -1,9 +1,10 @@
-// Totals the JSON reports of every suite CI ran into one "N passed, N failed" line.
-// A step that failed without a report (e.g. the type check) counts as one failure.
+// Totals the JSON reports of every suite CI ran into one last line, "N passed, N failed", and
+// exits non-zero on any failure. Arguments: the reports' folder, then the names of failed steps;
+// a step that failed without a failed test (e.g. the type check) counts as one failure.
 import fs from "node:fs";
 import path from "node:path";
 
-const [dir, failedStepsArg] = process.argv.slice(2);
+const [dir, ...failedSteps] = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -27,7 +28,8 @@ if (e2e) {
   skipped += e2e.stats.skipped;
   console.log(`playwright: ${e2e.stats.expected + e2e.stats.flaky} passed, ${e2e.stats.unexpected} failed`);
 }
-const stepFailures = Number(failedStepsArg ?? 0);
-if (failed === 0 && stepFailures > 0) failed = stepFailures;
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+if (skipped > 0) console.log(`skipped: ${skipped}`);
+if (failedSteps.length > 0) console.log(`failed steps: ${failedSteps.join(", ")}`);
+if (failed === 0) failed = failedSteps.length;
+console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
