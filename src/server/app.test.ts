@@ -1,5 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
+import { apiClient } from "../../tests/api-client";
+import { seedFirm, signIn } from "../../tests/fixtures";
+import { useTestApp } from "../../tests/test-app";
 import { createTestDatabase } from "../../tests/test-database";
 import { buildApp } from "./app";
 import { loadConfig } from "./config";
@@ -52,6 +55,23 @@ describe("closing the app", () => {
     } finally {
       await database.close();
       await created.drop();
+    }
+  });
+});
+
+describe("API answers", () => {
+  const ctx = useTestApp();
+
+  it("are never stored by a browser or a proxy, errors included", async () => {
+    const { users } = await seedFirm(ctx.database.db, "No Store");
+    const browser = await signIn(ctx.app, users.admin);
+    for (const response of [
+      await browser.get("/api/auth/me"),
+      await browser.get("/api/users"),
+      await apiClient(ctx.app).get("/api/auth/me"),
+      await browser.get("/api/no-such-route"),
+    ]) {
+      expect(response.headers["cache-control"]).toBe("no-store");
     }
   });
 });

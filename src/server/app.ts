@@ -40,6 +40,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    // API answers hold a firm's data: no browser or proxy may keep a copy.
+    if (request.url.startsWith("/api/")) reply.header("cache-control", "no-store");
   });
 
   // While closing, a request that still arrives is refused with 503, and answers in flight close
