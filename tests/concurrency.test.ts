@@ -1,6 +1,8 @@
-import { count, eq } from "drizzle-orm";
+import { and, count, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import * as schema from "../src/server/db/schema";
 import { loginFailures } from "../src/server/db/schema";
+import { insertUser } from "../src/server/seed/factories";
 import { apiClient } from "./api-client";
 import { seedFirm, signIn } from "./fixtures";
 import { useTestApp } from "./test-app";
@@ -103,5 +105,54 @@ describe("the same write sent several times at once", () => {
       password: "a-new-secret-99",
     });
     expect(again.status).toBe(200);
+  });
+
+  it("two super admins demoting or disabling each other at once: one wins, the firm keeps one", async () => {
+    for (const change of [{ role: "admin" }, { disabled: true }]) {
+      const { firm, users } = await seedFirm(ctx.database.db, `Coup ${Object.keys(change)[0]}`);
+      const second = await insertUser(ctx.database.db, { firmId: firm.id, role: "super_admin" });
+      const [first, other] = [await signIn(ctx.app, users.super_admin), await signIn(ctx.app, second)];
+      const responses = await Promise.all([
+        first.patch(`/api/users/${second.id}`, change),
+        other.patch(`/api/users/${users.super_admin.id}`, change),
+      ]);
+      expect(responses.filter((response) => response.status === 200)).toHaveLength(1);
+      const loser = responses.find((response) => response.status !== 200);
+      expect([401, 403]).toContain(loser?.status);
+      const active = await ctx.database.db
+        .select({ id: schema.users.id })
+        .from(schema.users)
+        .where(
+          and(eq(schema.users.firmId, firm.id), eq(schema.users.role, "super_admin"), isNull(schema.users.disabledAt)),
+        );
+      expect(active).toHaveLength(1);
+    }
+  });
+
+  it("a promotion and a rename of one user at once: neither undoes the other", async () => {
+    const { users } = await seedFirm(ctx.database.db, "Lost Update");
+    const [owner, admin] = [await signIn(ctx.app, users.super_admin), await signIn(ctx.app, users.admin)];
+    const [promoted, renamed] = await Promise.all([
+      owner.patch(`/api/users/${users.user.id}`, { role: "super_admin" }),
+      admin.patch(`/api/users/${users.user.id}`, { fullName: "Renamed Meanwhile" }),
+    ]);
+    expect(promoted.status).toBe(200);
+    const after = (await owner.get(`/api/users/${users.user.id}`)).body;
+    expect(after.role).toBe("super_admin");
+    // The rename either came first (and stands) or came after the promotion and was refused.
+    if (renamed.status === 200) expect(after.fullName).toBe("Renamed Meanwhile");
+    else expect(renamed.status).toBe(403);
+  });
+
+  it("a disable and a rename of one user at once: the disable stands", async () => {
+    const { users } = await seedFirm(ctx.database.db, "Undone");
+    const [owner, admin] = [await signIn(ctx.app, users.super_admin), await signIn(ctx.app, users.admin)];
+    const responses = await Promise.all([
+      owner.patch(`/api/users/${users.user.id}`, { disabled: true }),
+      admin.patch(`/api/users/${users.user.id}`, { fullName: "Renamed Meanwhile" }),
+    ]);
+    expect(statuses(responses)).toEqual([200, 200]);
+    const after = (await owner.get(`/api/users/${users.user.id}`)).body;
+    expect(after).toMatchObject({ disabled: true, fullName: "Renamed Meanwhile" });
   });
 });

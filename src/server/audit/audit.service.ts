@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { asc, desc, eq } from "drizzle-orm";
 import type { AuditEventInput } from "../../shared/audit-events";
-import type { Database, DbExecutor } from "../db/database";
+import { type Database, type DbExecutor, lockFirm } from "../db/database";
 import { auditEvents } from "../db/schema";
 
 /** Who did it and from where: taken from the request by the routes. */
@@ -29,17 +29,14 @@ type StoredFields = {
 
 /**
  * Appends one event to the firm's hash chain, in the caller's transaction so the event exists
- * exactly when the change does. Locking the firm's row serialises appends per firm. The lock is
- * FOR NO KEY UPDATE, not FOR UPDATE: the caller has usually just inserted a row that references
- * the firm, which holds a KEY SHARE lock on it, and FOR UPDATE would wait on the other writers'
- * KEY SHARE locks while they wait on ours (a deadlock under concurrent writes in one firm).
+ * exactly when the change does. Locking the firm's row serialises appends per firm.
  */
 export async function recordAudit(
   tx: DbExecutor,
   context: AuditContext,
   event: AuditEventInput & { entityId: string },
 ): Promise<void> {
-  await tx.execute(sql`select 1 from firms where id = ${context.firmId} for no key update`);
+  await lockFirm(tx, context.firmId);
   const [last] = await tx
     .select({ seq: auditEvents.seq, hash: auditEvents.hash })
     .from(auditEvents)

@@ -1,12 +1,13 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { CreateUserInput, UpdateUserInput } from "../../shared/auth";
-import { grantableRoles, roleLabels } from "../../shared/permissions";
+import { can, forbiddenMessage, grantableRoles, roleLabels } from "../../shared/permissions";
+import type { Role } from "../../shared/roles";
 import type { UserSummary } from "../../shared/users";
 import { type AuditContext, recordAudit } from "../audit/audit.service";
 import { assertNotCommonPassword, userConflict, userIdentity } from "../auth/auth.service";
 import { hashPassword } from "../auth/password";
 import { deleteUserSessions, type SessionInfo } from "../auth/sessions";
-import type { Database } from "../db/database";
+import { type Database, type DbExecutor, lockFirm } from "../db/database";
 import { users } from "../db/schema";
 import { AppError } from "../errors";
 
@@ -29,7 +30,7 @@ export async function listUsers(options: { db: Database; firmId: string }): Prom
   return rows.map(toUserSummary);
 }
 
-async function findUser(db: Database, firmId: string, userId: string): Promise<UserRow> {
+async function findUser(db: DbExecutor, firmId: string, userId: string): Promise<UserRow> {
   const [user] = await db
     .select()
     .from(users)
@@ -42,11 +43,11 @@ export async function getUser(options: { db: Database; firmId: string; userId: s
   return toUserSummary(await findUser(options.db, options.firmId, options.userId));
 }
 
-function assertMayGrant(actor: SessionInfo, role: UserRow["role"]) {
-  if (!grantableRoles[actor.role].includes(role)) {
+function assertMayGrant(actorRole: Role, role: Role) {
+  if (!grantableRoles[actorRole].includes(role)) {
     throw new AppError(
       "FORBIDDEN",
-      `Your role (${roleLabels[actor.role]}) cannot give users the ${roleLabels[role]} role`,
+      `Your role (${roleLabels[actorRole]}) cannot give users the ${roleLabels[role]} role`,
     );
   }
 }
@@ -58,7 +59,7 @@ export async function createUser(options: {
   audit: AuditContext;
 }): Promise<UserSummary> {
   const { db, actor, input } = options;
-  assertMayGrant(actor, input.role);
+  assertMayGrant(actor.role, input.role);
   assertNotCommonPassword(input.password, "password");
   const passwordHash = await hashPassword(input.password);
   try {
@@ -89,9 +90,12 @@ export async function createUser(options: {
 }
 
 /**
- * Changes a user's name, role or disabled state. Admins may change only admins and users and
- * grant only those roles; nobody changes their own role or disables themself, so a firm can
- * never lock out its last super admin. Disabling ends the user's sessions.
+ * Changes a user's name, role or disabled state; only the fields given change. Admins may change
+ * only admins and users and grant only those roles; nobody changes their own role or disables
+ * themself. So only an active super admin can demote or disable a super admin, and never the
+ * last one: a firm always keeps one. Disabling ends the user's sessions. One change to a firm's
+ * users runs at a time and is judged on the rows as they are then (the actor's own role
+ * included), so two super admins demoting each other at once cannot both win.
  */
 export async function updateUser(options: {
   db: Database;
@@ -101,26 +105,30 @@ export async function updateUser(options: {
   audit: AuditContext;
 }): Promise<UserSummary> {
   const { db, actor, userId, input } = options;
-  const target = await findUser(db, actor.firmId, userId);
-  if (!grantableRoles[actor.role].includes(target.role)) {
-    throw new AppError("FORBIDDEN", `Your role (${roleLabels[actor.role]}) cannot change a ${roleLabels[target.role]}`);
-  }
-  if (input.role !== undefined) assertMayGrant(actor, input.role);
-  if (target.id === actor.userId && input.role !== undefined && input.role !== target.role) {
-    throw new AppError("BAD_REQUEST", "You cannot change your own role");
-  }
-  if (target.id === actor.userId && input.disabled === true) {
-    throw new AppError("BAD_REQUEST", "You cannot disable your own account");
-  }
-  const disabledAt =
-    input.disabled === undefined ? target.disabledAt : input.disabled ? (target.disabledAt ?? new Date()) : null;
   return db.transaction(async (tx) => {
+    await lockFirm(tx, actor.firmId);
+    const me = await findUser(tx, actor.firmId, actor.userId);
+    if (me.disabledAt !== null) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
+    if (!can(me.role, "users.update")) throw new AppError("FORBIDDEN", forbiddenMessage(me.role, "users.update"));
+    const target = await findUser(tx, actor.firmId, userId);
+    if (!grantableRoles[me.role].includes(target.role)) {
+      throw new AppError("FORBIDDEN", `Your role (${roleLabels[me.role]}) cannot change a ${roleLabels[target.role]}`);
+    }
+    if (input.role !== undefined) assertMayGrant(me.role, input.role);
+    if (target.id === me.id && input.role !== undefined && input.role !== target.role) {
+      throw new AppError("BAD_REQUEST", "You cannot change your own role");
+    }
+    if (target.id === me.id && input.disabled === true) {
+      throw new AppError("BAD_REQUEST", "You cannot disable your own account");
+    }
     const [updated] = await tx
       .update(users)
       .set({
-        fullName: input.fullName ?? target.fullName,
-        role: input.role ?? target.role,
-        disabledAt,
+        ...(input.fullName !== undefined ? { fullName: input.fullName } : {}),
+        ...(input.role !== undefined ? { role: input.role } : {}),
+        ...(input.disabled !== undefined
+          ? { disabledAt: input.disabled ? (target.disabledAt ?? new Date()) : null }
+          : {}),
         updatedAt: new Date(),
       })
       .where(and(eq(users.firmId, actor.firmId), eq(users.id, userId)))
