@@ -9,7 +9,7 @@ import type { DatabaseHandle } from "./db/database";
 import { docsRoutes } from "./docs/docs.routes";
 import { AppError, registerErrorHandler, sendFrameworkError } from "./errors";
 import { healthRoutes } from "./health/health.routes";
-import { containsNulCharacter, serializerCompiler, validatorCompiler } from "./http";
+import { serializerCompiler, unacceptableInput, validatorCompiler } from "./http";
 import { createLogger } from "./logger";
 import { projectPaths } from "./paths";
 import { registerRateLimit } from "./rate-limit/rate-limit";
@@ -84,12 +84,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await registerRateLimit(app, config);
-  // PostgreSQL cannot store U+0000 in text; refuse it up front for every route instead of
-  // failing at the database.
+  // Refused up front for every route, instead of failing at the database or in a schema.
   app.addHook("preValidation", async (request) => {
-    if (containsNulCharacter(request.body) || containsNulCharacter(request.query)) {
-      throw new AppError("BAD_REQUEST", "Text must not contain NUL characters (U+0000)");
-    }
+    const problem = unacceptableInput(request.body) ?? unacceptableInput(request.query);
+    if (problem) throw new AppError("BAD_REQUEST", problem);
   });
   await registerAccessControl(app, { db: database.db, config });
   healthRoutes(app, { pool: database.pool });

@@ -72,4 +72,31 @@ describe("routes declared with zod schemas", () => {
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({ message: "Something went wrong on our side", code: "INTERNAL" });
   });
+
+  it("refuses bodies nested deeper than any document of ours, however deep, with a 400", async () => {
+    for (const url of [`/api/test/notes/${id}`, "/api/no-such-route"]) {
+      for (const depth of [33, 5000]) {
+        const response = await ctx.app.inject({
+          method: "PUT",
+          url,
+          payload: `{"text":${"[".repeat(depth)}${"]".repeat(depth)}}`,
+          headers: { "content-type": "application/json" },
+        });
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({ message: "The request nests deeper than 32 levels", code: "BAD_REQUEST" });
+      }
+    }
+  });
+
+  it("refuses text that is not Unicode (a lone surrogate) instead of storing U+FFFD", async () => {
+    const response = await ctx.app.inject({
+      method: "PUT",
+      url: `/api/test/notes/${id}`,
+      payload: '{"text":"half a \\ud83d pair"}',
+      headers: { "content-type": "application/json" },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe("Text must be valid Unicode (it holds a lone surrogate)");
+    expect((await put(`/api/test/notes/${id}`, { text: "a whole pair: 😀" })).statusCode).toBe(200);
+  });
 });

@@ -55,12 +55,31 @@ export const serializerCompiler: FastifySerializerCompiler<z.ZodType> =
 /** The `:id` path parameter of a route about one `entity`; a malformed id is "<entity> not found". */
 export const idParams = (entity: string) => z.object({ id: z.uuid({ error: `${entity} not found` }) });
 
-/** Whether a parsed JSON value (or query object) holds U+0000 in any string or key. */
-export function containsNulCharacter(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (Array.isArray(value)) return value.some(containsNulCharacter);
-  if (value !== null && typeof value === "object") {
-    return Object.entries(value).some(([key, item]) => key.includes("\u0000") || containsNulCharacter(item));
+const MAX_NESTING = 32;
+/** A lone UTF-16 surrogate: not a character; PostgreSQL would store U+FFFD instead. */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * What no route can accept in a parsed JSON body or query, whatever its schema: U+0000 (text
+ * columns cannot hold it), lone surrogates (not text), or nesting deeper than any of our
+ * documents. Walks without recursion, so no input can exhaust the stack.
+ */
+export function unacceptableInput(value: unknown): string | undefined {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    const texts =
+      typeof item.value === "string"
+        ? [item.value]
+        : item.value !== null && typeof item.value === "object"
+          ? Object.keys(item.value)
+          : [];
+    for (const text of texts) {
+      if (text.includes("\u0000")) return "Text must not contain NUL characters (U+0000)";
+      if (loneSurrogate.test(text)) return "Text must be valid Unicode (it holds a lone surrogate)";
+    }
+    if (item.value === null || typeof item.value !== "object") continue;
+    if (item.depth >= MAX_NESTING) return `The request nests deeper than ${MAX_NESTING} levels`;
+    for (const child of Object.values(item.value)) pending.push({ value: child, depth: item.depth + 1 });
   }
-  return false;
+  return undefined;
 }
