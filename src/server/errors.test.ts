@@ -102,4 +102,10 @@ describe("the JSON error convention", () => {
       });
     }
   });
+
+  it("gives Fastify's own 400s the generic BAD_REQUEST code", async () => {
+    const response = await ctx.app.inject({ method: "QUERY" as "GET", url: "/api/test/echo", payload: "{}" });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe("BAD_REQUEST");
+  });
 });

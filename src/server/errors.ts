@@ -34,8 +34,12 @@ const fastifyErrors: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_MAX_PARAM_LENGTH: { code: "NOT_FOUND", message: "Not found" },
 };
 
+/** The generic code of a status, for Fastify's own errors: BAD_REQUEST, not VALIDATION_FAILED. */
 const codeForStatus = (status: number): ErrorCode =>
-  (Object.entries(errorStatus).find(([, value]) => value === status)?.[0] as ErrorCode | undefined) ?? "BAD_REQUEST";
+  status === 400
+    ? "BAD_REQUEST"
+    : ((Object.entries(errorStatus).find(([, value]) => value === status)?.[0] as ErrorCode | undefined) ??
+      "BAD_REQUEST");
 
 export function toErrorBody(error: unknown): { status: number; body: ApiErrorBody } {
   if (error instanceof AppError) {
