@@ -9,7 +9,7 @@ import type { DatabaseHandle } from "./db/database";
 import { docsRoutes } from "./docs/docs.routes";
 import { AppError, registerErrorHandler, sendFrameworkError } from "./errors";
 import { healthRoutes } from "./health/health.routes";
-import { serializerCompiler, unacceptableInput, validatorCompiler } from "./http";
+import { isApiRequest, serializerCompiler, unacceptableInput, validatorCompiler } from "./http";
 import { createLogger } from "./logger";
 import { projectPaths } from "./paths";
 import { registerRateLimit } from "./rate-limit/rate-limit";
@@ -41,7 +41,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
     // API answers hold a firm's data: no browser or proxy may keep a copy.
-    if (request.url.startsWith("/api/")) reply.header("cache-control", "no-store");
+    if (isApiRequest(request)) reply.header("cache-control", "no-store");
   });
 
   // While closing, a request that still arrives is refused with 503, and answers in flight close

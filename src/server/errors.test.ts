@@ -34,6 +34,12 @@ describe("the JSON error convention", () => {
     }
   });
 
+  it("answers an unknown API path in JSON even when it is percent-encoded", async () => {
+    const response = await ctx.app.inject({ method: "GET", url: "/%61pi/no-such-thing" });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: "No API route GET /%61pi/no-such-thing", code: "NOT_FOUND" });
+  });
+
   it("answers malformed JSON with 400 MALFORMED_JSON", async () => {
     const response = await post('{"name": "unterminated');
     expect(response.statusCode).toBe(400);

@@ -1,4 +1,4 @@
-import type { FastifySchemaCompiler, FastifySerializerCompiler, FastifyTypeProvider } from "fastify";
+import type { FastifyRequest, FastifySchemaCompiler, FastifySerializerCompiler, FastifyTypeProvider } from "fastify";
 import { z } from "zod";
 import { AppError } from "./errors";
 
@@ -82,4 +82,19 @@ export function unacceptableInput(value: unknown): string | undefined {
     for (const child of Object.values(item.value)) pending.push({ value: child, depth: item.depth + 1 });
   }
   return undefined;
+}
+
+/**
+ * Whether a request is for the API, judged on its decoded path as the router matches it, so
+ * `/%61pi/health` counts as `/api/health` for the rate limit, caching and error answers alike.
+ */
+export function isApiRequest(request: FastifyRequest): boolean {
+  const raw = request.url.split("?")[0] ?? "/";
+  let path = raw;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape: the router refuses the URL anyway; judge the raw text.
+  }
+  return path === "/api" || path.startsWith("/api/");
 }

@@ -38,6 +38,16 @@ describe("the general API rate limit, counted in memory", () => {
     expect((await client.get("/api/no-such-thing")).status).toBe(429);
   });
 
+  it("counts a percent-encoded API path like the path it decodes to", async () => {
+    const client = apiClient(ctx.app, { ip: "198.51.100.45" });
+    for (const path of ["/api/health", "/%61pi/health", "/api/%68ealth"])
+      expect((await client.get(path)).status).toBe(200);
+    const refused = await client.get("/%61pi/health");
+    expect(refused.status).toBe(429);
+    expect(refused.headers["cache-control"]).toBe("no-store");
+    expect((await client.get("/%61pi/no-such-thing")).body.code).toBe("RATE_LIMITED");
+  });
+
   it("leaves the web app's pages and assets alone", async () => {
     const client = apiClient(ctx.app, { ip: "198.51.100.43" });
     for (let n = 1; n <= 5; n++) expect((await client.get("/clients")).status).not.toBe(429);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { Redis } from "ioredis";
 import type { Config } from "../config";
 import { AppError } from "../errors";
+import { isApiRequest } from "../http";
 
 /**
  * The general limit on /api requests per client address (design section 2): a floor against
@@ -22,7 +23,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config) {
     timeWindow: 60_000,
     ...(redis ? { redis, nameSpace: "tendwell:rate-limit:" } : {}),
     skipOnError: true,
-    allowList: (request) => !request.url.startsWith("/api/"),
+    allowList: (request) => !isApiRequest(request),
     errorResponseBuilder: (_request, context) =>
       new AppError("RATE_LIMITED", `Too many requests. Please try again in ${context.after}.`, {
         retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),

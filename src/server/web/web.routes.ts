@@ -3,6 +3,7 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors";
+import { isApiRequest } from "../http";
 
 const immutable = "public, max-age=31536000, immutable";
 
@@ -34,9 +35,7 @@ export async function webRoutes(app: FastifyInstance, options: { clientDir: stri
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split("?")[0] ?? "/";
-    if (pathname === "/api" || pathname.startsWith("/api/")) {
-      throw new AppError("NOT_FOUND", `No API route ${request.method} ${pathname}`);
-    }
+    if (isApiRequest(request)) throw new AppError("NOT_FOUND", `No API route ${request.method} ${pathname}`);
     const wantsPage = request.method === "GET" || request.method === "HEAD";
     if (!wantsPage || pathname.startsWith("/assets/")) {
       throw new AppError("NOT_FOUND", `Not found: ${pathname}`);
