@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { isRunning } from "../src/server/db/data-dir-lock";
@@ -79,6 +81,25 @@ describe("the app process on its embedded database", () => {
     expect(await running[0]?.stop("SIGTERM")).toBe(0);
     expect(pid && isRunning(pid)).toBe(false);
     expect(fs.existsSync(path.join(dataDir, "tendwell.lock"))).toBe(false);
+  });
+
+  it("stops cleanly even while a client trickles a request body, once the grace period is over", async () => {
+    const app = await start({ SHUTDOWN_GRACE_SECONDS: "1" });
+    const { port } = new URL(app.baseUrl);
+    const socket = net.connect(Number(port), "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.on("error", () => {});
+    socket.write(
+      "POST /api/auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+    );
+    await sleep(200);
+    const pid = postmasterPid();
+    const stoppedAt = Date.now();
+    expect(await app.stop("SIGTERM")).toBe(0);
+    expect(Date.now() - stoppedAt).toBeLessThan(10_000);
+    expect(app.output()).toContain("requests still running after 1 s: closing their connections");
+    expect(pid && isRunning(pid)).toBe(false);
+    socket.destroy();
   });
 
   it("restarts on the same data: nothing lost, nothing seeded twice; SIGINT stops it too", async () => {

@@ -33,6 +33,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A whole request (headers and body) must arrive within 30 s, so a client trickling its
+    // body cannot hold a connection, or a shutdown, open forever.
+    requestTimeout: 30_000,
     // Our own hook answers while closing, in the JSON error convention.
     return503OnClosing: false,
     frameworkErrors: sendFrameworkError,

@@ -18,6 +18,7 @@ const envSchema = z.object({
   SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).max(720).default(12),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
 });
 
 /** Every environment variable the app reads (the README's configuration table lists them all). */
@@ -43,6 +44,8 @@ export type Config = {
   rateLimitPerMinute: number;
   /** Set to share the rate limiter's counts between app instances; undefined counts in memory. */
   redisUrl: string | undefined;
+  /** How long a shutdown waits for requests in flight before it closes their connections. */
+  shutdownGraceMs: number;
 };
 
 export class ConfigError extends Error {
@@ -82,5 +85,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     session: { idleMs: values.SESSION_IDLE_MINUTES * 60_000, absoluteMs: values.SESSION_ABSOLUTE_HOURS * 3_600_000 },
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     redisUrl: values.REDIS_URL,
+    shutdownGraceMs: values.SHUTDOWN_GRACE_SECONDS * 1000,
   };
 }

@@ -51,13 +51,21 @@ async function main() {
     }
     shuttingDown = true;
     logger.info(`${signal} received: draining requests and shutting down`);
+    // A request still running after the grace period (a client trickling its body, say) must
+    // not keep the database running: its connection is cut and the shutdown goes on.
+    const cutOff = setTimeout(() => {
+      logger.warn(`requests still running after ${config.shutdownGraceMs / 1000} s: closing their connections`);
+      app.server.closeAllConnections();
+    }, config.shutdownGraceMs);
+    cutOff.unref();
     const force = setTimeout(() => {
-      logger.error("shutdown took longer than 20 s; exiting");
+      logger.error("shutdown is stuck; exiting");
       process.exit(1);
-    }, 20_000);
+    }, config.shutdownGraceMs + 30_000);
     force.unref();
     try {
       await app.close(); // stops accepting, waits for in-flight requests
+      clearTimeout(cutOff);
       await stopHousekeeping();
       await database?.close();
       await stopEmbedded();
