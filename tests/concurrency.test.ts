@@ -155,4 +155,18 @@ describe("the same write sent several times at once", () => {
     const after = (await owner.get(`/api/users/${users.user.id}`)).body;
     expect(after).toMatchObject({ disabled: true, fullName: "Renamed Meanwhile" });
   });
+
+  it("an admin demoted to user while adding a user: the addition is judged on the new role", async () => {
+    const { users } = await seedFirm(ctx.database.db, "Demoted Meanwhile");
+    const [owner, admin] = [await signIn(ctx.app, users.super_admin), await signIn(ctx.app, users.admin)];
+    const [demoted, added] = await Promise.all([
+      owner.patch(`/api/users/${users.admin.id}`, { role: "user" }),
+      admin.post("/api/users", { username: "late.addition", password: "late-addition-1", fullName: "Late Addition" }),
+    ]);
+    expect(demoted.status).toBe(200);
+    // Either the addition came first, or it is refused because its author is a user now.
+    expect([201, 403]).toContain(added.status);
+    const listed = (await owner.get("/api/users")).body as { username: string }[];
+    expect(listed.some((user) => user.username === "late.addition")).toBe(added.status === 201);
+  });
 });

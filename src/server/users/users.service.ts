@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { CreateUserInput, UpdateUserInput } from "../../shared/auth";
-import { can, forbiddenMessage, grantableRoles, roleLabels } from "../../shared/permissions";
+import { type Action, can, forbiddenMessage, grantableRoles, roleLabels } from "../../shared/permissions";
 import type { Role } from "../../shared/roles";
 import type { UserSummary } from "../../shared/users";
 import { type AuditContext, recordAudit } from "../audit/audit.service";
@@ -52,6 +52,18 @@ function assertMayGrant(actorRole: Role, role: Role) {
   }
 }
 
+/**
+ * Serialises changes to the firm's users and returns the actor as they are now, refusing one
+ * who has meanwhile been disabled or lost the right to `action`.
+ */
+async function lockFirmAsActor(tx: DbExecutor, actor: SessionInfo, action: Action): Promise<UserRow> {
+  await lockFirm(tx, actor.firmId);
+  const me = await findUser(tx, actor.firmId, actor.userId);
+  if (me.disabledAt !== null) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
+  if (!can(me.role, action)) throw new AppError("FORBIDDEN", forbiddenMessage(me.role, action));
+  return me;
+}
+
 export async function createUser(options: {
   db: Database;
   actor: SessionInfo;
@@ -64,6 +76,8 @@ export async function createUser(options: {
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction(async (tx) => {
+      // The session's role was checked above; the actor may have been changed since.
+      assertMayGrant((await lockFirmAsActor(tx, actor, "users.create")).role, input.role);
       const [user] = await tx
         .insert(users)
         .values({
@@ -106,10 +120,7 @@ export async function updateUser(options: {
 }): Promise<UserSummary> {
   const { db, actor, userId, input } = options;
   return db.transaction(async (tx) => {
-    await lockFirm(tx, actor.firmId);
-    const me = await findUser(tx, actor.firmId, actor.userId);
-    if (me.disabledAt !== null) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
-    if (!can(me.role, "users.update")) throw new AppError("FORBIDDEN", forbiddenMessage(me.role, "users.update"));
+    const me = await lockFirmAsActor(tx, actor, "users.update");
     const target = await findUser(tx, actor.firmId, userId);
     if (!grantableRoles[me.role].includes(target.role)) {
       throw new AppError("FORBIDDEN", `Your role (${roleLabels[me.role]}) cannot change a ${roleLabels[target.role]}`);
