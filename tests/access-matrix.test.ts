@@ -13,7 +13,7 @@ import {
   userClients,
   users,
 } from "../src/server/db/schema";
-import { assignClients, insertUser } from "../src/server/seed/factories";
+import { insertUser, insertUserClients } from "../src/server/seed/factories";
 import { can, forbiddenMessage, roleLabels } from "../src/shared/permissions";
 import type { Role } from "../src/shared/roles";
 import { type ApiClient, type ApiResponse, apiClient } from "./api-client";
@@ -57,7 +57,7 @@ async function seedWorld() {
   const a = await seedFirm(db, "Firm A");
   const b = await seedFirm(db, "Firm B");
   // A link of someone other than the `user`, so "a user sees only their own links" means something.
-  await assignClients(db, { firmId: a.firm.id, userId: a.users.admin.id, clientIds: [at(a.clients, 1).id] });
+  await insertUserClients(db, { firmId: a.firm.id, userId: a.users.admin.id, clientIds: [at(a.clients, 1).id] });
   world = {
     db,
     a,

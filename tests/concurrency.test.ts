@@ -169,4 +169,21 @@ describe("the same write sent several times at once", () => {
     const listed = (await owner.get("/api/users")).body as { username: string }[];
     expect(listed.some((user) => user.username === "late.addition")).toBe(added.status === 201);
   });
+
+  it("a super admin demoted while assigning clients: the assignment is judged on the new role", async () => {
+    const { firm, users, clients } = await seedFirm(ctx.database.db, "Demoted Assigner");
+    const second = await insertUser(ctx.database.db, { firmId: firm.id, role: "super_admin" });
+    const [owner, other] = [await signIn(ctx.app, users.super_admin), await signIn(ctx.app, second)];
+    const clientIds = clients.slice(0, 2).map((client) => client.id);
+    const [demoted, assigned] = await Promise.all([
+      owner.patch(`/api/users/${second.id}`, { role: "admin" }),
+      other.post("/api/user-clients/assign", { userId: users.user.id, clientIds }),
+    ]);
+    expect(demoted.status).toBe(200);
+    expect([200, 403]).toContain(assigned.status);
+    const links = (await owner.get("/api/user-clients")).body as { userId: string; clientId: string }[];
+    const mine = links.filter((link) => link.userId === users.user.id).map((link) => link.clientId);
+    if (assigned.status === 200) expect(mine.sort()).toEqual([...clientIds].sort());
+    else expect(mine).not.toEqual([...clientIds].sort());
+  });
 });

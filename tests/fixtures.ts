@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Database } from "../src/server/db/database";
-import { assignClients, insertClient, insertFirm, insertUser } from "../src/server/seed/factories";
+import { insertClient, insertFirm, insertUser, insertUserClients } from "../src/server/seed/factories";
 import type { Role } from "../src/shared/roles";
 import { type ApiClient, apiClient } from "./api-client";
 
@@ -20,7 +20,7 @@ export async function seedFirm(db: Database, name = "Firm") {
   for (let index = 0; index < 3; index++) clients.push(await insertClient(db, { firmId: firm.id }));
   const [assigned] = clients;
   if (!assigned) throw new Error("no client");
-  await assignClients(db, { firmId: firm.id, userId: users.user.id, clientIds: [assigned.id] });
+  await insertUserClients(db, { firmId: firm.id, userId: users.user.id, clientIds: [assigned.id] });
   return { firm, users, clients, assignedClient: assigned };
 }
 

@@ -33,6 +33,6 @@ export function assignmentsRoutes(app: FastifyInstance, { db }: { db: Database }
       },
     },
     async (request) =>
-      assignClients({ db, firmId: requireSession(request).firmId, input: request.body, audit: auditContext(request) }),
+      assignClients({ db, actor: requireSession(request), input: request.body, audit: auditContext(request) }),
   );
 }

@@ -3,6 +3,7 @@ import type { AssignClientsInput } from "../../shared/auth";
 import { scopeOf } from "../../shared/permissions";
 import type { UserAssignment, UserClientLink } from "../../shared/users";
 import { type AuditContext, recordAudit } from "../audit/audit.service";
+import { lockFirmAsActor } from "../auth/access-control";
 import type { SessionInfo } from "../auth/sessions";
 import type { Database } from "../db/database";
 import { clients, userClients, users } from "../db/schema";
@@ -26,20 +27,21 @@ export async function listAssignments(options: { db: Database; session: SessionI
 /** Replaces a user's assigned clients with the given list (which may be empty). */
 export async function assignClients(options: {
   db: Database;
-  firmId: string;
+  actor: SessionInfo;
   input: AssignClientsInput;
   audit: AuditContext;
 }): Promise<UserAssignment> {
-  const { db, firmId, input } = options;
+  const { db, actor, input } = options;
+  const { firmId } = actor;
   const clientIds = [...new Set(input.clientIds)].sort();
   return db.transaction(async (tx) => {
-    // Locking the user serialises replacements of their list: without it two at once would both
-    // delete the old links and then insert the same new ones (a unique violation).
+    // One assignment per firm at a time, by someone still allowed to make it: without the lock
+    // two replacements of one list would both delete the old links and insert the same new ones.
+    await lockFirmAsActor(tx, actor, "assignments.write");
     const [user] = await tx
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.firmId, firmId), eq(users.id, input.userId)))
-      .for("no key update");
+      .where(and(eq(users.firmId, firmId), eq(users.id, input.userId)));
     if (!user) throw new AppError("NOT_FOUND", "User not found");
     if (clientIds.length > 0) {
       const found = await tx

@@ -1,8 +1,10 @@
 import cookie from "@fastify/cookie";
+import { and, eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
 import { type Action, can, forbiddenMessage } from "../../shared/permissions";
 import type { Config } from "../config";
-import type { Database } from "../db/database";
+import { type Database, type DbExecutor, lockFirm } from "../db/database";
+import { users } from "../db/schema";
 import { AppError } from "../errors";
 import { findSession, SESSION_COOKIE, type SessionInfo } from "./sessions";
 
@@ -106,4 +108,24 @@ export function requestOrigin(request: FastifyRequest): { ip: string | null; use
 export function auditContext(request: FastifyRequest) {
   const session = requireSession(request);
   return { firmId: session.firmId, actorUserId: session.userId, ...requestOrigin(request) };
+}
+
+/**
+ * For a change that must be judged on the firm as it is now: serialises the firm's writers and
+ * returns the actor's current role, refusing one who has meanwhile been disabled or lost the
+ * right to `action` (the guard checked the session as it was when the request arrived).
+ */
+export async function lockFirmAsActor(
+  tx: DbExecutor,
+  actor: SessionInfo,
+  action: Action,
+): Promise<{ role: SessionInfo["role"] }> {
+  await lockFirm(tx, actor.firmId);
+  const [me] = await tx
+    .select({ role: users.role, disabledAt: users.disabledAt })
+    .from(users)
+    .where(and(eq(users.firmId, actor.firmId), eq(users.id, actor.userId)));
+  if (!me || me.disabledAt !== null) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
+  if (!can(me.role, action)) throw new AppError("FORBIDDEN", forbiddenMessage(me.role, action));
+  return { role: me.role };
 }

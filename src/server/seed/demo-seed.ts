@@ -4,7 +4,6 @@ import type { Frequency, TaskPriority } from "../../shared/tasks";
 import type { Database } from "../db/database";
 import { firms, users } from "../db/schema";
 import {
-  assignClients,
   companyProfile,
   insertClient,
   insertContact,
@@ -12,6 +11,7 @@ import {
   insertTask,
   insertTaskTemplate,
   insertUser,
+  insertUserClients,
 } from "./factories";
 import { createRandom } from "./random";
 
@@ -195,7 +195,7 @@ export async function seedDemoData(
         }
       }
     }
-    await assignClients(tx, { firmId: firm.id, userId: staff.id, clientIds: staffClientIds });
+    await insertUserClients(tx, { firmId: firm.id, userId: staff.id, clientIds: staffClientIds });
     return true;
   });
 }

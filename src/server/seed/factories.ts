@@ -279,7 +279,7 @@ export async function insertTask(
   return required(row);
 }
 
-export async function assignClients(
+export async function insertUserClients(
   db: DbExecutor,
   values: { firmId: string; userId: string; clientIds: string[] },
 ): Promise<void> {

@@ -1,13 +1,14 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { CreateUserInput, UpdateUserInput } from "../../shared/auth";
-import { type Action, can, forbiddenMessage, grantableRoles, roleLabels } from "../../shared/permissions";
+import { grantableRoles, roleLabels } from "../../shared/permissions";
 import type { Role } from "../../shared/roles";
 import type { UserSummary } from "../../shared/users";
 import { type AuditContext, recordAudit } from "../audit/audit.service";
+import { lockFirmAsActor } from "../auth/access-control";
 import { assertNotCommonPassword, userConflict, userIdentity } from "../auth/auth.service";
 import { hashPassword } from "../auth/password";
 import { deleteUserSessions, type SessionInfo } from "../auth/sessions";
-import { type Database, type DbExecutor, lockFirm } from "../db/database";
+import type { Database, DbExecutor } from "../db/database";
 import { users } from "../db/schema";
 import { AppError } from "../errors";
 
@@ -50,18 +51,6 @@ function assertMayGrant(actorRole: Role, role: Role) {
       `Your role (${roleLabels[actorRole]}) cannot give users the ${roleLabels[role]} role`,
     );
   }
-}
-
-/**
- * Serialises changes to the firm's users and returns the actor as they are now, refusing one
- * who has meanwhile been disabled or lost the right to `action`.
- */
-async function lockFirmAsActor(tx: DbExecutor, actor: SessionInfo, action: Action): Promise<UserRow> {
-  await lockFirm(tx, actor.firmId);
-  const me = await findUser(tx, actor.firmId, actor.userId);
-  if (me.disabledAt !== null) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
-  if (!can(me.role, action)) throw new AppError("FORBIDDEN", forbiddenMessage(me.role, action));
-  return me;
 }
 
 export async function createUser(options: {
@@ -126,10 +115,10 @@ export async function updateUser(options: {
       throw new AppError("FORBIDDEN", `Your role (${roleLabels[me.role]}) cannot change a ${roleLabels[target.role]}`);
     }
     if (input.role !== undefined) assertMayGrant(me.role, input.role);
-    if (target.id === me.id && input.role !== undefined && input.role !== target.role) {
+    if (target.id === actor.userId && input.role !== undefined && input.role !== target.role) {
       throw new AppError("BAD_REQUEST", "You cannot change your own role");
     }
-    if (target.id === me.id && input.disabled === true) {
+    if (target.id === actor.userId && input.disabled === true) {
       throw new AppError("BAD_REQUEST", "You cannot disable your own account");
     }
     const [updated] = await tx
