@@ -334,7 +334,7 @@ export const blogPosts = pgTable("blog_posts", {
 });
 
 /**
- * Append-only (a trigger refuses UPDATE and DELETE) and hash-chained per firm: each row's hash
+ * Append-only (a trigger refuses UPDATE, DELETE and TRUNCATE) and hash-chained per firm: each row's hash
  * covers its content and the previous row's hash, so a gap or an edit is detectable.
  */
 export const auditEvents = pgTable(

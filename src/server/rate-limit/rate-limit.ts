@@ -7,8 +7,8 @@ import { isApiRequest } from "../http";
 
 /**
  * The general limit on /api requests per client address (design section 2): a floor against
- * floods and scripted scraping, on top of the finer sign-in throttle. It runs before anything
- * else touches a request, so a refused request costs no database work. With REDIS_URL the
+ * floods and scripted scraping, on top of the finer sign-in throttle. It runs before the session
+ * lookup and the CSRF check, so a refused request costs no database work. With REDIS_URL the
  * counts live in Redis and hold across every instance; without it each process counts alone.
  * When Redis is unreachable requests are let through (and a warning logged): losing the limiter
  * for a while is better than losing the product.

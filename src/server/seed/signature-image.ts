@@ -5,7 +5,7 @@ import type { Random } from "./random";
 // The signature pad's size and pen (spec section 9).
 const WIDTH = 400;
 const HEIGHT = 128;
-const PEN_RADIUS = 1;
+const PEN_WIDTH = 2;
 
 /**
  * Draws a handwriting-like stroke, one loop per letter of the name, on a transparent 400x128
@@ -40,8 +40,8 @@ function drawLine(png: PNG, [x0, y0]: [number, number], [x1, y1]: [number, numbe
   for (let i = 0; i <= steps; i++) {
     const x = Math.round(x0 + ((x1 - x0) * i) / steps);
     const y = Math.round(y0 + ((y1 - y0) * i) / steps);
-    for (let dx = -PEN_RADIUS; dx <= PEN_RADIUS; dx++) {
-      for (let dy = -PEN_RADIUS; dy <= PEN_RADIUS; dy++) {
+    for (let dx = 0; dx < PEN_WIDTH; dx++) {
+      for (let dy = 0; dy < PEN_WIDTH; dy++) {
         const px = x + dx;
         const py = y + dy;
         if (px < 0 || py < 0 || px >= WIDTH || py >= HEIGHT) continue;

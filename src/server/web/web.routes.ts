@@ -9,7 +9,7 @@ const immutable = "public, max-age=31536000, immutable";
 
 /**
  * Serves the built React app: hashed files under /assets/ are cached for a year; every other
- * non-API path gets index.html (never cached) so the client router can take over, including
+ * non-API path gets index.html (revalidated on every load) so the client router can take over, including
  * its own 404 page.
  */
 export async function webRoutes(app: FastifyInstance, options: { clientDir: string }) {
