@@ -62,9 +62,6 @@ export function toErrorBody(error: unknown): { status: number; body: ApiErrorBod
   const fastifyError = error as Partial<FastifyError>;
   const known = fastifyError.code ? fastifyErrors[fastifyError.code] : undefined;
   if (known) return { status: errorStatus[known.code], body: { ...known } };
-  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
-    return { status: 400, body: { message: "The request body is not valid JSON", code: "MALFORMED_JSON" } };
-  }
   const status = fastifyError.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
     return { status, body: { message: fastifyError.message ?? "Bad request", code: codeForStatus(status) } };

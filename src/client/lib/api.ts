@@ -10,11 +10,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-
-  /** The server's own message, for showing to a person. */
-  get serverMessage(): string | undefined {
-    return this.body?.message;
-  }
 }
 
 /** Sends a request with the session cookie; a body is sent as JSON. */

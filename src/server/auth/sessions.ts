@@ -17,12 +17,10 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export type SessionInfo = {
   sessionId: string;
-  tokenHash: string;
   userId: string;
   firmId: string;
   role: Role;
   username: string;
-  fullName: string;
 };
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -63,7 +61,6 @@ export async function findSession(
       expiresAt: sessions.expiresAt,
       role: users.role,
       username: users.username,
-      fullName: users.fullName,
       disabledAt: users.disabledAt,
     })
     .from(sessions)
@@ -81,12 +78,10 @@ export async function findSession(
   }
   return {
     sessionId: row.sessionId,
-    tokenHash,
     userId: row.userId,
     firmId: row.firmId,
     role: row.role,
     username: row.username,
-    fullName: row.fullName,
   };
 }
 

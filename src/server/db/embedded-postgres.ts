@@ -23,8 +23,6 @@ import { commandLine, isRunning, lockDataDir } from "./data-dir-lock";
 export type EmbeddedPostgres = {
   /** Connection string for the application database. */
   url: string;
-  /** Connection string for any database on the same server. */
-  urlFor: (database: string) => string;
   stop: () => Promise<void>;
 };
 
@@ -110,7 +108,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       throw error;
     }
     log.info(`Embedded PostgreSQL is running (data: ${paths.pgdata})`);
-    return { url: urlFor(database), urlFor, stop };
+    return { url: urlFor(database), stop };
   } catch (error) {
     lock.release();
     throw error;
