@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
 import { demoLogins, demoPassword } from "../src/server/seed/demo-seed";
 import { startApp } from "../tests/app-process";
+import { makeTempDir } from "../tests/temp-dir";
 
 /*
  * Throughput and latency of the API as `npm start` runs it: the whole app process on its
@@ -53,8 +53,7 @@ const cases: Case[] = [
   },
 ];
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tendwell-bench-"));
-fs.chmodSync(dataDir, 0o755); // run as root, the embedded PostgreSQL runs as an unprivileged user
+const dataDir = makeTempDir();
 // The general rate limit would answer most of these requests 429 within the first second.
 const app = await startApp({
   DATA_DIR: dataDir,

@@ -9,7 +9,8 @@ import { isRunning } from "../src/server/db/data-dir-lock";
 import { POSTGRES_OS_USER } from "../src/server/db/embedded-postgres";
 import { projectPaths } from "../src/server/paths";
 import { type AppProcess, spawnApp, startApp } from "./app-process";
-import { createTestDatabase, makeTempDir } from "./test-database";
+import { makeTempDir } from "./temp-dir";
+import { createTestDatabase } from "./test-database";
 
 /*
  * The app as a whole process on its embedded PostgreSQL, the way `npm start` runs it:

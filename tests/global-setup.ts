@@ -3,7 +3,8 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../src/server/db/embedded-postgres";
 import { migrateDatabase } from "../src/server/db/migrate";
-import { databaseUrl, makeTempDir, type TestDatabaseServer, testDatabasePrefix } from "./test-database";
+import { makeTempDir } from "./temp-dir";
+import { databaseUrl, type TestDatabaseServer, testDatabasePrefix } from "./test-database";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -1,7 +1,4 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
 
@@ -72,14 +69,4 @@ async function withAdmin<T>(adminUrl: string, work: (admin: pg.Client) => Promis
   } finally {
     await admin.end();
   }
-}
-
-/**
- * A temporary folder the embedded PostgreSQL can use. mkdtemp makes it 0700; when the tests run
- * as root the server runs as an unprivileged user, who must be able to pass through it.
- */
-export function makeTempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tendwell-test-"));
-  fs.chmodSync(dir, 0o755);
-  return dir;
 }

@@ -41,7 +41,7 @@ const codeForStatus = (status: number): ErrorCode =>
     : ((Object.entries(errorStatus).find(([, value]) => value === status)?.[0] as ErrorCode | undefined) ??
       "BAD_REQUEST");
 
-export function toErrorBody(error: unknown): { status: number; body: ApiErrorBody } {
+function toErrorBody(error: unknown): { status: number; body: ApiErrorBody } {
   if (error instanceof AppError) {
     const { issues } = error.options;
     return {

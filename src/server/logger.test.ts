@@ -1,20 +1,13 @@
-import { Writable } from "node:stream";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { captureLogs } from "../../tests/log-capture";
 import { useTestApp } from "../../tests/test-app";
-import { createLogger } from "./logger";
 
-const lines: Record<string, unknown>[] = [];
-const capture = new Writable({
-  write(chunk, _encoding, done) {
-    for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-    done();
-  },
-});
+const { lines, logger } = captureLogs("info");
 
 describe("logging", () => {
   const ctx = useTestApp({
-    logger: createLogger({ env: "test", logLevel: "info" }, capture),
+    logger,
     extend: (app) => {
       app.post("/api/test/log-body", { config: { access: "public" } }, async (request) => {
         request.log.info({ body: request.body }, "body received");

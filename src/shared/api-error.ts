@@ -20,9 +20,9 @@ export const errorStatus = {
 
 export type ErrorCode = keyof typeof errorStatus;
 
-export const errorCodes = Object.keys(errorStatus) as ErrorCode[];
+const errorCodes = Object.keys(errorStatus) as ErrorCode[];
 
-export const apiIssueSchema = z.object({
+const apiIssueSchema = z.object({
   path: z.array(z.union([z.string(), z.number()])),
   message: z.string(),
 });

@@ -39,9 +39,11 @@ export const registerSchema = z.strictObject({
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 const loginMessage = "Please enter both username and password";
+/** The one answer to a failed sign-in, whether the user exists or not (spec section 8). */
+export const invalidLoginMessage = "Invalid username or password";
 export const loginSchema = z.strictObject({
-  username: z.string({ error: loginMessage }).trim().min(1, loginMessage).max(256, "Invalid username or password"),
-  password: z.string({ error: loginMessage }).min(1, loginMessage).max(256, "Invalid username or password"),
+  username: z.string({ error: loginMessage }).trim().min(1, loginMessage).max(256, invalidLoginMessage),
+  password: z.string({ error: loginMessage }).min(1, loginMessage).max(256, invalidLoginMessage),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 

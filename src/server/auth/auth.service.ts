@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { ChangePasswordInput, LoginInput, RegisterInput } from "../../shared/auth";
+import { type ChangePasswordInput, invalidLoginMessage, type LoginInput, type RegisterInput } from "../../shared/auth";
 import { addDays } from "../../shared/dates";
 import { trialDays } from "../../shared/plans";
 import type { CurrentUser } from "../../shared/users";
@@ -14,8 +14,6 @@ import { hashPassword, verifyPassword } from "./password";
 import { createSession, deleteSessionByToken, deleteUserSessions, type SessionInfo } from "./sessions";
 
 type Origin = { ip: string | null; userAgent: string | null };
-
-export const INVALID_LOGIN = "Invalid username or password";
 
 export function assertNotCommonPassword(password: string, field: string) {
   if (isCommonPassword(password)) {
@@ -119,7 +117,7 @@ export async function login(options: {
     ? await verifyPassword(found.user.passwordHash, input.password)
     : (await verifyPassword(await timingEqualiser(), input.password)) && false;
   // A wrong password leaves the attempt counted as a failure.
-  if (!found || !passwordOk) throw new AppError("INVALID_CREDENTIALS", INVALID_LOGIN);
+  if (!found || !passwordOk) throw new AppError("INVALID_CREDENTIALS", invalidLoginMessage);
   if (found.user.disabledAt) {
     await forgetAttempt(db, attempt.attemptId); // the password was right: not a guess
     throw new AppError("ACCOUNT_DISABLED", "This account is disabled. Ask an administrator of your firm to enable it.");

@@ -81,6 +81,6 @@ hawkeye freaky pakistan dodgers pyramid machine vegeta tinker coyote moose katan
 pepsi control bang inside
 `;
 
-export const commonPasswords: ReadonlySet<string> = new Set(list.split(/\s+/).filter(Boolean));
+const commonPasswords: ReadonlySet<string> = new Set(list.split(/\s+/).filter(Boolean));
 
 export const isCommonPassword = (password: string): boolean => commonPasswords.has(password.toLowerCase());

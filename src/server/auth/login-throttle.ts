@@ -7,10 +7,10 @@ import { loginFailures } from "../db/schema";
  * at most 5 failures per username and 50 per IP address in any 15 minutes.
  */
 export const THROTTLE_WINDOW_MS = 15 * 60_000;
-export const USERNAME_FAILURE_LIMIT = 5;
-export const IP_FAILURE_LIMIT = 50;
+const USERNAME_FAILURE_LIMIT = 5;
+const IP_FAILURE_LIMIT = 50;
 
-export type ThrottleKey = { usernameKey: string; ip: string };
+type ThrottleKey = { usernameKey: string; ip: string };
 
 /**
  * Admits one password attempt, or says how many seconds to wait. The attempt is counted as a

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeTempDir } from "../../../tests/test-database";
+import { makeTempDir } from "../../../tests/temp-dir";
 import { DataDirLockedError, lockDataDir } from "./data-dir-lock";
 
 describe("lockDataDir", () => {

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { makeTempDir } from "../../../tests/test-database";
+import { makeTempDir } from "../../../tests/temp-dir";
 import { buildApp } from "../app";
 import { loadConfig } from "../config";
 import { connectDatabase } from "./database";

@@ -26,7 +26,7 @@ export type EmbeddedPostgres = {
   stop: () => Promise<void>;
 };
 
-export type EmbeddedPostgresOptions = {
+type EmbeddedPostgresOptions = {
   dataDir: string;
   database?: string;
   /** Extra server settings, e.g. fsync=off for throwaway test clusters. */

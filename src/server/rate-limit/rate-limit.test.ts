@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiClient } from "../../../tests/api-client";
+import { captureLogs } from "../../../tests/log-capture";
+import { makeTempDir } from "../../../tests/temp-dir";
 import { useTestApp } from "../../../tests/test-app";
-import { makeTempDir } from "../../../tests/test-database";
-import { createLogger } from "../logger";
 
 /** A documentation-range IPv6 network of its own (the limiter counts per /64), new on every run. */
 const freshAddress = () => `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}::1`;
@@ -81,22 +80,16 @@ describe.skipIf(!redisUrl)("the general API rate limit, shared through Redis (TE
 });
 
 describe("the general API rate limit while Redis is unreachable", () => {
-  const lines: { level: number; msg: string }[] = [];
-  const capture = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split("\n").filter(Boolean)) lines.push(JSON.parse(line));
-      done();
-    },
-  });
+  const { lines, logger } = captureLogs("warn");
   const ctx = useTestApp({
     // Nothing listens on port 1: every Redis command fails at once.
     env: { RATE_LIMIT_PER_MINUTE: "2", REDIS_URL: "redis://127.0.0.1:1" },
-    logger: createLogger({ env: "test", logLevel: "warn" }, capture),
+    logger,
   });
 
   it("lets requests through and says so in the log, instead of failing them", async () => {
     const client = apiClient(ctx.app, { ip: "198.51.100.44" });
     for (let n = 1; n <= 4; n++) expect((await client.get("/api/health")).status).toBe(200);
-    expect(lines.some((line) => line.msg.startsWith("Redis is unreachable"))).toBe(true);
+    expect(lines.some((line) => String(line.msg).startsWith("Redis is unreachable"))).toBe(true);
   });
 });

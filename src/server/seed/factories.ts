@@ -127,7 +127,7 @@ let sequence = 0;
 const unique = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
 const defaultRandom = createRandom(Date.now() % 2_147_483_647);
 
-export const personName = (random: Random = defaultRandom) => `${random.pick(firstNames)} ${random.pick(lastNames)}`;
+const personName = (random: Random = defaultRandom) => `${random.pick(firstNames)} ${random.pick(lastNames)}`;
 const slug = (text: string) =>
   text
     .toLowerCase()

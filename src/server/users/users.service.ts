@@ -14,7 +14,7 @@ import { AppError } from "../errors";
 
 type UserRow = typeof users.$inferSelect;
 
-export function toUserSummary(user: UserRow): UserSummary {
+function toUserSummary(user: UserRow): UserSummary {
   return {
     ...userIdentity(user),
     disabled: user.disabledAt !== null,

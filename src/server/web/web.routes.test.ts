@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { makeTempDir } from "../../../tests/temp-dir";
 import { useTestApp } from "../../../tests/test-app";
-import { makeTempDir } from "../../../tests/test-database";
 
 // A stand-in for `vite build` output: an index.html and a hashed asset.
 const clientDir = makeTempDir();
