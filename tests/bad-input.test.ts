@@ -19,16 +19,11 @@ import {
   users,
 } from "../src/server/db/schema";
 import { errorStatus } from "../src/shared/api-error";
-import {
-  assignClientsSchema,
-  changePasswordSchema,
-  createUserSchema,
-  loginSchema,
-  registerSchema,
-  updateUserSchema,
-} from "../src/shared/auth";
+import { assignClientsSchema } from "../src/shared/assignments";
+import { changePasswordSchema, loginSchema, registerSchema } from "../src/shared/auth";
 import { planIds } from "../src/shared/plans";
 import { roles } from "../src/shared/roles";
+import { createUserSchema, updateUserSchema } from "../src/shared/users";
 import { sameOriginHeaders } from "./api-client";
 import { type SeededFirm, seedFirm, signIn } from "./fixtures";
 import { type TestApp, useTestApp } from "./test-app";

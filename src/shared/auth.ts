@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { planIds } from "./plans";
-import { roles } from "./roles";
 
 /*
  * One schema per operation, shared by the forms and the routes. Messages are the spec's
@@ -52,34 +51,3 @@ export const changePasswordSchema = z.strictObject({
   newPassword: passwordSchema,
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
-
-const fullNameSchema = z
-  .string({ error: "Full name is required" })
-  .trim()
-  .min(2, "Full name is required")
-  .max(120, "Full name must be at most 120 characters");
-
-export const createUserSchema = z.strictObject({
-  username: usernameSchema,
-  password: passwordSchema,
-  fullName: fullNameSchema,
-  role: z.enum(roles, { error: "Role must be super_admin, admin or user" }).default("user"),
-});
-export type CreateUserInput = z.infer<typeof createUserSchema>;
-
-export const updateUserSchema = z
-  .strictObject({
-    fullName: fullNameSchema.optional(),
-    role: z.enum(roles, { error: "Role must be super_admin, admin or user" }).optional(),
-    disabled: z.boolean({ error: "disabled must be true or false" }).optional(),
-  })
-  .refine((value) => Object.keys(value).length > 0, "Nothing to change");
-export type UpdateUserInput = z.infer<typeof updateUserSchema>;
-
-export const assignClientsSchema = z.strictObject({
-  userId: z.uuid("userId must be a user id"),
-  clientIds: z
-    .array(z.uuid("clientIds must be client ids"), { error: "clientIds must be a list of client ids" })
-    .max(10_000, "Too many clients at once"),
-});
-export type AssignClientsInput = z.infer<typeof assignClientsSchema>;

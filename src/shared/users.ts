@@ -1,6 +1,33 @@
 import { z } from "zod";
+import { passwordSchema, usernameSchema } from "./auth";
 import { planIds, subscriptionStatuses } from "./plans";
 import { roles } from "./roles";
+
+/* The new-user form's rules are spec section 5's; the operation schemas are strict objects. */
+const roleSchema = z.enum(roles, { error: "Role must be super_admin, admin or user" });
+
+const fullNameSchema = z
+  .string({ error: "Full name is required" })
+  .trim()
+  .min(2, "Full name is required")
+  .max(120, "Full name must be at most 120 characters");
+
+export const createUserSchema = z.strictObject({
+  username: usernameSchema,
+  password: passwordSchema,
+  fullName: fullNameSchema,
+  role: roleSchema.default("user"),
+});
+export type CreateUserInput = z.infer<typeof createUserSchema>;
+
+export const updateUserSchema = z
+  .strictObject({
+    fullName: fullNameSchema.optional(),
+    role: roleSchema.optional(),
+    disabled: z.boolean({ error: "disabled must be true or false" }).optional(),
+  })
+  .refine((value) => Object.keys(value).length > 0, "Nothing to change");
+export type UpdateUserInput = z.infer<typeof updateUserSchema>;
 
 /*
  * What the API answers about users. The server serializes every answer through these schemas,
@@ -34,10 +61,3 @@ export const currentUserSchema = userIdentitySchema.extend({
   }),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
-
-export const userClientLinkSchema = z.object({ userId: z.uuid(), clientId: z.uuid() });
-export type UserClientLink = z.infer<typeof userClientLinkSchema>;
-
-/** POST /api/user-clients/assign: the user's clients after the change. */
-export const userAssignmentSchema = z.object({ userId: z.uuid(), clientIds: z.array(z.uuid()) });
-export type UserAssignment = z.infer<typeof userAssignmentSchema>;

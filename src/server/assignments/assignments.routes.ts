@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { assignClientsSchema } from "../../shared/auth";
-import { userAssignmentSchema, userClientLinkSchema } from "../../shared/users";
+import { assignClientsSchema, userAssignmentSchema, userClientLinkSchema } from "../../shared/assignments";
 import { auditContext, requireSession } from "../auth/access-control";
 import type { Database } from "../db/database";
 import type { ZodTypeProvider } from "../http";

@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { AssignClientsInput } from "../../shared/auth";
+import type { AssignClientsInput, UserAssignment, UserClientLink } from "../../shared/assignments";
 import { scopeOf } from "../../shared/permissions";
-import type { UserAssignment, UserClientLink } from "../../shared/users";
 import { type AuditContext, recordAudit } from "../audit/audit.service";
 import { lockFirmAsActor } from "../auth/access-control";
 import type { SessionInfo } from "../auth/sessions";

@@ -1,7 +1,8 @@
 import { count, eq, sql } from "drizzle-orm";
 import { addDays } from "../../shared/dates";
+import { trialDays } from "../../shared/plans";
 import type { Frequency, TaskPriority } from "../../shared/tasks";
-import type { Database } from "../db/database";
+import type { Database, DbExecutor } from "../db/database";
 import { firms, users } from "../db/schema";
 import {
   companyProfile,
@@ -102,19 +103,18 @@ export async function seedDemoData(
   const now = options.now ?? new Date();
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);
-    const [existing] = options.onlyIfEmpty
-      ? await tx.select({ n: count() }).from(firms)
-      : await tx
-          .select({ n: count() })
-          .from(users)
-          .where(eq(sql`lower(${users.username})`, demoLogins[0].username));
-    if ((existing?.n ?? 0) > 0) return false;
+    if (options.onlyIfEmpty) {
+      const [firmCount] = await tx.select({ n: count() }).from(firms);
+      if ((firmCount?.n ?? 0) > 0) return false;
+    } else if (await hasDemoData(tx)) {
+      return false;
+    }
 
     const random = createRandom(20_260_101);
     const firm = await insertFirm(tx, {
       name: DEMO_FIRM_NAME,
       plan: "professional",
-      trialEndsAt: addDays(now, 14),
+      trialEndsAt: addDays(now, trialDays),
       createdAt: addDays(now, -180),
     });
     const people = [];
@@ -201,7 +201,7 @@ export async function seedDemoData(
 }
 
 /** Whether the demo firm exists, so start-up knows to print its sign-ins. */
-export async function hasDemoData(db: Database): Promise<boolean> {
+export async function hasDemoData(db: DbExecutor): Promise<boolean> {
   const [row] = await db
     .select({ n: count() })
     .from(users)

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { createUserSchema, updateUserSchema } from "../../shared/auth";
-import { userSummarySchema } from "../../shared/users";
+import { createUserSchema, updateUserSchema, userSummarySchema } from "../../shared/users";
 import { auditContext, requireSession } from "../auth/access-control";
 import type { Database } from "../db/database";
 import { idParams, type ZodTypeProvider } from "../http";

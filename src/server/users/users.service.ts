@@ -1,8 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { CreateUserInput, UpdateUserInput } from "../../shared/auth";
 import { grantableRoles, roleLabels } from "../../shared/permissions";
 import type { Role } from "../../shared/roles";
-import type { UserSummary } from "../../shared/users";
+import type { CreateUserInput, UpdateUserInput, UserSummary } from "../../shared/users";
 import { type AuditContext, recordAudit } from "../audit/audit.service";
 import { lockFirmAsActor } from "../auth/access-control";
 import { assertNotCommonPassword, userConflict, userIdentity } from "../auth/auth.service";
