@@ -24,8 +24,10 @@ const envSchema = z.object({
 /** Every environment variable the app reads (the README's configuration table lists them all). */
 export const configVariables = Object.keys(envSchema.shape);
 
+type Env = z.output<typeof envSchema>;
+
 export type Config = {
-  env: "development" | "production" | "test";
+  env: Env["NODE_ENV"];
   host: string;
   port: number;
   /** Set when an external PostgreSQL is used; undefined means start the embedded one. */
@@ -33,7 +35,7 @@ export type Config = {
   /** Absolute path of the folder that holds the embedded PostgreSQL and the process lock. */
   dataDir: string;
   databasePoolSize: number;
-  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  logLevel: Env["LOG_LEVEL"];
   /** Whether the first start on an empty database creates the demo firm. */
   seedDemoData: boolean;
   trustProxy: boolean;

@@ -66,7 +66,10 @@ export function authRoutes(app: FastifyInstance, { db, config }: { db: Database;
       config: { access: "signedIn" },
       schema: { summary: "The signed-in user and their firm", response: { 200: currentUserSchema } },
     },
-    async (request) => getCurrentUser(db, requireSession(request)),
+    async (request) => {
+      const { firmId, userId } = requireSession(request);
+      return getCurrentUser({ db, firmId, userId });
+    },
   );
 
   api.post(

@@ -154,12 +154,13 @@ export async function logout(options: { db: Database; token: string; session: Se
   });
 }
 
-export async function getCurrentUser(db: Database, session: SessionInfo): Promise<CurrentUser> {
+export async function getCurrentUser(options: { db: Database; firmId: string; userId: string }): Promise<CurrentUser> {
+  const { db, firmId, userId } = options;
   const [found] = await db
     .select({ user: users, firm: firms })
     .from(users)
     .innerJoin(firms, eq(firms.id, users.firmId))
-    .where(and(eq(users.id, session.userId), eq(users.firmId, session.firmId)));
+    .where(and(eq(users.id, userId), eq(users.firmId, firmId)));
   if (!found) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
   return toCurrentUser(found.user, found.firm);
 }
