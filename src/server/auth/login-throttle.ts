@@ -65,7 +65,7 @@ async function countSince(db: DbExecutor, match: ReturnType<typeof eq>, since: D
 }
 
 /** Seconds until another attempt would be admitted, or undefined when one would be now. */
-async function retryAfterSeconds(db: DbExecutor, key: ThrottleKey, now = new Date()): Promise<number | undefined> {
+async function retryAfterSeconds(db: DbExecutor, key: ThrottleKey, now: Date): Promise<number | undefined> {
   const since = new Date(now.getTime() - THROTTLE_WINDOW_MS);
   const waits = await Promise.all([
     waitFor(db, eq(loginFailures.usernameKey, key.usernameKey), USERNAME_FAILURE_LIMIT, since, now),
