@@ -89,7 +89,10 @@ export function unacceptableInput(value: unknown): string | undefined {
  * `/%61pi/health` counts as `/api/health` for the rate limit, caching and error answers alike.
  */
 export function isApiRequest(request: FastifyRequest): boolean {
-  const raw = request.url.split("?")[0] ?? "/";
+  const { url } = request;
+  // Every request asks this, so the common case (nothing escaped) splits and decodes nothing.
+  if (!url.includes("%")) return url === "/api" || url.startsWith("/api/") || url.startsWith("/api?");
+  const raw = url.split("?")[0] ?? "/";
   let path = raw;
   try {
     path = decodeURIComponent(raw);

@@ -6,6 +6,7 @@ import type { CurrentUser } from "../../shared/users";
 import { recordAudit } from "../audit/audit.service";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
+import { preparedStatement } from "../db/prepared";
 import { firms, users } from "../db/schema";
 import { AppError, fieldError, uniqueViolation } from "../errors";
 import { isCommonPassword } from "./common-passwords";
@@ -154,13 +155,26 @@ export async function logout(options: { db: Database; token: string; session: Se
   });
 }
 
-export async function getCurrentUser(options: { db: Database; firmId: string; userId: string }): Promise<CurrentUser> {
-  const { db, firmId, userId } = options;
-  const [found] = await db
-    .select({ user: users, firm: firms })
+const currentUserById = preparedStatement("current_user_by_id", (db) =>
+  db
+    .select({
+      user: { id: users.id, username: users.username, fullName: users.fullName, email: users.email, role: users.role },
+      firm: {
+        id: firms.id,
+        name: firms.name,
+        plan: firms.plan,
+        trialEndsAt: firms.trialEndsAt,
+        subscriptionStatus: firms.subscriptionStatus,
+      },
+    })
     .from(users)
     .innerJoin(firms, eq(firms.id, users.firmId))
-    .where(and(eq(users.id, userId), eq(users.firmId, firmId)));
+    .where(and(eq(users.id, sql.placeholder("userId")), eq(users.firmId, sql.placeholder("firmId")))),
+);
+
+export async function getCurrentUser(options: { db: Database; firmId: string; userId: string }): Promise<CurrentUser> {
+  const { db, firmId, userId } = options;
+  const [found] = await currentUserById(db).execute({ userId, firmId });
   if (!found) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
   return toCurrentUser(found.user, found.firm);
 }
@@ -205,11 +219,19 @@ export async function changePassword(options: {
 }
 
 /** The fields of a user every API answer about them shares; never the hash. */
-export function userIdentity(user: typeof users.$inferSelect): Omit<CurrentUser, "firm"> {
+type UserRow = typeof users.$inferSelect;
+type FirmRow = typeof firms.$inferSelect;
+
+export function userIdentity(
+  user: Pick<UserRow, "id" | "username" | "fullName" | "email" | "role">,
+): Omit<CurrentUser, "firm"> {
   return { id: user.id, username: user.username, fullName: user.fullName, email: user.email, role: user.role };
 }
 
-function toCurrentUser(user: typeof users.$inferSelect, firm: typeof firms.$inferSelect): CurrentUser {
+function toCurrentUser(
+  user: Parameters<typeof userIdentity>[0],
+  firm: Pick<FirmRow, "id" | "name" | "plan" | "trialEndsAt" | "subscriptionStatus">,
+): CurrentUser {
   return {
     ...userIdentity(user),
     firm: {

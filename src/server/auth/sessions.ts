@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Role } from "../../shared/roles";
 import type { Config } from "../config";
 import type { Database, DbExecutor } from "../db/database";
+import { preparedStatement } from "../db/prepared";
 import { sessions, users } from "../db/schema";
 
 /*
@@ -44,15 +45,8 @@ export async function createSession(
   return token;
 }
 
-/** The live session a token belongs to; expired sessions and disabled users' sessions are removed. */
-export async function findSession(
-  db: Database,
-  token: string,
-  config: Pick<Config, "session">,
-  now = new Date(),
-): Promise<SessionInfo | undefined> {
-  const tokenHash = hashToken(token);
-  const [row] = await db
+const sessionByTokenHash = preparedStatement("session_by_token_hash", (db) =>
+  db
     .select({
       sessionId: sessions.id,
       userId: sessions.userId,
@@ -65,17 +59,31 @@ export async function findSession(
     })
     .from(sessions)
     .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.firmId, sessions.firmId)))
-    .where(eq(sessions.tokenHash, tokenHash))
-    .limit(1);
+    .where(eq(sessions.tokenHash, sql.placeholder("tokenHash"))),
+);
+
+const touchSession = preparedStatement("session_touch", (db) =>
+  db
+    .update(sessions)
+    .set({ lastSeenAt: sql`${sql.placeholder("now")}` })
+    .where(eq(sessions.id, sql.placeholder("sessionId"))),
+);
+
+/** The live session a token belongs to; expired sessions and disabled users' sessions are removed. */
+export async function findSession(
+  db: Database,
+  token: string,
+  config: Pick<Config, "session">,
+  now = new Date(),
+): Promise<SessionInfo | undefined> {
+  const [row] = await sessionByTokenHash(db).execute({ tokenHash: hashToken(token) });
   if (!row) return undefined;
   const idleFor = now.getTime() - row.lastSeenAt.getTime();
   if (row.disabledAt !== null || now >= row.expiresAt || idleFor >= config.session.idleMs) {
     await db.delete(sessions).where(eq(sessions.id, row.sessionId));
     return undefined;
   }
-  if (idleFor >= TOUCH_INTERVAL_MS) {
-    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
-  }
+  if (idleFor >= TOUCH_INTERVAL_MS) await touchSession(db).execute({ now, sessionId: row.sessionId });
   return {
     sessionId: row.sessionId,
     userId: row.userId,

@@ -18,7 +18,8 @@ export function healthRoutes(app: FastifyInstance, options: { pool: pg.Pool }) {
     },
     async () => {
       try {
-        await options.pool.query("select 1");
+        // Named, so PostgreSQL parses it once per connection: load balancers ask often.
+        await options.pool.query({ name: "health_check", text: "select 1" });
       } catch (error) {
         app.log.warn({ err: error }, "health check: database unreachable");
         throw new AppError("SERVICE_UNAVAILABLE", "The database is unreachable");

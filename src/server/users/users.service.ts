@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { grantableRoles, roleLabels } from "../../shared/permissions";
 import type { Role } from "../../shared/roles";
 import type { CreateUserInput, UpdateUserInput, UserSummary } from "../../shared/users";
@@ -8,12 +8,24 @@ import { assertNotCommonPassword, userConflict, userIdentity } from "../auth/aut
 import { hashPassword } from "../auth/password";
 import { deleteUserSessions, type SessionInfo } from "../auth/sessions";
 import type { Database, DbExecutor } from "../db/database";
+import { preparedStatement } from "../db/prepared";
 import { users } from "../db/schema";
 import { AppError } from "../errors";
 
 type UserRow = typeof users.$inferSelect;
 
-function toUserSummary(user: UserRow): UserSummary {
+/** The columns an answer about a user shows. */
+const summaryColumns = {
+  id: users.id,
+  username: users.username,
+  fullName: users.fullName,
+  email: users.email,
+  role: users.role,
+  disabledAt: users.disabledAt,
+  createdAt: users.createdAt,
+};
+
+function toUserSummary(user: Pick<UserRow, keyof typeof summaryColumns>): UserSummary {
   return {
     ...userIdentity(user),
     disabled: user.disabledAt !== null,
@@ -21,12 +33,16 @@ function toUserSummary(user: UserRow): UserSummary {
   };
 }
 
-export async function listUsers(options: { db: Database; firmId: string }): Promise<UserSummary[]> {
-  const rows = await options.db
-    .select()
+const usersOfFirm = preparedStatement("users_of_firm", (db) =>
+  db
+    .select(summaryColumns)
     .from(users)
-    .where(eq(users.firmId, options.firmId))
-    .orderBy(asc(users.fullName), asc(users.id));
+    .where(eq(users.firmId, sql.placeholder("firmId")))
+    .orderBy(asc(users.fullName), asc(users.id)),
+);
+
+export async function listUsers(options: { db: Database; firmId: string }): Promise<UserSummary[]> {
+  const rows = await usersOfFirm(options.db).execute({ firmId: options.firmId });
   return rows.map(toUserSummary);
 }
 

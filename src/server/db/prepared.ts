@@ -1,0 +1,41 @@
+import type { Database } from "./database";
+
+/*
+ * The hot reads (the session lookup every signed-in request makes, and the queries behind the
+ * screens' reads) are named prepared statements: drizzle builds their SQL once per database
+ * handle instead of on every request, and PostgreSQL parses each once per connection and then
+ * reuses its plan. See docs/decisions/0008-the-fast-path-for-reads.md.
+ */
+
+type Preparable<Statement> = { prepare: (name: string) => Statement };
+
+/** Every statement name in use: PostgreSQL refuses two texts under one name on a connection. */
+const names = new Set<string>();
+
+/**
+ * Declares a named prepared statement, at module level: `build` writes the query (with
+ * `sql.placeholder(...)` for its inputs) and runs once per database handle, on first use.
+ *
+ *   const usersOfFirm = preparedStatement("users_of_firm", (db) =>
+ *     db.select(...).from(users).where(eq(users.firmId, sql.placeholder("firmId"))));
+ *   const rows = await usersOfFirm(db).execute({ firmId });
+ */
+export function preparedStatement<Statement>(
+  name: string,
+  build: (db: Database) => Preparable<Statement>,
+): (db: Database) => Statement {
+  if (names.has(name)) throw new Error(`Two prepared statements are named ${name}`);
+  names.add(name);
+  const byDatabase = new WeakMap<Database, Statement>();
+  return (db) => {
+    let statement = byDatabase.get(db);
+    if (statement === undefined) {
+      statement = build(db).prepare(name);
+      byDatabase.set(db, statement);
+    }
+    return statement;
+  };
+}
+
+/** The names of the statements declared so far (for the test that they stay prepared). */
+export const preparedStatementNames = (): ReadonlySet<string> => names;
