@@ -20,15 +20,18 @@ import { makeTempDir } from "../tests/temp-dir";
  * noisy neighbour slows both alike. Each read route is reported as Tendwell's requests/s and
  * latency, the floor's, and their ratio: the one number that means the same on any machine.
  *
- * Run: npm run bench (about two and a half minutes). BENCH_SECONDS (default 6) is the length of
- * one round, BENCH_ROUNDS (default 3) how many rounds each server gets per route.
+ * The host's speed drifts by tens of percent within seconds, so the two servers take turns in
+ * short slices (ABBA order) and each one's figures are pooled over its slices.
+ * Run: npm run bench (about two minutes). BENCH_SECONDS (default 12) is each server's total time
+ * per route, BENCH_SLICE (default 2) the length of one turn.
  */
-const seconds = Number(process.env.BENCH_SECONDS ?? 6);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const seconds = Number(process.env.BENCH_SECONDS ?? 12);
+const slice = Number(process.env.BENCH_SLICE ?? 2);
+const slices = Math.max(1, Math.round(seconds / slice));
 const CONNECTIONS = 10;
 
 type Target = { name: string; baseUrl: string };
-type Sample = { rps: number; p50: number; p99: number };
+type Sample = { requests: number; seconds: number; p50: number; p99: number };
 
 const reads = [
   { path: "/api/health", what: "one database round trip", signedIn: false },
@@ -74,7 +77,12 @@ try {
         throw new Error(
           `${target.name} ${url}: ${failures} of ${result.requests.total} requests failed: ${JSON.stringify(result.statusCodeStats)}`,
         );
-      return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+      return {
+        requests: result.requests.total,
+        seconds: result.duration,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+      };
     });
 
   const table: string[] = [];
@@ -88,13 +96,13 @@ try {
 
     const samples: Record<string, Sample[]> = { Tendwell: [], floor: [] };
     for (const target of [tendwell, floor]) await load(target, read.path, 2, { headers }); // warm-up
-    for (let round = 0; round < rounds; round++) {
-      for (const target of round % 2 === 0 ? [tendwell, floor] : [floor, tendwell]) {
-        samples[target.name]?.push(await load(target, read.path, seconds, { headers }));
+    for (let turn = 0; turn < slices; turn++) {
+      for (const target of turn % 2 === 0 ? [tendwell, floor] : [floor, tendwell]) {
+        samples[target.name]?.push(await load(target, read.path, slice, { headers }));
       }
     }
-    const t = median(samples.Tendwell ?? []);
-    const f = median(samples.floor ?? []);
+    const t = pooled(samples.Tendwell ?? []);
+    const f = pooled(samples.floor ?? []);
     table.push(
       `| GET ${read.path} (${read.what}) | ${Math.round(t.rps)} | ${t.p50} | ${t.p99} | ${Math.round(f.rps)} | ${f.p50} | ${f.p99} | **${(t.rps / f.rps).toFixed(2)}** |`,
     );
@@ -102,7 +110,7 @@ try {
   }
 
   // Sign-in has no floor: it is bound by argon2id by design, not by the framework.
-  const login = await load(tendwell, "/api/auth/login", seconds, {
+  const login = await load(tendwell, "/api/auth/login", slice * 3, {
     connections: 4,
     method: "POST",
     headers: { origin, "content-type": "application/json" },
@@ -112,13 +120,13 @@ try {
   const cpu = os.cpus();
   console.log(
     `\n${cpu.length} × ${cpu[0]?.model ?? "CPU"}, Node ${process.version}, embedded PostgreSQL 17 on a Unix socket, ` +
-      `demo firm (${size}); ${CONNECTIONS} connections, median of ${rounds} alternating rounds of ${seconds} s\n`,
+      `demo firm (${size}); ${CONNECTIONS} connections, ${slices} alternating turns of ${slice} s per server and route\n`,
   );
   console.log("| request | Tendwell req/s | p50 ms | p99 ms | floor req/s | p50 ms | p99 ms | ratio |");
   console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
   for (const row of table) console.log(row);
   console.log(
-    `\nPOST /api/auth/login (argon2id verification, new session), 4 connections: ${Math.round(login.rps)} req/s, p50 ${login.p50} ms, p99 ${login.p99} ms`,
+    `\nPOST /api/auth/login (argon2id verification, new session), 4 connections: ${Math.round(login.requests / login.seconds)} req/s, p50 ${login.p50} ms, p99 ${login.p99} ms`,
   );
 } finally {
   for (const child of processes.reverse()) await child.stop();
@@ -126,12 +134,16 @@ try {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** The sample with the median throughput (rounds are odd by default; an even count takes the lower). */
-function median(samples: Sample[]): Sample {
-  const sorted = [...samples].sort((a, b) => a.rps - b.rps);
-  const middle = sorted[Math.floor((sorted.length - 1) / 2)];
-  if (!middle) throw new Error("no samples");
-  return middle;
+/** Requests/s over all of a server's turns; latency percentiles as the median of its turns'. */
+function pooled(samples: Sample[]): { rps: number; p50: number; p99: number } {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? 0;
+  const requests = samples.reduce((sum, sample) => sum + sample.requests, 0);
+  const elapsed = samples.reduce((sum, sample) => sum + sample.seconds, 0);
+  return {
+    rps: requests / elapsed,
+    p50: median(samples.map((sample) => sample.p50)),
+    p99: median(samples.map((sample) => sample.p99)),
+  };
 }
 
 async function dataSize(database: ReturnType<typeof connectDatabase>): Promise<string> {

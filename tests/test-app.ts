@@ -21,6 +21,8 @@ export function useTestApp(
     clientDir?: string;
     extend?: (app: FastifyInstance) => void;
     logger?: AppOptions["logger"];
+    /** Connections in the app's pool (default 5); 1 makes every query run on one session. */
+    poolSize?: number;
   } = {},
 ): TestApp {
   let app: FastifyInstance | undefined;
@@ -39,7 +41,7 @@ export function useTestApp(
       RATE_LIMIT_PER_MINUTE: "1000000",
       ...options.env,
     });
-    database = connectDatabase({ url: created.url, poolSize: 5 });
+    database = connectDatabase({ url: created.url, poolSize: options.poolSize ?? 5 });
     app = await buildApp({
       config,
       database,

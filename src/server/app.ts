@@ -75,9 +75,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   await registerRateLimit(app, config);
   // Refused up front for every route, instead of failing at the database or in a schema.
-  app.addHook("preValidation", async (request) => {
+  app.addHook("preValidation", (request, _reply, done) => {
     const problem = unacceptableInput(request.body) ?? unacceptableInput(request.query);
-    if (problem) throw new AppError("BAD_REQUEST", problem);
+    done(problem ? new AppError("BAD_REQUEST", problem) : undefined);
   });
   await registerAccessControl(app, { db: database.db, config });
   healthRoutes(app, { pool: database.pool });

@@ -1,0 +1,72 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { floorStatements } from "../bench/floor-statements";
+import { preparedStatement, preparedStatementNames } from "../src/server/db/prepared";
+import { apiClient } from "./api-client";
+import { type SeededFirm, seedFirm, signIn } from "./fixtures";
+import { useTestApp } from "./test-app";
+
+/*
+ * The fast path (decision 0008): the reads every screen makes run as named prepared statements,
+ * parsed once per connection. With a pool of one connection every query of the app runs on one
+ * PostgreSQL session, whose pg_prepared_statements shows what was prepared and how often each
+ * statement has run since.
+ */
+type Prepared = { name: string; statement: string; executions: number };
+
+describe("prepared statements", () => {
+  const ctx = useTestApp({ poolSize: 1 });
+  let world: SeededFirm;
+  beforeAll(async () => {
+    world = await seedFirm(ctx.database.db);
+  });
+
+  async function prepared(): Promise<Map<string, Prepared>> {
+    const { rows } = await ctx.database.pool.query<Prepared>(
+      "select name, statement, (generic_plans + custom_plans)::int as executions from pg_prepared_statements",
+    );
+    return new Map(rows.map((row) => [row.name, row]));
+  }
+  const executions = async (name: string) => (await prepared()).get(name)?.executions ?? 0;
+
+  it("the session lookup and the hot reads run prepared, once per request each", async () => {
+    const client = await signIn(ctx.app, world.users.admin);
+    const before = await prepared();
+    for (let round = 0; round < 3; round++) {
+      expect((await client.get("/api/users")).status).toBe(200);
+      expect((await client.get("/api/auth/me")).status).toBe(200);
+      expect((await apiClient(ctx.app).get("/api/health")).status).toBe(200);
+    }
+    const after = await prepared();
+    const ran = (name: string) => (after.get(name)?.executions ?? 0) - (before.get(name)?.executions ?? 0);
+    expect(ran("session_by_token_hash")).toBe(6);
+    expect(ran("users_of_firm")).toBe(3);
+    expect(ran("current_user_by_id")).toBe(3);
+    expect(ran("health_check")).toBe(3);
+  });
+
+  it("a session unused for a minute is touched by a prepared statement", async () => {
+    const client = await signIn(ctx.app, world.users.user);
+    await ctx.database.pool.query("update sessions set last_seen_at = now() - interval '2 minutes'");
+    const before = await executions("session_touch");
+    expect((await client.get("/api/auth/me")).status).toBe(200);
+    expect(await executions("session_touch")).toBe(before + 1);
+    // Touched now, so the next request writes nothing.
+    expect((await client.get("/api/auth/me")).status).toBe(200);
+    expect(await executions("session_touch")).toBe(before + 1);
+  });
+
+  it("the benchmark's floor sends exactly the SQL Tendwell prepares", async () => {
+    const texts = await prepared();
+    for (const [name, text] of Object.entries(floorStatements)) {
+      expect(texts.get(name)?.statement, name).toBe(text);
+    }
+  });
+
+  it("two statements cannot share a name", () => {
+    const [taken] = preparedStatementNames();
+    expect(taken).toBeDefined();
+    expect(() => preparedStatement(taken ?? "", (db) => db.select().from(world.firm as never))).toThrow(
+      /Two prepared statements are named/,
+    );
+  });
+});
