@@ -13,7 +13,13 @@ import {
   userClients,
   users,
 } from "../src/server/db/schema";
-import { insertUser, insertUserClients } from "../src/server/seed/factories";
+import {
+  insertClient,
+  insertContact,
+  insertTaskTemplate,
+  insertUser,
+  insertUserClients,
+} from "../src/server/seed/factories";
 import { can, forbiddenMessage, roleLabels } from "../src/shared/permissions";
 import type { Role } from "../src/shared/roles";
 import { type ApiClient, type ApiResponse, apiClient } from "./api-client";
@@ -126,7 +132,7 @@ async function rowCounts(db: Database) {
 
 /** Everything of one firm that a request from another firm could change. */
 async function firmState(db: Database, firmId: string) {
-  const [userRows, linkRows, [auditRows]] = await Promise.all([
+  const [userRows, linkRows, [auditRows], clientRows, contactRows, [taskRows]] = await Promise.all([
     db.select().from(users).where(eq(users.firmId, firmId)).orderBy(asc(users.id)),
     db
       .select()
@@ -134,8 +140,18 @@ async function firmState(db: Database, firmId: string) {
       .where(eq(userClients.firmId, firmId))
       .orderBy(asc(userClients.userId), asc(userClients.clientId)),
     db.select({ n: count() }).from(auditEvents).where(eq(auditEvents.firmId, firmId)),
+    db.select().from(clients).where(eq(clients.firmId, firmId)).orderBy(asc(clients.id)),
+    db.select().from(contacts).where(eq(contacts.firmId, firmId)).orderBy(asc(contacts.id)),
+    db.select({ n: count() }).from(tasks).where(eq(tasks.firmId, firmId)),
   ]);
-  return { users: userRows, links: linkRows, auditEvents: auditRows?.n };
+  return {
+    users: userRows,
+    links: linkRows,
+    auditEvents: auditRows?.n,
+    clients: clientRows,
+    contacts: contactRows,
+    tasks: taskRows?.n,
+  };
 }
 
 /** Every id that belongs to a firm: the firm's own and its rows' in each tenant table. */
@@ -394,7 +410,106 @@ const tenantMatrix: Record<string, TenantRow> = {
       message: "Client not found",
     },
   }),
+  "GET /api/clients": listsOwnFirmOnly({
+    ownIds: async (world) =>
+      (await world.db.select({ id: clients.id }).from(clients).where(eq(clients.firmId, world.b.firm.id))).map(
+        (row) => row.id,
+      ),
+  }),
+  "GET /api/clients/:id": refusesForeignIds({
+    "another firm's client is answered 404, like a client that does not exist": {
+      request: (world) => ({ path: `/api/clients/${world.a.assignedClient.id}` }),
+      message: "Client not found",
+    },
+  }),
+  "POST /api/clients": {
+    kind: "creates in own firm only",
+    cases: {
+      "refuses a firm id in the body and writes nothing": async (world, route) => {
+        const before = [await firmState(world.db, world.a.firm.id), await firmState(world.db, world.b.firm.id)];
+        const response = await send(world.bSuperAdmin, route, { body: { name: "Takeover", firmId: world.a.firm.id } });
+        expect(response.status).toBe(400);
+        expect(response.body.code).toBe("VALIDATION_FAILED");
+        expect([await firmState(world.db, world.a.firm.id), await firmState(world.db, world.b.firm.id)]).toEqual(
+          before,
+        );
+      },
+      "refuses another firm's templates and writes nothing": async (world, route) => {
+        const template = await insertTaskTemplate(world.db, {
+          firmId: world.a.firm.id,
+          createdBy: world.a.users.admin.id,
+        });
+        const before = [await firmState(world.db, world.a.firm.id), await firmState(world.db, world.b.firm.id)];
+        const response = await send(world.bSuperAdmin, route, {
+          body: { name: "Borrower", templateIds: [template.id] },
+        });
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual({ message: "Task template not found", code: "NOT_FOUND" });
+        expect([await firmState(world.db, world.a.firm.id), await firmState(world.db, world.b.firm.id)]).toEqual(
+          before,
+        );
+      },
+      "puts the new client in the caller's firm and leaves the other firm alone": async (world, route) => {
+        const before = await firmState(world.db, world.a.firm.id);
+        const response = await send(world.bSuperAdmin, route, { body: { name: "Firm B Client" } });
+        expect(response.status).toBe(201);
+        const [row] = await world.db
+          .select({ firmId: clients.firmId })
+          .from(clients)
+          .where(eq(clients.id, response.body.id));
+        expect(row?.firmId).toBe(world.b.firm.id);
+        expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+      },
+    },
+  },
+  "PATCH /api/clients/:id": refusesForeignIds({
+    "another firm's client cannot be changed": {
+      request: (world) => ({ path: `/api/clients/${world.a.assignedClient.id}`, body: { name: "Taken Over" } }),
+      message: "Client not found",
+    },
+  }),
+  "DELETE /api/clients/:id": refusesForeignIds({
+    "another firm's client cannot be archived": {
+      request: (world) => ({ path: `/api/clients/${world.a.assignedClient.id}` }),
+      message: "Client not found",
+    },
+    "nor purged": {
+      request: (world) => ({ path: `/api/clients/${at(world.a.clients, 2).id}?purge=true` }),
+      message: "Client not found",
+    },
+  }),
+  "POST /api/clients/:id/restore": refusesForeignIds({
+    "another firm's client cannot be restored": {
+      request: (world) => ({ path: `/api/clients/${world.a.assignedClient.id}/restore` }),
+      message: "Client not found",
+    },
+  }),
+  "POST /api/contacts": refusesForeignIds({
+    "a contact cannot be added to another firm's client": {
+      request: (world) => ({ body: { name: "Mole", clientId: world.a.assignedClient.id } }),
+      message: "Client not found",
+    },
+  }),
+  "PATCH /api/contacts/:id": refusesForeignIds({
+    "another firm's contact cannot be changed": {
+      request: async (world) => ({
+        path: `/api/contacts/${(await contactOf(world, "a")).id}`,
+        body: { isPrimary: true },
+      }),
+      message: "Contact not found",
+    },
+  }),
+  "DELETE /api/contacts/:id": refusesForeignIds({
+    "another firm's contact cannot be removed": {
+      request: async (world) => ({ path: `/api/contacts/${(await contactOf(world, "a")).id}` }),
+      message: "Contact not found",
+    },
+  }),
 };
+
+/** A fresh contact on a client of the given firm. */
+const contactOf = (world: World, firm: "a" | "b") =>
+  insertContact(world.db, { firmId: world[firm].firm.id, clientId: world[firm].assignedClient.id });
 
 const tenantIsolationSuite = () =>
   describe("tenant isolation: no route lets one firm reach another's data", () => {
@@ -509,6 +624,64 @@ const roleMatrix: Record<string, RoleRow> = {
     request: async (world) => ({
       body: { userId: (await throwawayUser("user")).id, clientIds: [at(world.a.clients, 2).id] },
     }),
+  },
+  // Design section 3: everyone sees clients (a user only assigned ones); creating and editing clients
+  // and contacts is for super_admin and admin.
+  "GET /api/clients": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
+  "GET /api/clients/:id": {
+    access: "clients.read",
+    allowed: signedIn,
+    ok: 200,
+    request: (world) => ({ path: `/api/clients/${world.a.assignedClient.id}` }),
+  },
+  "POST /api/clients": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 201,
+    request: () => ({ body: { name: unique("Role Matrix Client") } }),
+  },
+  "PATCH /api/clients/:id": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 200,
+    request: (world) => ({ path: `/api/clients/${world.a.assignedClient.id}`, body: { phone: "(415) 555-0100" } }),
+  },
+  "DELETE /api/clients/:id": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 204,
+    request: async (world) => ({
+      path: `/api/clients/${(await insertClient(world.db, { firmId: world.a.firm.id })).id}`,
+    }),
+  },
+  "POST /api/clients/:id/restore": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 200,
+    request: async (world) => ({
+      path: `/api/clients/${(await insertClient(world.db, { firmId: world.a.firm.id, archivedAt: new Date() })).id}/restore`,
+    }),
+  },
+  "POST /api/contacts": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 201,
+    request: (world) => ({ body: { name: "Role Matrix Contact", clientId: world.a.assignedClient.id } }),
+  },
+  "PATCH /api/contacts/:id": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 200,
+    request: async (world) => ({
+      path: `/api/contacts/${(await contactOf(world, "a")).id}`,
+      body: { title: "Partner" },
+    }),
+  },
+  "DELETE /api/contacts/:id": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 204,
+    request: async (world) => ({ path: `/api/contacts/${(await contactOf(world, "a")).id}` }),
   },
 };
 

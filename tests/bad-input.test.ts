@@ -21,6 +21,13 @@ import {
 import { errorStatus } from "../src/shared/api-error";
 import { assignClientsSchema } from "../src/shared/assignments";
 import { changePasswordSchema, loginSchema, registerSchema } from "../src/shared/auth";
+import {
+  clientStatuses,
+  createClientSchema,
+  createContactSchema,
+  updateClientSchema,
+  updateContactSchema,
+} from "../src/shared/clients";
 import { planIds } from "../src/shared/plans";
 import { roles } from "../src/shared/roles";
 import { createUserSchema, updateUserSchema } from "../src/shared/users";
@@ -61,7 +68,7 @@ const freshIp = () => {
 };
 
 async function send(
-  method: "GET" | "POST" | "PATCH",
+  method: "GET" | "POST" | "PATCH" | "DELETE",
   url: string,
   options: { json?: unknown; raw?: string | Buffer; contentType?: string; signedIn?: boolean; ip?: string } = {},
 ): Promise<LightMyRequestResponse> {
@@ -677,6 +684,169 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
+  // Client and contact fields: optional texts bounded in length, e-mails valid or empty.
+  const optionalTextBad = (max: number) =>
+    fc.oneof(
+      notAString.filter((value) => value !== null),
+      longString(max + 1, max + 5_000),
+    );
+  const optionalEmailBad = emailBad.filter((value) => value !== "" && value !== null);
+
+  it("POST /api/clients", async () => {
+    const base = () => ({
+      name: "Harbor Freight Partners",
+      industry: "Logistics",
+      address: "12 Quay Street",
+      phone: "(415) 555-0142",
+      email: "office@harbor.example.com",
+      status: "prospect",
+    });
+    const cases = corrupted(base, [
+      { name: "name", required: true, bad: fc.oneof(notAString, trimmedWhitespace, longString(201)) },
+      { name: "industry", required: false, bad: optionalTextBad(100) },
+      { name: "address", required: false, bad: optionalTextBad(500) },
+      { name: "phone", required: false, bad: optionalTextBad(50) },
+      { name: "email", required: false, bad: optionalEmailBad },
+      { name: "status", required: false, bad: fc.oneof(notAString, notInEnum(clientStatuses)) },
+      {
+        name: "primaryContact",
+        required: false,
+        bad: fc.oneof(
+          notAString.filter((value) => typeof value !== "object" || value === null || Array.isArray(value)),
+          fc.constant({}),
+          fc.constant({ name: "  " }),
+          fc.constant({ name: "Ann", email: "ann@" }),
+          fc.constant({ name: "Ann", clientId: world.clients[0]?.id }),
+        ),
+      },
+      {
+        name: "templateIds",
+        required: false,
+        bad: fc.oneof(
+          notAString.filter((value) => !Array.isArray(value) || value.length > 0),
+          fc.array(notAUuid, { minLength: 1, maxLength: 3 }),
+          fc.uuid({ version: 7 }).map((id) => [id, id]),
+          fc
+            .integer({ min: 101, max: 300 })
+            .map((length) =>
+              Array.from({ length }, (_, index) => `0193${String(index).padStart(4, "0")}-0000-7000-8000-000000000000`),
+            ),
+        ),
+      },
+    ]).filter((testCase) => !createClientSchema.safeParse(testCase.body).success);
+
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(cases, async (testCase) => {
+          expectSchemaRefuses(createClientSchema, testCase);
+          await refusedWithoutWrites(`create client: ${testCase.what}`, () =>
+            send("POST", "/api/clients", { json: testCase.body, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+    // Schema-valid, but naming templates the firm does not have: refused whole, nothing written.
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(fc.uuid({ version: 7 }), async (templateId) => {
+          await refusedWithoutWrites(`create client with unknown template ${templateId}`, () =>
+            send("POST", "/api/clients", { json: { ...base(), templateIds: [templateId] }, signedIn: true }),
+          );
+        }),
+        { numRuns: 10 },
+      ),
+    );
+  });
+
+  it("PATCH /api/clients/:id (bad bodies)", async () => {
+    const target = world.clients[0]?.id;
+    const cases = corrupted(
+      () => ({ name: "Renamed Client" }),
+      [
+        { name: "name", required: false, bad: fc.oneof(notAString, trimmedWhitespace, longString(201)) },
+        { name: "email", required: false, bad: optionalEmailBad },
+        { name: "status", required: false, bad: fc.oneof(notAString, notInEnum(clientStatuses)) },
+      ],
+      { emptyIsInvalid: true },
+    ).filter((testCase) => !updateClientSchema.safeParse(testCase.body).success);
+
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(cases, async (testCase) => {
+          expectSchemaRefuses(updateClientSchema, testCase);
+          await refusedWithoutWrites(`update client: ${testCase.what}`, () =>
+            send("PATCH", `/api/clients/${target}`, { json: testCase.body, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  it("POST /api/contacts and PATCH /api/contacts/:id (bad bodies)", async () => {
+    const base = () => ({ name: "Morgan Lee", title: "Controller", isPrimary: false, clientId: world.clients[0]?.id });
+    const fields: FieldSpec[] = [
+      { name: "name", required: true, bad: fc.oneof(notAString, trimmedWhitespace, longString(201)) },
+      { name: "title", required: false, bad: optionalTextBad(100) },
+      { name: "email", required: false, bad: optionalEmailBad },
+      { name: "isPrimary", required: false, bad: notABoolean },
+      { name: "clientId", required: true, bad: fc.oneof(notAString, notAUuid) },
+    ];
+    const cases = corrupted(base, fields).filter((testCase) => !createContactSchema.safeParse(testCase.body).success);
+    const [contact] = await ctx.database.db
+      .insert(contacts)
+      .values({ firmId: world.firm.id, clientId: world.clients[0]?.id ?? "", name: "Existing Contact" })
+      .returning();
+    const updates = corrupted(
+      () => ({ title: "Partner" }),
+      fields.filter((field) => field.name !== "clientId").map((field) => ({ ...field, required: false })),
+      { emptyIsInvalid: true },
+    ).filter((testCase) => !updateContactSchema.safeParse(testCase.body).success);
+
+    await unchangedAcross(async () => {
+      await fc.assert(
+        fc.asyncProperty(cases, async (testCase) => {
+          expectSchemaRefuses(createContactSchema, testCase);
+          await refusedWithoutWrites(`create contact: ${testCase.what}`, () =>
+            send("POST", "/api/contacts", { json: testCase.body, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      );
+      await fc.assert(
+        fc.asyncProperty(updates, async (testCase) => {
+          expectSchemaRefuses(updateContactSchema, testCase);
+          await refusedWithoutWrites(`update contact: ${testCase.what}`, () =>
+            send("PATCH", `/api/contacts/${contact?.id}`, { json: testCase.body, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  });
+
+  it("GET /api/clients with bad queries", async () => {
+    const badQuery = fc.oneof(
+      notInEnum(clientStatuses).map((value) => `status=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"))}`),
+      fc.constantFrom("limit=0", "limit=-1", "limit=501", "limit=1.5", "limit=abc", "limit=1e3", "archived=yes", "x=1"),
+      fc
+        .string({ maxLength: 30 })
+        .map((cursor) => `limit=5&cursor=${encodeURIComponent(cursor.replace(/[\ud800-\udfff]/g, "x"))}x`),
+      fc.integer({ min: 201, max: 2_000 }).map((length) => `q=${"a".repeat(length)}`),
+    );
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badQuery, async (query) => {
+          await refusedWithoutWrites(`GET /api/clients?${preview(query)}`, () =>
+            send("GET", `/api/clients?${query}`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
   it("raw non-JSON and malformed JSON bodies, on every endpoint that takes one", async () => {
     const endpoints = [
       { method: "POST", url: () => "/api/auth/register", signedIn: false },
@@ -685,6 +855,9 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       { method: "POST", url: () => "/api/users", signedIn: true },
       { method: "PATCH", url: () => `/api/users/${world.users.user.id}`, signedIn: true },
       { method: "POST", url: () => "/api/user-clients/assign", signedIn: true },
+      { method: "POST", url: () => "/api/clients", signedIn: true },
+      { method: "PATCH", url: () => `/api/clients/${world.clients[0]?.id}`, signedIn: true },
+      { method: "POST", url: () => "/api/contacts", signedIn: true },
     ] as const;
     const isMalformed = (text: string) => {
       try {
@@ -808,6 +981,27 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
         fc.asyncProperty(badPathId, async (id) => {
           await refusedWithoutWrites(`GET /api/users/${preview(id)}`, () =>
             send("GET", `/api/users/${id}`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  it("the client and contact routes with bad ids", async () => {
+    const routes: { method: "GET" | "PATCH" | "DELETE" | "POST"; url: (id: string) => string; json?: Json }[] = [
+      { method: "GET", url: (id) => `/api/clients/${id}` },
+      { method: "PATCH", url: (id) => `/api/clients/${id}`, json: { name: "Renamed" } },
+      { method: "DELETE", url: (id) => `/api/clients/${id}` },
+      { method: "POST", url: (id) => `/api/clients/${id}/restore` },
+      { method: "PATCH", url: (id) => `/api/contacts/${id}`, json: { name: "Renamed" } },
+      { method: "DELETE", url: (id) => `/api/contacts/${id}` },
+    ];
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(fc.constantFrom(...routes), badPathId, async (route, id) => {
+          await refusedWithoutWrites(`${route.method} ${preview(route.url(id))}`, () =>
+            send(route.method, route.url(id), { ...(route.json ? { json: route.json } : {}), signedIn: true }),
           );
         }),
         { numRuns: RUNS },

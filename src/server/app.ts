@@ -3,7 +3,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { assignmentsRoutes } from "./assignments/assignments.routes";
 import { registerAccessControl } from "./auth/access-control";
 import { authRoutes } from "./auth/auth.routes";
+import { clientsRoutes } from "./clients/clients.routes";
 import type { Config } from "./config";
+import { contactsRoutes } from "./contacts/contacts.routes";
 import type { DatabaseHandle } from "./db/database";
 import { docsRoutes } from "./docs/docs.routes";
 import { AppError, registerErrorHandler, sendFrameworkError } from "./errors";
@@ -84,6 +86,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   authRoutes(app, { db: database.db, config });
   usersRoutes(app, { db: database.db });
   assignmentsRoutes(app, { db: database.db });
+  clientsRoutes(app, { db: database.db });
+  contactsRoutes(app, { db: database.db });
   docsRoutes(app);
   await webRoutes(app, { clientDir: options.clientDir ?? projectPaths.clientBuild });
   return app;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./validation";
 
 /** POST /api/user-clients/assign: replaces a user's clients with the list, which may be empty. */
 export const assignClientsSchema = z.strictObject({

@@ -14,6 +14,18 @@ export type AuditEventInput =
       entityType: "user";
       before: { clientIds: string[] };
       after: { clientIds: string[] };
-    };
+    }
+  | ClientAuditEvent;
+
+type Fields = Record<string, unknown>;
+export type ClientAuditEvent =
+  | { action: "client.created"; entityType: "client"; after: Fields }
+  | { action: "client.updated"; entityType: "client"; before: Fields; after: Fields }
+  | { action: "client.archived"; entityType: "client"; before: Fields }
+  | { action: "client.restored"; entityType: "client"; after: Fields }
+  | { action: "client.purged"; entityType: "client"; before: Fields }
+  | { action: "contact.created"; entityType: "contact"; after: Fields }
+  | { action: "contact.updated"; entityType: "contact"; before: Fields; after: Fields }
+  | { action: "contact.deleted"; entityType: "contact"; before: Fields };
 
 export type AuditAction = AuditEventInput["action"];

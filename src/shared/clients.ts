@@ -1,2 +1,180 @@
+import { z } from "zod";
+import { roles } from "./roles";
+import { taskSchema } from "./tasks";
+import "./validation";
+
 export const clientStatuses = ["active", "inactive", "prospect"] as const;
 export type ClientStatus = (typeof clientStatuses)[number];
+
+/*
+ * One schema per operation, shared by the forms and the routes; messages are spec section 5's.
+ * Optional text fields accept a value, "", null or nothing, and store "" as null.
+ */
+
+/** "" and null both mean "no value"; a field left out stays out, so a change touches only what it names. */
+function emptyAsNull(value: string | null | undefined): string | null | undefined {
+  return value === undefined ? undefined : value || null;
+}
+
+const optionalText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .nullish()
+    .transform(emptyAsNull);
+
+/** "A valid address or empty" (spec section 5), for clients and contacts alike. */
+const optionalEmail = z
+  .string({ error: "Invalid email address" })
+  .trim()
+  .max(254, "Invalid email address")
+  .refine((value) => value === "" || z.regexes.email.test(value), "Invalid email address")
+  .nullish()
+  .transform(emptyAsNull);
+
+const clientFields = {
+  name: z
+    .string({ error: "Company name is required" })
+    .trim()
+    .min(1, "Company name is required")
+    .max(200, "Company name must be at most 200 characters"),
+  industry: optionalText("Industry", 100),
+  address: optionalText("Address", 500),
+  phone: optionalText("Phone", 50),
+  email: optionalEmail,
+  status: z.enum(clientStatuses),
+};
+
+const contactFields = {
+  name: z
+    .string({ error: "Contact name is required" })
+    .trim()
+    .min(1, "Contact name is required")
+    .max(200, "Contact name must be at most 200 characters"),
+  title: optionalText("Title", 100),
+  phone: optionalText("Phone", 50),
+  email: optionalEmail,
+};
+
+const nothingToChange = (value: object) => Object.values(value).some((field) => field !== undefined);
+
+/**
+ * POST /api/clients: the spec's fields, plus what the New Client dialog creates with it in one
+ * transaction: an optional primary contact and the templates to start tasks from.
+ */
+export const createClientSchema = z.strictObject({
+  ...clientFields,
+  status: clientFields.status.default("active"),
+  primaryContact: z.strictObject(contactFields).optional(),
+  templateIds: z
+    .array(z.uuid("templateIds must be template ids"))
+    .max(100, "At most 100 templates at once")
+    .refine((ids) => new Set(ids).size === ids.length, "A template is listed twice")
+    .default([]),
+});
+export type CreateClientInput = z.infer<typeof createClientSchema>;
+
+export const updateClientSchema = z
+  .strictObject({
+    name: clientFields.name.optional(),
+    industry: clientFields.industry,
+    address: clientFields.address,
+    phone: clientFields.phone,
+    email: clientFields.email,
+    status: clientFields.status.optional(),
+  })
+  .refine(nothingToChange, "Nothing to change");
+export type UpdateClientInput = z.input<typeof updateClientSchema>;
+
+/** POST /api/contacts (spec section 7); isPrimary is false unless given. */
+export const createContactSchema = z.strictObject({
+  ...contactFields,
+  isPrimary: z.boolean({ error: "isPrimary must be true or false" }).default(false),
+  clientId: z.uuid("clientId must be a client id"),
+});
+export type CreateContactInput = z.infer<typeof createContactSchema>;
+
+export const updateContactSchema = z
+  .strictObject({
+    name: contactFields.name.optional(),
+    title: contactFields.title,
+    phone: contactFields.phone,
+    email: contactFields.email,
+    isPrimary: z.boolean({ error: "isPrimary must be true or false" }).optional(),
+  })
+  .refine(nothingToChange, "Nothing to change");
+export type UpdateContactInput = z.input<typeof updateContactSchema>;
+
+/** Query of GET /api/clients. */
+export const listClientsQuerySchema = z.strictObject({
+  q: z.string().trim().max(200, "The search is too long").optional(),
+  status: z.enum(clientStatuses).optional(),
+  archived: z.enum(["true", "false"]).optional(),
+  limit: z.coerce.number().int("limit must be a whole number").min(1).max(500).optional(),
+  cursor: z.string().max(1000).optional(),
+});
+export type ListClientsQuery = z.infer<typeof listClientsQuerySchema>;
+
+// -------------------------------------------------------------------------------------------
+// Health (spec section 4): one function for the API and the screens.
+
+export const healthLevels = ["good", "warning", "critical"] as const;
+export type HealthLevel = (typeof healthLevels)[number];
+export type ClientHealth = { level: HealthLevel; label: string };
+
+/** A client's tasks by derived status (design section 4: overdue is not completed and past due). */
+export type TaskCounts = { total: number; pending: number; overdue: number; completed: number };
+
+export function clientHealth(counts: TaskCounts): ClientHealth {
+  if (counts.total === 0) return { level: "good", label: "No tasks" };
+  if (counts.overdue > 0) return { level: "critical", label: `${counts.overdue} overdue task(s)` };
+  if (counts.pending > 0) return { level: "warning", label: `${counts.pending} pending task(s)` };
+  return { level: "good", label: "All tasks complete" };
+}
+
+// -------------------------------------------------------------------------------------------
+// Answers. The server serializes through these, so only the fields listed leave it.
+
+export const contactSchema = z.object({
+  id: z.uuid(),
+  clientId: z.uuid(),
+  name: z.string(),
+  title: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  isPrimary: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+export type Contact = z.infer<typeof contactSchema>;
+
+const taskCountsSchema = z.object({
+  total: z.number().int(),
+  pending: z.number().int(),
+  overdue: z.number().int(),
+  completed: z.number().int(),
+});
+
+/** A client as lists show it: its fields, its health and its tasks counted by status. */
+export const clientSummarySchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  industry: z.string().nullable(),
+  address: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  status: z.enum(clientStatuses),
+  createdAt: z.iso.datetime(),
+  archivedAt: z.iso.datetime().nullable(),
+  taskCounts: taskCountsSchema,
+  health: z.object({ level: z.enum(healthLevels), label: z.string() }),
+});
+export type ClientSummary = z.infer<typeof clientSummarySchema>;
+
+/** GET /api/clients/{id}: the client with its contacts, its tasks and the users assigned to it. */
+export const clientDetailSchema = clientSummarySchema.extend({
+  contacts: z.array(contactSchema),
+  tasks: z.array(taskSchema),
+  team: z.array(z.object({ id: z.uuid(), username: z.string(), fullName: z.string(), role: z.enum(roles) })),
+});
+export type ClientDetail = z.infer<typeof clientDetailSchema>;

@@ -15,6 +15,10 @@ export const policies = {
     description: "create or edit clients and contacts",
     scope: { super_admin: "all", admin: "all", user: "none" },
   },
+  "clients.purge": {
+    description: "delete clients for good",
+    scope: { super_admin: "all", admin: "none", user: "none" },
+  },
   "tasks.create": { description: "create tasks", scope: { super_admin: "all", admin: "all", user: "assigned" } },
   "tasks.complete": { description: "complete tasks", scope: { super_admin: "all", admin: "all", user: "assigned" } },
   "templates.read": { description: "view task templates", scope: { super_admin: "all", admin: "all", user: "all" } },

@@ -1,3 +1,6 @@
+import { z } from "zod";
+import "./validation";
+
 export const taskPriorities = ["low", "medium", "high"] as const;
 export type TaskPriority = (typeof taskPriorities)[number];
 
@@ -16,3 +19,24 @@ export function taskStatus(task: { status: StoredTaskStatus; dueDate: Date | nul
   if (task.status === "completed") return "completed";
   return task.dueDate !== null && task.dueDate.getTime() < now.getTime() ? "overdue" : "pending";
 }
+
+/** A task as the API answers it: its status derived, and who signed it off if anyone did. */
+export const taskSchema = z.object({
+  id: z.uuid(),
+  clientId: z.uuid(),
+  templateId: z.uuid().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  priority: z.enum(taskPriorities),
+  status: z.enum(taskStatuses),
+  dueDate: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  completedAt: z.iso.datetime().nullable(),
+  /** The id of the user who signed it off (design section 4: from the session, never the body). */
+  completedBy: z.uuid().nullable(),
+  completedByUser: z.object({ id: z.uuid(), fullName: z.string(), username: z.string() }).nullable(),
+  printedName: z.string().nullable(),
+  /** The drawn signature as a PNG data URL. */
+  signature: z.string().nullable(),
+});
+export type Task = z.infer<typeof taskSchema>;

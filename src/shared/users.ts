@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./validation";
 import { passwordSchema, usernameSchema } from "./auth";
 import { planIds, subscriptionStatuses } from "./plans";
 import { roles } from "./roles";

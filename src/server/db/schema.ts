@@ -52,6 +52,8 @@ export const firms = pgTable(
     plan: text("plan", { enum: planIds }).notNull(),
     trialEndsAt: timestamp("trial_ends_at", { withTimezone: true }).notNull(),
     subscriptionStatus: text("subscription_status", { enum: subscriptionStatuses }).notNull().default("trialing"),
+    /** IANA name; due dates and "today" are computed in it. */
+    timeZone: text("time_zone").notNull().default("UTC"),
     stripeCustomerId: text("stripe_customer_id").unique(),
     stripeSubscriptionId: text("stripe_subscription_id").unique(),
     createdAt: createdAt(),
@@ -129,7 +131,8 @@ export const clients = pgTable(
   },
   (t) => [
     unique("clients_firm_id_id_key").on(t.firmId, t.id),
-    index("clients_firm_id_name_idx").on(t.firmId, t.name),
+    // The list's order and its keyset pages: name, then id.
+    index("clients_firm_id_name_idx").on(t.firmId, t.name, t.id),
     check("clients_status_check", oneOf(t.status, clientStatuses)),
   ],
 );

@@ -41,6 +41,7 @@ export function buildOpenApiDocument(routes: ApiRoute[], version: string) {
 
 function operation({ method, url, access, schema = {} }: ApiRoute) {
   const params = schema.params instanceof z.ZodObject ? schema.params : undefined;
+  const query = schema.querystring instanceof z.ZodObject ? schema.querystring : undefined;
   const body = schema.body instanceof z.ZodType ? schema.body : undefined;
   const answers = (schema.response ?? {}) as Record<string, z.ZodType>;
   return {
@@ -49,14 +50,22 @@ function operation({ method, url, access, schema = {} }: ApiRoute) {
     ...(schema.summary ? { summary: schema.summary } : {}),
     description: whoMayCall(access),
     security: access === "public" ? [] : [{ session: [] }],
-    ...(params
+    ...(params || query
       ? {
-          parameters: Object.entries(params.shape).map(([name, value]) => ({
-            name,
-            in: "path",
-            required: true,
-            schema: jsonSchema(value as z.ZodType, "input"),
-          })),
+          parameters: [
+            ...Object.entries(params?.shape ?? {}).map(([name, value]) => ({
+              name,
+              in: "path",
+              required: true,
+              schema: jsonSchema(value as z.ZodType, "input"),
+            })),
+            ...Object.entries(query?.shape ?? {}).map(([name, value]) => ({
+              name,
+              in: "query",
+              required: !(value as z.ZodType).safeParse(undefined).success,
+              schema: jsonSchema(value as z.ZodType, "input"),
+            })),
+          ],
         }
       : {}),
     ...(body

@@ -1,0 +1,15 @@
+import { z } from "zod";
+
+/*
+ * The generic messages of spec section 5 ("Required", "Invalid email", "Invalid enum value"), for
+ * every field whose schema gives no message of its own. Imported by each schema module, so the
+ * forms and the routes say the same thing.
+ */
+z.config({
+  customError: (issue) => {
+    if (issue.code === "invalid_type" && issue.input === undefined) return "Required";
+    if (issue.code === "invalid_value") return "Invalid enum value";
+    if (issue.code === "invalid_format" && issue.format === "email") return "Invalid email";
+    return undefined;
+  },
+});
