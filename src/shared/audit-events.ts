@@ -15,10 +15,10 @@ export type AuditEventInput =
       before: { clientIds: string[] };
       after: { clientIds: string[] };
     }
-  | ClientAuditEvent;
+  | WorkAuditEvent;
 
 type Fields = Record<string, unknown>;
-export type ClientAuditEvent =
+export type WorkAuditEvent =
   | { action: "client.created"; entityType: "client"; after: Fields }
   | { action: "client.updated"; entityType: "client"; before: Fields; after: Fields }
   | { action: "client.archived"; entityType: "client"; before: Fields }
@@ -26,6 +26,15 @@ export type ClientAuditEvent =
   | { action: "client.purged"; entityType: "client"; before: Fields }
   | { action: "contact.created"; entityType: "contact"; after: Fields }
   | { action: "contact.updated"; entityType: "contact"; before: Fields; after: Fields }
-  | { action: "contact.deleted"; entityType: "contact"; before: Fields };
+  | { action: "contact.deleted"; entityType: "contact"; before: Fields }
+  | { action: "task.created"; entityType: "task"; after: Fields }
+  | { action: "task.updated"; entityType: "task"; before: Fields; after: Fields }
+  | { action: "task.deleted"; entityType: "task"; before: Fields }
+  /** A sign-off: who, the printed name and the signature's SHA-256 (the image itself stays on the task). */
+  | { action: "task.completed"; entityType: "task"; after: Fields }
+  | { action: "template.created"; entityType: "template"; after: Fields }
+  | { action: "template.updated"; entityType: "template"; before: Fields; after: Fields }
+  | { action: "template.deleted"; entityType: "template"; before: Fields }
+  | { action: "firm.updated"; entityType: "firm"; before: Fields; after: Fields };
 
 export type AuditAction = AuditEventInput["action"];
