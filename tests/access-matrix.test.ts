@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, isNull } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RouteAccess } from "../src/server/auth/access-control";
 import type { Database } from "../src/server/db/database";
@@ -22,6 +22,7 @@ import {
 } from "../src/server/seed/factories";
 import { can, forbiddenMessage, roleLabels } from "../src/shared/permissions";
 import type { Role } from "../src/shared/roles";
+import { templateLibrary } from "../src/shared/template-library";
 import { type ApiClient, type ApiResponse, apiClient } from "./api-client";
 import { type SeededFirm, type SeededUser, seedFirm, signIn } from "./fixtures";
 import { type TestApp, useTestApp } from "./test-app";
@@ -64,6 +65,8 @@ async function seedWorld() {
   const b = await seedFirm(db, "Firm B");
   // A link of someone other than the `user`, so "a user sees only their own links" means something.
   await insertUserClients(db, { firmId: a.firm.id, userId: a.users.admin.id, clientIds: [at(a.clients, 1).id] });
+  // A template in each firm, so the template list has something of its own to show.
+  for (const firm of [a, b]) await insertTaskTemplate(db, { firmId: firm.firm.id, createdBy: firm.users.admin.id });
   world = {
     db,
     a,
@@ -132,7 +135,7 @@ async function rowCounts(db: Database) {
 
 /** Everything of one firm that a request from another firm could change. */
 async function firmState(db: Database, firmId: string) {
-  const [userRows, linkRows, [auditRows], clientRows, contactRows, [taskRows]] = await Promise.all([
+  const [userRows, linkRows, [auditRows], clientRows, contactRows, [taskRows], templateRows] = await Promise.all([
     db.select().from(users).where(eq(users.firmId, firmId)).orderBy(asc(users.id)),
     db
       .select()
@@ -143,6 +146,7 @@ async function firmState(db: Database, firmId: string) {
     db.select().from(clients).where(eq(clients.firmId, firmId)).orderBy(asc(clients.id)),
     db.select().from(contacts).where(eq(contacts.firmId, firmId)).orderBy(asc(contacts.id)),
     db.select({ n: count() }).from(tasks).where(eq(tasks.firmId, firmId)),
+    db.select().from(taskTemplates).where(eq(taskTemplates.firmId, firmId)).orderBy(asc(taskTemplates.id)),
   ]);
   return {
     users: userRows,
@@ -151,6 +155,7 @@ async function firmState(db: Database, firmId: string) {
     clients: clientRows,
     contacts: contactRows,
     tasks: taskRows?.n,
+    templates: templateRows,
   };
 }
 
@@ -505,7 +510,94 @@ const tenantMatrix: Record<string, TenantRow> = {
       message: "Contact not found",
     },
   }),
+  "GET /api/task-templates": listsOwnFirmOnly({
+    ownIds: async (world) =>
+      (
+        await world.db
+          .select({ id: taskTemplates.id })
+          .from(taskTemplates)
+          .where(and(eq(taskTemplates.firmId, world.b.firm.id), isNull(taskTemplates.deletedAt)))
+      ).map((row) => row.id),
+  }),
+  "POST /api/task-templates": {
+    kind: "creates in own firm only",
+    cases: {
+      "takes the firm and the author from the session, not from a createdBy of another firm": async (world, route) => {
+        const before = await firmState(world.db, world.a.firm.id);
+        const response = await send(world.bSuperAdmin, route, {
+          body: { name: "Firm B template", description: "Ours.", createdBy: world.a.users.admin.id },
+        });
+        expect(response.status).toBe(201);
+        expect(response.body.createdBy).toBe(world.b.users.super_admin.id);
+        const [row] = await world.db
+          .select({ firmId: taskTemplates.firmId })
+          .from(taskTemplates)
+          .where(eq(taskTemplates.id, response.body.id));
+        expect(row?.firmId).toBe(world.b.firm.id);
+        expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+      },
+    },
+  },
+  "PUT /api/task-templates/:id": refusesForeignIds({
+    "another firm's template cannot be changed": {
+      request: async (world) => ({
+        path: `/api/task-templates/${(await templateOf(world, "a")).id}`,
+        body: { name: "Taken Over", description: "Ours now." },
+      }),
+      message: "Task template not found",
+    },
+  }),
+  "DELETE /api/task-templates/:id": refusesForeignIds({
+    "another firm's template cannot be deleted": {
+      request: async (world) => ({ path: `/api/task-templates/${(await templateOf(world, "a")).id}` }),
+      message: "Task template not found",
+    },
+  }),
+  "GET /api/template-library": noTenantData(
+    "the curated library is the same for every firm; `added` reflects the caller's own templates",
+    {
+      "marks as added only what the caller's own firm added": async (world, route) => {
+        await insertTaskTemplate(world.db, {
+          firmId: world.a.firm.id,
+          createdBy: world.a.users.admin.id,
+          libraryKey: "annual-engagement-letter-renewal",
+        });
+        const response = await send(world.bSuperAdmin, route, {});
+        expect(response.status).toBe(200);
+        const entry = response.body.find((item: { key: string }) => item.key === "annual-engagement-letter-renewal");
+        expect(entry?.added).toBe(false);
+        expect(idsIn(response.body).size).toBe(0);
+      },
+    },
+  ),
+  "POST /api/template-library/:key/add": {
+    kind: "creates in own firm only",
+    cases: {
+      "adds to the caller's firm even when another firm already has it": async (world, route) => {
+        await insertTaskTemplate(world.db, {
+          firmId: world.a.firm.id,
+          createdBy: world.a.users.admin.id,
+          libraryKey: "quarterly-estimated-tax-reminder",
+        });
+        const before = await firmState(world.db, world.a.firm.id);
+        const response = await send(world.bSuperAdmin, route, {
+          path: "/api/template-library/quarterly-estimated-tax-reminder/add",
+        });
+        expect(response.status).toBe(201);
+        const [row] = await world.db
+          .select({ firmId: taskTemplates.firmId })
+          .from(taskTemplates)
+          .where(eq(taskTemplates.id, response.body.id));
+        expect(row?.firmId).toBe(world.b.firm.id);
+        expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+      },
+    },
+  },
 };
+
+/** A fresh template of the given firm. */
+const templateOf = (world: World, firm: "a" | "b") =>
+  insertTaskTemplate(world.db, { firmId: world[firm].firm.id, createdBy: world[firm].users.admin.id });
 
 /** A fresh contact on a client of the given firm. */
 const contactOf = (world: World, firm: "a" | "b") =>
@@ -682,6 +774,50 @@ const roleMatrix: Record<string, RoleRow> = {
     allowed: { anonymous: false, super_admin: true, admin: true, user: false },
     ok: 204,
     request: async (world) => ({ path: `/api/contacts/${(await contactOf(world, "a")).id}` }),
+  },
+  // Design section 3: every role views templates; super_admin and admin create them; only
+  // super_admin edits and deletes them.
+  "GET /api/task-templates": { access: "templates.read", allowed: signedIn, ok: 200, request: () => ({}) },
+  "POST /api/task-templates": {
+    access: "templates.create",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 201,
+    request: () => ({ body: { name: unique("Role Matrix Template"), description: "Checks the matrix." } }),
+  },
+  "PUT /api/task-templates/:id": {
+    access: "templates.manage",
+    allowed: { anonymous: false, super_admin: true, admin: false, user: false },
+    ok: 200,
+    request: async (world) => ({
+      path: `/api/task-templates/${(await templateOf(world, "a")).id}`,
+      body: { name: "Renamed Template", description: "Changed.", priority: "low" },
+    }),
+  },
+  "DELETE /api/task-templates/:id": {
+    access: "templates.manage",
+    allowed: { anonymous: false, super_admin: true, admin: false, user: false },
+    ok: 204,
+    request: async (world) => ({ path: `/api/task-templates/${(await templateOf(world, "a")).id}` }),
+  },
+  "GET /api/template-library": { access: "templates.read", allowed: signedIn, ok: 200, request: () => ({}) },
+  // "create templates": adding one from the library creates a template.
+  "POST /api/template-library/:key/add": {
+    access: "templates.create",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 201,
+    request: async (world) => {
+      // A key the firm has not added yet, so each permitted caller's request can succeed.
+      const taken = new Set(
+        (
+          await world.db
+            .select({ key: taskTemplates.libraryKey })
+            .from(taskTemplates)
+            .where(eq(taskTemplates.firmId, world.a.firm.id))
+        ).map((row) => row.key),
+      );
+      const key = templateLibrary.find((template) => !taken.has(template.key))?.key;
+      return { path: `/api/template-library/${key}/add` };
+    },
   },
 };
 

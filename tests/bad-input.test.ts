@@ -30,6 +30,8 @@ import {
 } from "../src/shared/clients";
 import { planIds } from "../src/shared/plans";
 import { roles } from "../src/shared/roles";
+import { frequencies, taskPriorities } from "../src/shared/tasks";
+import { createTemplateSchema } from "../src/shared/templates";
 import { createUserSchema, updateUserSchema } from "../src/shared/users";
 import { sameOriginHeaders } from "./api-client";
 import { type SeededFirm, seedFirm, signIn } from "./fixtures";
@@ -68,7 +70,7 @@ const freshIp = () => {
 };
 
 async function send(
-  method: "GET" | "POST" | "PATCH" | "DELETE",
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
   url: string,
   options: { json?: unknown; raw?: string | Buffer; contentType?: string; signedIn?: boolean; ip?: string } = {},
 ): Promise<LightMyRequestResponse> {
@@ -826,6 +828,48 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     });
   });
 
+  it("POST /api/task-templates and PUT /api/task-templates/:id", async () => {
+    const base = () => ({
+      name: "Monthly close",
+      description: "Close the month.",
+      priority: "high",
+      frequency: "monthly",
+    });
+    const fields: FieldSpec[] = [
+      { name: "name", required: true, bad: fc.oneof(notAString, trimmedWhitespace, longString(201)) },
+      { name: "description", required: true, bad: fc.oneof(notAString, trimmedWhitespace, longString(2001)) },
+      { name: "priority", required: false, bad: fc.oneof(notAString, notInEnum(taskPriorities)) },
+      {
+        name: "frequency",
+        required: false,
+        bad: fc.oneof(
+          notAString.filter((value) => value !== null),
+          notInEnum([...frequencies, "yearly", "none", ""]),
+        ),
+      },
+      { name: "isRecurring", required: false, bad: notABoolean },
+    ];
+    const cases = corrupted(base, fields).filter((testCase) => !createTemplateSchema.safeParse(testCase.body).success);
+    const [template] = await ctx.database.db
+      .insert(taskTemplates)
+      .values({ firmId: world.firm.id, name: "Kept", description: "Kept.", createdBy: world.users.super_admin.id })
+      .returning();
+
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(cases, fc.boolean(), async (testCase, replace) => {
+          expectSchemaRefuses(createTemplateSchema, testCase);
+          await refusedWithoutWrites(`${replace ? "replace" : "create"} template: ${testCase.what}`, () =>
+            replace
+              ? send("PUT", `/api/task-templates/${template?.id}`, { json: testCase.body, signedIn: true })
+              : send("POST", "/api/task-templates", { json: testCase.body, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
   it("GET /api/clients with bad queries", async () => {
     const badQuery = fc.oneof(
       notInEnum(clientStatuses).map((value) => `status=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"))}`),
@@ -858,6 +902,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       { method: "POST", url: () => "/api/clients", signedIn: true },
       { method: "PATCH", url: () => `/api/clients/${world.clients[0]?.id}`, signedIn: true },
       { method: "POST", url: () => "/api/contacts", signedIn: true },
+      { method: "POST", url: () => "/api/task-templates", signedIn: true },
     ] as const;
     const isMalformed = (text: string) => {
       try {
@@ -989,14 +1034,17 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
   });
 
   it("the client and contact routes with bad ids", async () => {
-    const routes: { method: "GET" | "PATCH" | "DELETE" | "POST"; url: (id: string) => string; json?: Json }[] = [
-      { method: "GET", url: (id) => `/api/clients/${id}` },
-      { method: "PATCH", url: (id) => `/api/clients/${id}`, json: { name: "Renamed" } },
-      { method: "DELETE", url: (id) => `/api/clients/${id}` },
-      { method: "POST", url: (id) => `/api/clients/${id}/restore` },
-      { method: "PATCH", url: (id) => `/api/contacts/${id}`, json: { name: "Renamed" } },
-      { method: "DELETE", url: (id) => `/api/contacts/${id}` },
-    ];
+    const routes: { method: "GET" | "PUT" | "PATCH" | "DELETE" | "POST"; url: (id: string) => string; json?: Json }[] =
+      [
+        { method: "GET", url: (id) => `/api/clients/${id}` },
+        { method: "PATCH", url: (id) => `/api/clients/${id}`, json: { name: "Renamed" } },
+        { method: "DELETE", url: (id) => `/api/clients/${id}` },
+        { method: "POST", url: (id) => `/api/clients/${id}/restore` },
+        { method: "PATCH", url: (id) => `/api/contacts/${id}`, json: { name: "Renamed" } },
+        { method: "DELETE", url: (id) => `/api/contacts/${id}` },
+        { method: "PUT", url: (id) => `/api/task-templates/${id}`, json: { name: "Renamed", description: "Changed." } },
+        { method: "DELETE", url: (id) => `/api/task-templates/${id}` },
+      ];
     await unchangedAcross(() =>
       fc.assert(
         fc.asyncProperty(fc.constantFrom(...routes), badPathId, async (route, id) => {

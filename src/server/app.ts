@@ -15,6 +15,7 @@ import { createLogger } from "./logger";
 import { projectPaths } from "./paths";
 import { registerRateLimit } from "./rate-limit/rate-limit";
 import { securityHeaders } from "./security-headers";
+import { templatesRoutes } from "./templates/templates.routes";
 import { usersRoutes } from "./users/users.routes";
 import { webRoutes } from "./web/web.routes";
 
@@ -88,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   assignmentsRoutes(app, { db: database.db });
   clientsRoutes(app, { db: database.db });
   contactsRoutes(app, { db: database.db });
+  templatesRoutes(app, { db: database.db });
   docsRoutes(app);
   await webRoutes(app, { clientDir: options.clientDir ?? projectPaths.clientBuild });
   return app;

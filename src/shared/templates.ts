@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { frequencies, taskPriorities } from "./tasks";
+import { libraryCategories } from "./template-library";
+import "./validation";
+
+/*
+ * Task templates (spec sections 2, 3, 5; design section 4). One frequency list for create and
+ * edit; "yearly" is taken as "annually"; "none", "" or null mean one-time. A template is
+ * recurring exactly when it has a frequency, so the checkbox and the frequency never disagree.
+ */
+
+const frequencyInput = z
+  .union([z.enum(frequencies), z.literal("yearly"), z.literal("none"), z.literal(""), z.null()], {
+    error: "Frequency must be daily, weekly, monthly, quarterly or annually (or none)",
+  })
+  .optional()
+  .transform((value) => (value === "yearly" ? "annually" : value === "none" || value === "" ? null : value));
+
+const templateFields = {
+  name: z
+    .string({ error: "Name is required" })
+    .trim()
+    .min(1, "Name is required")
+    .max(200, "Name must be at most 200 characters"),
+  description: z
+    .string({ error: "Description is required" })
+    .trim()
+    .min(1, "Description is required")
+    .max(2000, "Description must be at most 2000 characters"),
+  priority: z.enum(taskPriorities).default("medium"),
+  frequency: frequencyInput,
+  isRecurring: z.boolean({ error: "isRecurring must be true or false" }).optional(),
+  /** Spec section 7 sends it; the session decides (design section 3), so it is accepted and ignored. */
+  createdBy: z.unknown().optional(),
+};
+
+/** What to store: unchecking "recurring" makes the template one-time whatever frequency was sent. */
+const resolveFrequency = <T extends { frequency?: (typeof frequencies)[number] | null; isRecurring?: boolean }>(
+  input: T,
+) => {
+  const frequency = input.isRecurring === false ? null : (input.frequency ?? null);
+  return { ...input, frequency, isRecurring: frequency !== null };
+};
+
+/** POST /api/task-templates {name, description, priority, frequency, isRecurring, createdBy}. */
+export const createTemplateSchema = z
+  .strictObject(templateFields)
+  .transform(({ createdBy: _ignored, ...input }) => resolveFrequency(input));
+export type CreateTemplateInput = z.output<typeof createTemplateSchema>;
+
+/** PUT /api/task-templates/{id}: the same fields, the whole template. */
+export const updateTemplateSchema = createTemplateSchema;
+export type UpdateTemplateInput = CreateTemplateInput;
+
+export const templateSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  priority: z.enum(taskPriorities),
+  isRecurring: z.boolean(),
+  frequency: z.enum(frequencies).nullable(),
+  createdBy: z.uuid(),
+  createdAt: z.iso.datetime(),
+  /** The library template it was added from, if any. */
+  libraryKey: z.string().nullable(),
+});
+export type Template = z.infer<typeof templateSchema>;
+
+export const libraryTemplateSchema = z.object({
+  key: z.string(),
+  category: z.enum(libraryCategories),
+  name: z.string(),
+  description: z.string(),
+  priority: z.enum(taskPriorities),
+  frequency: z.enum(frequencies).nullable(),
+  /** Whether the firm has already added it to its templates. */
+  added: z.boolean(),
+});
+export type LibraryTemplateEntry = z.infer<typeof libraryTemplateSchema>;
