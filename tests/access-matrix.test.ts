@@ -593,6 +593,21 @@ const tenantMatrix: Record<string, TenantRow> = {
       },
     },
   },
+  "GET /api/dashboard": noTenantData("answers counts, not rows; they must be the caller's firm's counts", {
+    "counts firm B's clients and tasks, none of firm A's": async (world, route) => {
+      const response = await send(world.bSuperAdmin, route, {});
+      expect(response.status).toBe(200);
+      const live = and(eq(clients.firmId, world.b.firm.id), isNull(clients.archivedAt));
+      const [own] = await world.db.select({ n: count() }).from(clients).where(live);
+      expect(response.body.clients.total).toBe(own?.n);
+      const [ownTasks] = await world.db
+        .select({ n: count() })
+        .from(tasks)
+        .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
+        .where(live);
+      expect(response.body.tasks.total).toBe(ownTasks?.n);
+    },
+  }),
 };
 
 /** A fresh template of the given firm. */
@@ -819,6 +834,7 @@ const roleMatrix: Record<string, RoleRow> = {
       return { path: `/api/template-library/${key}/add` };
     },
   },
+  "GET /api/dashboard": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
 };
 
 async function actorFor(world: World, caller: Caller, row: RoleRow): Promise<{ user: SeededUser; client: ApiClient }> {

@@ -6,6 +6,7 @@ import { authRoutes } from "./auth/auth.routes";
 import { clientsRoutes } from "./clients/clients.routes";
 import type { Config } from "./config";
 import { contactsRoutes } from "./contacts/contacts.routes";
+import { dashboardRoutes } from "./dashboard/dashboard.routes";
 import type { DatabaseHandle } from "./db/database";
 import { docsRoutes } from "./docs/docs.routes";
 import { AppError, registerErrorHandler, sendFrameworkError } from "./errors";
@@ -90,6 +91,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   clientsRoutes(app, { db: database.db });
   contactsRoutes(app, { db: database.db });
   templatesRoutes(app, { db: database.db });
+  dashboardRoutes(app, { db: database.db });
   docsRoutes(app);
   await webRoutes(app, { clientDir: options.clientDir ?? projectPaths.clientBuild });
   return app;

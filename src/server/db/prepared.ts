@@ -39,3 +39,13 @@ export function preparedStatement<Statement>(
 
 /** The names of the statements declared so far (for the test that they stay prepared). */
 export const preparedStatementNames = (): ReadonlySet<string> => names;
+
+/**
+ * A named prepared statement written in SQL, for reads drizzle's builder cannot express well
+ * (several aggregates over common table expressions). `$1`, `$2`… are bound from `values`.
+ */
+export function preparedSql<Row>(name: string, text: string): (db: Database, values: unknown[]) => Promise<Row[]> {
+  if (names.has(name)) throw new Error(`Two prepared statements are named ${name}`);
+  names.add(name);
+  return async (db, values) => (await db.$client.query({ name, text, values })).rows as Row[];
+}

@@ -1,0 +1,57 @@
+import type { Dashboard } from "../../shared/dashboard";
+import { scopeOf } from "../../shared/permissions";
+import type { SessionInfo } from "../auth/sessions";
+import type { Database } from "../db/database";
+import { preparedSql } from "../db/prepared";
+
+/*
+ * The dashboard's figures, counted by PostgreSQL in one round trip: no task row travels to Node.
+ * Archived clients and their tasks are left out; a `user` counts only the clients assigned to
+ * them (design section 3). Overdue is derived as everywhere else: pending and due before now.
+ */
+const dashboardCounts = preparedSql<Record<string, number>>(
+  "dashboard_counts",
+  `with visible as (
+     select c.id, c.status from clients c
+     where c.firm_id = $1 and c.archived_at is null
+       and ($2::uuid is null or exists (
+         select 1 from user_clients uc where uc.firm_id = c.firm_id and uc.client_id = c.id and uc.user_id = $2::uuid))
+   ),
+   work as (
+     select t.client_id, t.status, (t.status = 'pending' and coalesce(t.due_date < $3::timestamptz, false)) as overdue
+     from tasks t join visible v on v.id = t.client_id
+     where t.firm_id = $1
+   )
+   select
+     (select count(*) from visible)::int as clients_total,
+     (select count(*) from visible where status = 'active')::int as clients_active,
+     (select count(*) from visible where status = 'inactive')::int as clients_inactive,
+     (select count(*) from visible where status = 'prospect')::int as clients_prospect,
+     (select count(distinct client_id) from work where overdue)::int as clients_with_overdue,
+     (select count(*) from work)::int as tasks_total,
+     (select count(*) from work where status = 'pending' and not overdue)::int as tasks_pending,
+     (select count(*) from work where overdue)::int as tasks_overdue,
+     (select count(*) from work where status = 'completed')::int as tasks_completed`,
+);
+
+export async function getDashboard(options: { db: Database; actor: SessionInfo; now?: Date }): Promise<Dashboard> {
+  const { db, actor, now = new Date() } = options;
+  const assignedTo = scopeOf(actor.role, "clients.read") === "assigned" ? actor.userId : null;
+  const [row = {}] = await dashboardCounts(db, [actor.firmId, assignedTo, now]);
+  const n = (name: string) => row[name] ?? 0;
+  return {
+    clients: {
+      total: n("clients_total"),
+      active: n("clients_active"),
+      inactive: n("clients_inactive"),
+      prospect: n("clients_prospect"),
+      withOverdueTasks: n("clients_with_overdue"),
+    },
+    tasks: {
+      total: n("tasks_total"),
+      pending: n("tasks_pending"),
+      overdue: n("tasks_overdue"),
+      completed: n("tasks_completed"),
+    },
+  };
+}
