@@ -608,6 +608,22 @@ const tenantMatrix: Record<string, TenantRow> = {
       expect(response.body.tasks.total).toBe(ownTasks?.n);
     },
   }),
+  "GET /api/firm": noTenantData("describes the caller's own firm, from their session", {
+    "gives firm B's super admin firm B": async (world, route) => {
+      const response = await send(world.bSuperAdmin, route, {});
+      expect(response.status).toBe(200);
+      expect(response.body.id).toBe(world.b.firm.id);
+    },
+  }),
+  "PATCH /api/firm": noTenantData("changes the caller's own firm; it takes no firm id", {
+    "refuses a firm id in the body and leaves the other firm alone": async (world, route) => {
+      const before = await world.db.select().from(firms).where(eq(firms.id, world.a.firm.id));
+      const response = await send(world.bSuperAdmin, route, { body: { name: "Taken Over", id: world.a.firm.id } });
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe("VALIDATION_FAILED");
+      expect(await world.db.select().from(firms).where(eq(firms.id, world.a.firm.id))).toEqual(before);
+    },
+  }),
 };
 
 /** A fresh template of the given firm. */
@@ -835,6 +851,14 @@ const roleMatrix: Record<string, RoleRow> = {
     },
   },
   "GET /api/dashboard": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
+  "GET /api/firm": { access: "signedIn", allowed: signedIn, ok: 200, request: () => ({}) },
+  // Design section 3 gives the firm's settings, like billing, to the super admin alone.
+  "PATCH /api/firm": {
+    access: "firm.manage",
+    allowed: { anonymous: false, super_admin: true, admin: false, user: false },
+    ok: 200,
+    request: () => ({ body: { timeZone: "UTC" } }),
+  },
 };
 
 async function actorFor(world: World, caller: Caller, row: RoleRow): Promise<{ user: SeededUser; client: ApiClient }> {

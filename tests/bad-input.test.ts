@@ -28,6 +28,7 @@ import {
   updateClientSchema,
   updateContactSchema,
 } from "../src/shared/clients";
+import { updateFirmSchema } from "../src/shared/firm";
 import { planIds } from "../src/shared/plans";
 import { roles } from "../src/shared/roles";
 import { frequencies, taskPriorities } from "../src/shared/tasks";
@@ -870,6 +871,36 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
+  it("PATCH /api/firm", async () => {
+    const cases = corrupted(
+      () => ({ name: "Bad Input Firm", timeZone: "America/Chicago" }),
+      [
+        { name: "name", required: false, bad: fc.oneof(notAString, trimmedWhitespace, longString(201)) },
+        {
+          name: "timeZone",
+          required: false,
+          bad: fc.oneof(
+            notAString,
+            fc.constantFrom("", "UTC+5", "Mars/Olympus", "America/Chicag0", "america/chicago ", "../etc/localtime"),
+            longString(65),
+          ),
+        },
+      ],
+      { emptyIsInvalid: true },
+    ).filter((testCase) => !updateFirmSchema.safeParse(testCase.body).success);
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(cases, async (testCase) => {
+          expectSchemaRefuses(updateFirmSchema, testCase);
+          await refusedWithoutWrites(`update firm: ${testCase.what}`, () =>
+            send("PATCH", "/api/firm", { json: testCase.body, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
   it("GET /api/clients with bad queries", async () => {
     const badQuery = fc.oneof(
       notInEnum(clientStatuses).map((value) => `status=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"))}`),
@@ -903,6 +934,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       { method: "PATCH", url: () => `/api/clients/${world.clients[0]?.id}`, signedIn: true },
       { method: "POST", url: () => "/api/contacts", signedIn: true },
       { method: "POST", url: () => "/api/task-templates", signedIn: true },
+      { method: "PATCH", url: () => "/api/firm", signedIn: true },
     ] as const;
     const isMalformed = (text: string) => {
       try {

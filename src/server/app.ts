@@ -10,6 +10,7 @@ import { dashboardRoutes } from "./dashboard/dashboard.routes";
 import type { DatabaseHandle } from "./db/database";
 import { docsRoutes } from "./docs/docs.routes";
 import { AppError, registerErrorHandler, sendFrameworkError } from "./errors";
+import { firmRoutes } from "./firm/firm.routes";
 import { healthRoutes } from "./health/health.routes";
 import { isApiRequest, serializerCompiler, unacceptableInput, validatorCompiler } from "./http";
 import { createLogger } from "./logger";
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   contactsRoutes(app, { db: database.db });
   templatesRoutes(app, { db: database.db });
   dashboardRoutes(app, { db: database.db });
+  firmRoutes(app, { db: database.db });
   docsRoutes(app);
   await webRoutes(app, { clientDir: options.clientDir ?? projectPaths.clientBuild });
   return app;

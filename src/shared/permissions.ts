@@ -49,6 +49,10 @@ export const policies = {
     description: "view user audit reports",
     scope: { super_admin: "all", admin: "all", user: "self" },
   },
+  "firm.manage": {
+    description: "change the firm's name and time zone",
+    scope: { super_admin: "all", admin: "none", user: "none" },
+  },
   "billing.manage": {
     description: "manage billing and the plan",
     scope: { super_admin: "all", admin: "none", user: "none" },

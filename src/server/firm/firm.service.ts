@@ -1,0 +1,63 @@
+import { eq } from "drizzle-orm";
+import type { Firm, UpdateFirmInput } from "../../shared/firm";
+import { type AuditContext, recordAudit } from "../audit/audit.service";
+import { lockFirmAsActor } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
+import type { Database, DbExecutor } from "../db/database";
+import { firms } from "../db/schema";
+import { AppError } from "../errors";
+
+type FirmRow = typeof firms.$inferSelect;
+
+export async function getFirm(options: { db: Database; actor: SessionInfo }): Promise<Firm> {
+  return toFirm(await findFirm(options.db, options.actor.firmId));
+}
+
+/** Renames the firm or sets its time zone; a super admin's business (design section 3). */
+export async function updateFirm(options: {
+  db: Database;
+  actor: SessionInfo;
+  input: UpdateFirmInput;
+  audit: AuditContext;
+}): Promise<Firm> {
+  const { db, actor, input } = options;
+  return db.transaction(async (tx) => {
+    await lockFirmAsActor(tx, actor, "firm.manage");
+    const before = await findFirm(tx, actor.firmId);
+    const [row] = await tx
+      .update(firms)
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(firms.id, actor.firmId))
+      .returning();
+    if (!row) throw new AppError("NOT_FOUND", "Firm not found");
+    await recordAudit(tx, options.audit, {
+      action: "firm.updated",
+      entityType: "firm",
+      entityId: actor.firmId,
+      before: { name: before.name, timeZone: before.timeZone },
+      after: { name: row.name, timeZone: row.timeZone },
+    });
+    return toFirm(row);
+  });
+}
+
+async function findFirm(db: DbExecutor, firmId: string): Promise<FirmRow> {
+  const [row] = await db.select().from(firms).where(eq(firms.id, firmId));
+  if (!row) throw new AppError("NOT_FOUND", "Firm not found");
+  return row;
+}
+
+function toFirm(row: FirmRow): Firm {
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    trialEndsAt: row.trialEndsAt.toISOString(),
+    subscriptionStatus: row.subscriptionStatus,
+    timeZone: row.timeZone,
+  };
+}
