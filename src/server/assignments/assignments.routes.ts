@@ -18,7 +18,7 @@ export function assignmentsRoutes(app: FastifyInstance, { db }: { db: Database }
         response: { 200: z.array(userClientLinkSchema) },
       },
     },
-    async (request) => listAssignments({ db, session: requireSession(request) }),
+    async (request) => listAssignments({ db, actor: requireSession(request) }),
   );
 
   api.post(

@@ -9,16 +9,14 @@ import { clients, userClients, users } from "../db/schema";
 import { AppError } from "../errors";
 
 /** The firm's user-client links; a `user` sees only their own (scope "self"). */
-export async function listAssignments(options: { db: Database; session: SessionInfo }): Promise<UserClientLink[]> {
-  const { db, session } = options;
-  const inFirm = eq(userClients.firmId, session.firmId);
+export async function listAssignments(options: { db: Database; actor: SessionInfo }): Promise<UserClientLink[]> {
+  const { db, actor } = options;
+  const inFirm = eq(userClients.firmId, actor.firmId);
   return db
     .select({ userId: userClients.userId, clientId: userClients.clientId })
     .from(userClients)
     .where(
-      scopeOf(session.role, "assignments.read") === "self"
-        ? and(inFirm, eq(userClients.userId, session.userId))
-        : inFirm,
+      scopeOf(actor.role, "assignments.read") === "self" ? and(inFirm, eq(userClients.userId, actor.userId)) : inFirm,
     )
     .orderBy(asc(userClients.userId), asc(userClients.clientId));
 }

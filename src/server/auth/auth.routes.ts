@@ -66,10 +66,7 @@ export function authRoutes(app: FastifyInstance, { db, config }: { db: Database;
       config: { access: "signedIn" },
       schema: { summary: "The signed-in user and their firm", response: { 200: currentUserSchema } },
     },
-    async (request) => {
-      const { firmId, userId } = requireSession(request);
-      return getCurrentUser({ db, firmId, userId });
-    },
+    async (request) => getCurrentUser({ db, actor: requireSession(request) }),
   );
 
   api.post(
@@ -85,7 +82,7 @@ export function authRoutes(app: FastifyInstance, { db, config }: { db: Database;
     async (request, reply) => {
       await changePassword({
         db,
-        session: requireSession(request),
+        actor: requireSession(request),
         input: request.body,
         origin: requestOrigin(request),
       });

@@ -172,9 +172,9 @@ const currentUserById = preparedStatement("current_user_by_id", (db) =>
     .where(and(eq(users.id, sql.placeholder("userId")), eq(users.firmId, sql.placeholder("firmId")))),
 );
 
-export async function getCurrentUser(options: { db: Database; firmId: string; userId: string }): Promise<CurrentUser> {
-  const { db, firmId, userId } = options;
-  const [found] = await currentUserById(db).execute({ userId, firmId });
+export async function getCurrentUser(options: { db: Database; actor: SessionInfo }): Promise<CurrentUser> {
+  const { db, actor } = options;
+  const [found] = await currentUserById(db).execute({ userId: actor.userId, firmId: actor.firmId });
   if (!found) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
   return toCurrentUser(found.user, found.firm);
 }
@@ -182,12 +182,12 @@ export async function getCurrentUser(options: { db: Database; firmId: string; us
 /** Checks the current password (failures count like failed sign-ins) and ends the user's other sessions. */
 export async function changePassword(options: {
   db: Database;
-  session: SessionInfo;
+  actor: SessionInfo;
   input: ChangePasswordInput;
   origin: Origin;
 }) {
-  const { db, session, input, origin } = options;
-  const key = { usernameKey: session.username.toLowerCase(), ip: origin.ip ?? "unknown" };
+  const { db, actor, input, origin } = options;
+  const key = { usernameKey: actor.username.toLowerCase(), ip: origin.ip ?? "unknown" };
   const attempt = await admitPasswordAttempt(db, key);
   if (!attempt.admitted) {
     throw new AppError("RATE_LIMITED", "Too many wrong passwords. Try again later.", {
@@ -197,7 +197,7 @@ export async function changePassword(options: {
   const [user] = await db
     .select({ passwordHash: users.passwordHash })
     .from(users)
-    .where(and(eq(users.id, session.userId), eq(users.firmId, session.firmId)));
+    .where(and(eq(users.id, actor.userId), eq(users.firmId, actor.firmId)));
   if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
     throw fieldError("currentPassword", "Current password is incorrect");
   }
@@ -208,12 +208,12 @@ export async function changePassword(options: {
     await tx
       .update(users)
       .set({ passwordHash, updatedAt: new Date() })
-      .where(and(eq(users.id, session.userId), eq(users.firmId, session.firmId)));
-    await deleteUserSessions(tx, { firmId: session.firmId, userId: session.userId, keepSessionId: session.sessionId });
+      .where(and(eq(users.id, actor.userId), eq(users.firmId, actor.firmId)));
+    await deleteUserSessions(tx, { firmId: actor.firmId, userId: actor.userId, keepSessionId: actor.sessionId });
     await recordAudit(
       tx,
-      { firmId: session.firmId, actorUserId: session.userId, ...origin },
-      { action: "user.password_changed", entityType: "user", entityId: session.userId },
+      { firmId: actor.firmId, actorUserId: actor.userId, ...origin },
+      { action: "user.password_changed", entityType: "user", entityId: actor.userId },
     );
   });
 }

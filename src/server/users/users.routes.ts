@@ -15,7 +15,7 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
       config: { access: "users.read" },
       schema: { summary: "The firm's users, by name", response: { 200: z.array(userSummarySchema) } },
     },
-    async (request) => listUsers({ db, firmId: requireSession(request).firmId }),
+    async (request) => listUsers({ db, actor: requireSession(request) }),
   );
 
   api.get(
@@ -24,7 +24,7 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
       config: { access: "users.read" },
       schema: { summary: "One of the firm's users", params: idParams("User"), response: { 200: userSummarySchema } },
     },
-    async (request) => getUser({ db, firmId: requireSession(request).firmId, userId: request.params.id }),
+    async (request) => getUser({ db, actor: requireSession(request), userId: request.params.id }),
   );
 
   api.post(

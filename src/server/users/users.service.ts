@@ -41,8 +41,8 @@ const usersOfFirm = preparedStatement("users_of_firm", (db) =>
     .orderBy(asc(users.fullName), asc(users.id)),
 );
 
-export async function listUsers(options: { db: Database; firmId: string }): Promise<UserSummary[]> {
-  const rows = await usersOfFirm(options.db).execute({ firmId: options.firmId });
+export async function listUsers(options: { db: Database; actor: SessionInfo }): Promise<UserSummary[]> {
+  const rows = await usersOfFirm(options.db).execute({ firmId: options.actor.firmId });
   return rows.map(toUserSummary);
 }
 
@@ -55,8 +55,8 @@ async function findUser(db: DbExecutor, firmId: string, userId: string): Promise
   return user;
 }
 
-export async function getUser(options: { db: Database; firmId: string; userId: string }): Promise<UserSummary> {
-  return toUserSummary(await findUser(options.db, options.firmId, options.userId));
+export async function getUser(options: { db: Database; actor: SessionInfo; userId: string }): Promise<UserSummary> {
+  return toUserSummary(await findUser(options.db, options.actor.firmId, options.userId));
 }
 
 function assertMayGrant(actorRole: Role, role: Role) {
