@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull } from "drizzle-orm";
+import { and, asc, count, eq, isNull, lt } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RouteAccess } from "../src/server/auth/access-control";
 import type { Database } from "../src/server/db/database";
@@ -16,10 +16,13 @@ import {
 import {
   insertClient,
   insertContact,
+  insertTask,
   insertTaskTemplate,
   insertUser,
   insertUserClients,
 } from "../src/server/seed/factories";
+import { createRandom } from "../src/server/seed/random";
+import { drawSignature } from "../src/server/seed/signature-image";
 import { can, forbiddenMessage, roleLabels } from "../src/shared/permissions";
 import type { Role } from "../src/shared/roles";
 import { templateLibrary } from "../src/shared/template-library";
@@ -66,7 +69,15 @@ async function seedWorld() {
   // A link of someone other than the `user`, so "a user sees only their own links" means something.
   await insertUserClients(db, { firmId: a.firm.id, userId: a.users.admin.id, clientIds: [at(a.clients, 1).id] });
   // A template in each firm, so the template list has something of its own to show.
-  for (const firm of [a, b]) await insertTaskTemplate(db, { firmId: firm.firm.id, createdBy: firm.users.admin.id });
+  for (const firm of [a, b]) {
+    await insertTaskTemplate(db, { firmId: firm.firm.id, createdBy: firm.users.admin.id });
+    // An overdue task each, so the task lists have something of their own to show.
+    await insertTask(db, {
+      firmId: firm.firm.id,
+      clientId: firm.assignedClient.id,
+      dueDate: new Date(Date.now() - 86_400_000),
+    });
+  }
   world = {
     db,
     a,
@@ -624,7 +635,74 @@ const tenantMatrix: Record<string, TenantRow> = {
       expect(await world.db.select().from(firms).where(eq(firms.id, world.a.firm.id))).toEqual(before);
     },
   }),
+  "GET /api/tasks": listsOwnFirmOnly({
+    ownIds: async (world) =>
+      (
+        await world.db
+          .select({ id: tasks.id })
+          .from(tasks)
+          .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
+          .where(and(eq(tasks.firmId, world.b.firm.id), isNull(clients.archivedAt)))
+      ).map((row) => row.id),
+  }),
+  "GET /api/tasks/overdue": listsOwnFirmOnly({
+    ownIds: async (world) =>
+      (
+        await world.db
+          .select({ id: tasks.id })
+          .from(tasks)
+          .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
+          .where(
+            and(
+              eq(tasks.firmId, world.b.firm.id),
+              isNull(clients.archivedAt),
+              eq(tasks.status, "pending"),
+              lt(tasks.dueDate, new Date()),
+            ),
+          )
+      ).map((row) => row.id),
+  }),
+  "POST /api/tasks": refusesForeignIds({
+    "a task cannot be added to another firm's client": {
+      request: (world) => ({ body: { name: "Planted", clientId: world.a.assignedClient.id } }),
+      message: "Client not found",
+    },
+    "nor made from another firm's template": {
+      request: async (world) => ({
+        body: { name: "Borrowed", clientId: world.b.assignedClient.id, templateId: (await templateOf(world, "a")).id },
+      }),
+      message: "Task template not found",
+    },
+  }),
+  "PATCH /api/tasks/:id": refusesForeignIds({
+    "another firm's task cannot be changed": {
+      request: async (world) => ({ path: `/api/tasks/${(await taskOf(world, "a")).id}`, body: { name: "Changed" } }),
+      message: "Task not found",
+    },
+  }),
+  "DELETE /api/tasks/:id": refusesForeignIds({
+    "another firm's task cannot be deleted": {
+      request: async (world) => ({ path: `/api/tasks/${(await taskOf(world, "a")).id}` }),
+      message: "Task not found",
+    },
+  }),
+  "PATCH /api/tasks/:id/complete": refusesForeignIds({
+    "another firm's task cannot be signed off": {
+      request: async (world) => ({
+        path: `/api/tasks/${(await taskOf(world, "a")).id}/complete`,
+        body: { printedName: "Intruder", signature: signatureDataUrl() },
+      }),
+      message: "Task not found",
+    },
+  }),
 };
+
+/** A fresh pending task on the assigned client of the given firm. */
+const taskOf = (world: World, firm: "a" | "b") =>
+  insertTask(world.db, { firmId: world[firm].firm.id, clientId: world[firm].assignedClient.id });
+
+/** A real drawn signature, as the completion dialog sends it. */
+const signatureDataUrl = () => drawSignature("Matrix Signer", createRandom(7)).dataUrl;
 
 /** A fresh template of the given firm. */
 const templateOf = (world: World, firm: "a" | "b") =>
@@ -858,6 +936,37 @@ const roleMatrix: Record<string, RoleRow> = {
     allowed: { anonymous: false, super_admin: true, admin: false, user: false },
     ok: 200,
     request: () => ({ body: { timeZone: "UTC" } }),
+  },
+  // Design section 3: everyone sees tasks (a user those of assigned clients); creating, changing
+  // and completing tasks is open to a user on their assigned clients.
+  "GET /api/tasks": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
+  "GET /api/tasks/overdue": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
+  "POST /api/tasks": {
+    access: "tasks.create",
+    allowed: signedIn,
+    ok: 201,
+    request: (world) => ({ body: { name: "Role Matrix Task", clientId: world.a.assignedClient.id, dueDate: null } }),
+  },
+  "PATCH /api/tasks/:id": {
+    access: "tasks.create",
+    allowed: signedIn,
+    ok: 200,
+    request: async (world) => ({ path: `/api/tasks/${(await taskOf(world, "a")).id}`, body: { priority: "high" } }),
+  },
+  "DELETE /api/tasks/:id": {
+    access: "tasks.create",
+    allowed: signedIn,
+    ok: 204,
+    request: async (world) => ({ path: `/api/tasks/${(await taskOf(world, "a")).id}` }),
+  },
+  "PATCH /api/tasks/:id/complete": {
+    access: "tasks.complete",
+    allowed: signedIn,
+    ok: 200,
+    request: async (world, actor) => ({
+      path: `/api/tasks/${(await taskOf(world, "a")).id}/complete`,
+      body: { completedBy: actor.fullName, printedName: actor.fullName, signature: signatureDataUrl() },
+    }),
   },
 };
 

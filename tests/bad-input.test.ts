@@ -2,6 +2,7 @@ import { asc, count } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
+import { PNG } from "pngjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { SESSION_COOKIE } from "../src/server/auth/sessions";
@@ -18,6 +19,8 @@ import {
   userClients,
   users,
 } from "../src/server/db/schema";
+import { createRandom } from "../src/server/seed/random";
+import { drawSignature } from "../src/server/seed/signature-image";
 import { errorStatus } from "../src/shared/api-error";
 import { assignClientsSchema } from "../src/shared/assignments";
 import { changePasswordSchema, loginSchema, registerSchema } from "../src/shared/auth";
@@ -31,7 +34,7 @@ import {
 import { updateFirmSchema } from "../src/shared/firm";
 import { planIds } from "../src/shared/plans";
 import { roles } from "../src/shared/roles";
-import { frequencies, taskPriorities } from "../src/shared/tasks";
+import { createTaskSchema, frequencies, taskPriorities, updateTaskSchema } from "../src/shared/tasks";
 import { createTemplateSchema } from "../src/shared/templates";
 import { createUserSchema, updateUserSchema } from "../src/shared/users";
 import { sameOriginHeaders } from "./api-client";
@@ -901,6 +904,156 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
+  const dueDateBad = fc.oneof(
+    notAString.filter((value) => value !== null),
+    fc.constantFrom(
+      "",
+      "tomorrow",
+      "2026-13-01T00:00:00Z",
+      "2026-02-30",
+      "2026-06-01T12:00:00",
+      "0000-01-01T00:00:00Z",
+      "1899-12-31T23:59:59Z",
+      "10000-01-01T00:00:00Z",
+    ),
+    fc.string({ maxLength: 30 }),
+  );
+
+  it("POST /api/tasks and PATCH /api/tasks/:id", async () => {
+    const base = () => ({
+      name: "Year-end close",
+      description: "Close the books.",
+      priority: "high",
+      clientId: world.clients[0]?.id,
+      status: "pending",
+      dueDate: "2026-12-31T23:59:59.999Z",
+    });
+    const nameBad = fc.oneof(notAString, trimmedWhitespace, longString(201));
+    const fields: FieldSpec[] = [
+      { name: "name", required: true, bad: nameBad },
+      { name: "description", required: false, bad: optionalTextBad(2000) },
+      { name: "priority", required: false, bad: fc.oneof(notAString, notInEnum(taskPriorities)) },
+      { name: "clientId", required: true, bad: fc.oneof(notAString, notAUuid) },
+      { name: "status", required: false, bad: fc.oneof(notAString, notInEnum(["pending"])) },
+      { name: "dueDate", required: false, bad: dueDateBad },
+      {
+        name: "templateId",
+        required: false,
+        bad: fc.oneof(
+          notAString.filter((value) => value !== null),
+          notAUuid,
+        ),
+      },
+    ];
+    const cases = corrupted(base, fields).filter((testCase) => !createTaskSchema.safeParse(testCase.body).success);
+    const [task] = await ctx.database.db
+      .insert(tasks)
+      .values({ firmId: world.firm.id, clientId: world.clients[0]?.id ?? "", name: "Existing task" })
+      .returning();
+    const updates = corrupted(
+      () => ({ name: "Renamed task" }),
+      fields
+        .filter((field) => ["name", "description", "priority", "dueDate"].includes(field.name))
+        .map((field) => ({ ...field, required: false })),
+      { emptyIsInvalid: true },
+    ).filter((testCase) => !updateTaskSchema.safeParse(testCase.body).success);
+
+    await unchangedAcross(async () => {
+      await fc.assert(
+        fc.asyncProperty(cases, async (testCase) => {
+          expectSchemaRefuses(createTaskSchema, testCase);
+          await refusedWithoutWrites(`create task: ${testCase.what}`, () =>
+            send("POST", "/api/tasks", { json: testCase.body, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      );
+      await fc.assert(
+        fc.asyncProperty(updates, async (testCase) => {
+          expectSchemaRefuses(updateTaskSchema, testCase);
+          await refusedWithoutWrites(`update task: ${testCase.what}`, () =>
+            send("PATCH", `/api/tasks/${task?.id}`, { json: testCase.body, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  });
+
+  it("PATCH /api/tasks/:id/complete (the task stays pending)", async () => {
+    const [task] = await ctx.database.db
+      .insert(tasks)
+      .values({ firmId: world.firm.id, clientId: world.clients[0]?.id ?? "", name: "Awaiting sign-off" })
+      .returning();
+    const signature = drawSignature("Bad Input", createRandom(3)).dataUrl;
+    const base = () => ({ completedBy: "Dana Whitfield", printedName: "Dana Whitfield", signature });
+    const pngOf = (width: number, height: number, ink: boolean) => {
+      const png = new PNG({ width, height });
+      if (ink) png.data.fill(0);
+      return `data:image/png;base64,${PNG.sync.write(png).toString("base64")}`;
+    };
+    const signatureBad = fc.oneof(
+      notAString,
+      fc.constantFrom(
+        "",
+        "data:image/png;base64,",
+        "data:image/jpeg;base64,/9j/4AAQSkZJRg==",
+        "data:image/png;base64,not-base64!!",
+        "data:image/png;base64,iVBORw0KGgo=",
+        `data:image/png;base64,${Buffer.from("GIF89a").toString("base64")}`,
+        signature.replace("data:image/png;base64,", ""),
+        pngOf(400, 128, false),
+        pngOf(4000, 10, true),
+      ),
+      fc.string({ maxLength: 40 }),
+      // Over 256 KB.
+      fc.integer({ min: 262_200, max: 300_000 }).map((length) => `data:image/png;base64,${"A".repeat(length)}`),
+    );
+    const cases = corrupted(base, [
+      { name: "printedName", required: true, bad: fc.oneof(notAString, trimmedWhitespace, longString(201)) },
+      { name: "signature", required: true, bad: signatureBad },
+      {
+        name: "completedBy",
+        required: false,
+        bad: fc.oneof(
+          notAString.filter((value) => value !== null),
+          longString(1001),
+        ),
+      },
+    ]);
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(cases, async (testCase) => {
+          await refusedWithoutWrites(`complete task: ${testCase.what}`, () =>
+            send("PATCH", `/api/tasks/${task?.id}/complete`, { json: testCase.body, signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  it("GET /api/tasks with bad queries", async () => {
+    const badQuery = fc.oneof(
+      notInEnum(["pending", "completed", "overdue"]).map(
+        (value) => `status=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"))}`,
+      ),
+      fc.constantFrom("limit=0", "limit=501", "limit=abc", "clientId=nope", "x=1", "limit=5&cursor=bm9wZQ"),
+      notAUuid.map((id) => `clientId=${encodeURIComponent(id.replace(/[\ud800-\udfff]/g, "x"))}`),
+      fc.integer({ min: 201, max: 2_000 }).map((length) => `q=${"a".repeat(length)}`),
+    );
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badQuery, async (query) => {
+          await refusedWithoutWrites(`GET /api/tasks?${preview(query)}`, () =>
+            send("GET", `/api/tasks?${query}`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
   it("GET /api/clients with bad queries", async () => {
     const badQuery = fc.oneof(
       notInEnum(clientStatuses).map((value) => `status=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"))}`),
@@ -935,6 +1088,8 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       { method: "POST", url: () => "/api/contacts", signedIn: true },
       { method: "POST", url: () => "/api/task-templates", signedIn: true },
       { method: "PATCH", url: () => "/api/firm", signedIn: true },
+      { method: "POST", url: () => "/api/tasks", signedIn: true },
+      { method: "PATCH", url: () => `/api/tasks/${world.clients[0]?.id}`, signedIn: true },
     ] as const;
     const isMalformed = (text: string) => {
       try {

@@ -44,6 +44,37 @@ describe("prepared statements", () => {
     expect(ran("health_check")).toBe(3);
   });
 
+  it("the screens' reads run prepared: clients, a client, the dashboard, tasks, templates", async () => {
+    const client = await signIn(ctx.app, world.users.admin);
+    const before = await prepared();
+    const reads = [
+      "/api/clients",
+      `/api/clients/${world.assignedClient.id}`,
+      "/api/dashboard",
+      "/api/tasks",
+      "/api/tasks/overdue",
+      "/api/task-templates",
+    ];
+    for (const url of reads) expect((await client.get(url)).status, url).toBe(200);
+    const after = await prepared();
+    const ran = (name: string) => (after.get(name)?.executions ?? 0) - (before.get(name)?.executions ?? 0);
+    expect(ran("session_by_token_hash")).toBe(reads.length);
+    for (const name of [
+      "clients_page",
+      "task_counts_of_clients",
+      "client_by_id",
+      "contacts_of_client",
+      "tasks_of_client",
+      "team_of_client",
+      "dashboard_counts",
+      "tasks_page",
+      "overdue_tasks",
+      "templates_of_firm",
+    ]) {
+      expect(ran(name), name).toBe(1);
+    }
+  });
+
   it("a session unused for a minute is touched by a prepared statement", async () => {
     const client = await signIn(ctx.app, world.users.user);
     await ctx.database.pool.query("update sessions set last_seen_at = now() - interval '2 minutes'");

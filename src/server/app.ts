@@ -17,6 +17,7 @@ import { createLogger } from "./logger";
 import { projectPaths } from "./paths";
 import { registerRateLimit } from "./rate-limit/rate-limit";
 import { securityHeaders } from "./security-headers";
+import { tasksRoutes } from "./tasks/tasks.routes";
 import { templatesRoutes } from "./templates/templates.routes";
 import { usersRoutes } from "./users/users.routes";
 import { webRoutes } from "./web/web.routes";
@@ -91,6 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   assignmentsRoutes(app, { db: database.db });
   clientsRoutes(app, { db: database.db });
   contactsRoutes(app, { db: database.db });
+  tasksRoutes(app, { db: database.db });
   templatesRoutes(app, { db: database.db });
   dashboardRoutes(app, { db: database.db });
   firmRoutes(app, { db: database.db });

@@ -40,3 +40,94 @@ export const taskSchema = z.object({
   signature: z.string().nullable(),
 });
 export type Task = z.infer<typeof taskSchema>;
+
+/** GET /api/tasks and GET /api/tasks/overdue: a task with its client's name, for lists across clients. */
+export const taskListItemSchema = taskSchema.extend({ clientName: z.string() });
+export type TaskListItem = z.infer<typeof taskListItemSchema>;
+
+// -------------------------------------------------------------------------------------------
+// Requests: one schema per operation (spec sections 5 and 7), shared by the forms and the routes.
+
+const taskName = z
+  .string({ error: "Name is required" })
+  .trim()
+  .min(1, "Name is required")
+  .max(200, "Name must be at most 200 characters");
+
+/** "" and null both clear the description; a field left out stays out. */
+const taskDescription = z
+  .string({ error: "Description must be text" })
+  .trim()
+  .max(2000, "Description must be at most 2000 characters")
+  .nullish()
+  .transform((value) => (value === undefined ? undefined : value || null));
+
+const taskPriority = z.enum(taskPriorities);
+
+/**
+ * An instant with its offset (a due date without one would mean a different moment in each
+ * time zone), or null for none. Years outside 1900-9999 are typing mistakes, and PostgreSQL
+ * cannot store year 0.
+ */
+const dueDate = z.iso
+  .datetime({ offset: true, error: "Due date must be an ISO 8601 date and time with an offset, or null" })
+  .refine((value) => {
+    const year = new Date(value).getUTCFullYear();
+    // Not a date at all is the format check's message, not this one's.
+    return Number.isNaN(year) || (year >= 1900 && year <= 9999);
+  }, "Due date must be between the years 1900 and 9999")
+  .nullable()
+  .optional();
+
+const nothingToChange = (value: object) => Object.values(value).some((field) => field !== undefined);
+
+/**
+ * POST /api/tasks (spec section 7). A task is always created pending: a completed one needs a
+ * sign-off, which only PATCH /api/tasks/{id}/complete records. `createdBy` is the session's user.
+ */
+export const createTaskSchema = z.strictObject({
+  name: taskName,
+  description: taskDescription,
+  priority: taskPriority.default("medium"),
+  clientId: z.uuid("clientId must be a client id"),
+  status: z
+    .enum(["pending"], { error: "A new task is pending; complete it with a signature afterwards" })
+    .default("pending"),
+  dueDate: dueDate.transform((value) => value ?? null),
+  templateId: z.uuid("templateId must be a task template id").nullish(),
+});
+export type CreateTaskInput = z.infer<typeof createTaskSchema>;
+
+/** PATCH /api/tasks/{id}: only the fields given change; a signed-off task cannot change at all. */
+export const updateTaskSchema = z
+  .strictObject({
+    name: taskName.optional(),
+    description: taskDescription,
+    priority: taskPriority.optional(),
+    dueDate,
+  })
+  .refine(nothingToChange, "Nothing to change");
+export type UpdateTaskInput = z.infer<typeof updateTaskSchema>;
+
+/**
+ * PATCH /api/tasks/{id}/complete (spec section 7). The spec's client sends `completedBy` (the
+ * printed name); it is accepted and ignored, because who signed off is the session's user
+ * (design section 4), never what a body claims. The signature is checked on the server as a
+ * PNG (src/server/tasks/signature.ts); here only its presence.
+ */
+export const completeTaskSchema = z.strictObject({
+  completedBy: z.string({ error: "completedBy must be text" }).max(1000, "completedBy is too long").nullish(),
+  signature: z.string({ error: "Please provide a signature" }).min(1, "Please provide a signature"),
+  printedName: taskName,
+});
+export type CompleteTaskInput = z.infer<typeof completeTaskSchema>;
+
+/** Query of GET /api/tasks. */
+export const listTasksQuerySchema = z.strictObject({
+  status: z.enum(taskStatuses).optional(),
+  q: z.string().trim().max(200, "The search is too long").optional(),
+  clientId: z.uuid("clientId must be a client id").optional(),
+  limit: z.coerce.number().int("limit must be a whole number").min(1).max(500).optional(),
+  cursor: z.string().max(1000).optional(),
+});
+export type ListTasksQuery = z.infer<typeof listTasksQuerySchema>;

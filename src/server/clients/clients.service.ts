@@ -9,7 +9,6 @@ import {
 } from "../../shared/clients";
 import { scopeOf } from "../../shared/permissions";
 import { plans } from "../../shared/plans";
-import { type Task, taskStatus } from "../../shared/tasks";
 import { type AuditContext, recordAudit } from "../audit/audit.service";
 import { lockFirmAsActor } from "../auth/access-control";
 import type { SessionInfo } from "../auth/sessions";
@@ -17,6 +16,7 @@ import type { Database, DbExecutor } from "../db/database";
 import { preparedStatement } from "../db/prepared";
 import { clients, contacts, firms, recurringSchedules, tasks, taskTemplates, userClients, users } from "../db/schema";
 import { AppError } from "../errors";
+import { toTask } from "../tasks/tasks.service";
 
 /*
  * Clients: the firm's client profiles. Every query is scoped to the actor's firm, and for the
@@ -92,17 +92,43 @@ const clientById = preparedStatement("client_by_id", (db) =>
 
 const contactsOfClient = preparedStatement("contacts_of_client", (db) =>
   db
-    .select()
+    .select({
+      id: contacts.id,
+      clientId: contacts.clientId,
+      name: contacts.name,
+      title: contacts.title,
+      phone: contacts.phone,
+      email: contacts.email,
+      isPrimary: contacts.isPrimary,
+      createdAt: contacts.createdAt,
+    })
     .from(contacts)
     .where(and(eq(contacts.firmId, sql.placeholder("firmId")), eq(contacts.clientId, sql.placeholder("clientId"))))
     .orderBy(sql`${contacts.isPrimary} desc`, asc(contacts.name), asc(contacts.id)),
 );
 
+/** The columns a task's answer shows (the signature's hash, IP and user agent stay in the audit data). */
+const taskColumns = {
+  id: tasks.id,
+  clientId: tasks.clientId,
+  templateId: tasks.templateId,
+  name: tasks.name,
+  description: tasks.description,
+  priority: tasks.priority,
+  status: tasks.status,
+  dueDate: tasks.dueDate,
+  createdAt: tasks.createdAt,
+  completedAt: tasks.completedAt,
+  completedBy: tasks.completedBy,
+  printedName: tasks.printedName,
+  signature: tasks.signature,
+};
+
 const completer = sql`completer`;
 const tasksOfClient = preparedStatement("tasks_of_client", (db) =>
   db
     .select({
-      task: tasks,
+      task: taskColumns,
       completerFullName: sql<string | null>`${completer}.full_name`,
       completerUsername: sql<string | null>`${completer}.username`,
     })
@@ -461,29 +487,6 @@ function toSummary(row: ClientRow, counts = noTasks): ClientSummary {
     archivedAt: row.archivedAt?.toISOString() ?? null,
     taskCounts: counts,
     health: clientHealth(counts),
-  };
-}
-
-export function toTask(
-  task: typeof tasks.$inferSelect,
-  now: Date,
-  completer: { fullName: string; username: string } | null,
-): Task {
-  return {
-    id: task.id,
-    clientId: task.clientId,
-    templateId: task.templateId,
-    name: task.name,
-    description: task.description,
-    priority: task.priority,
-    status: taskStatus(task, now),
-    dueDate: task.dueDate?.toISOString() ?? null,
-    createdAt: task.createdAt.toISOString(),
-    completedAt: task.completedAt?.toISOString() ?? null,
-    completedBy: task.completedBy,
-    completedByUser: task.completedBy && completer ? { id: task.completedBy, ...completer } : null,
-    printedName: task.printedName,
-    signature: task.signature,
   };
 }
 

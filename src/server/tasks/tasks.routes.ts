@@ -1,0 +1,139 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import {
+  completeTaskSchema,
+  createTaskSchema,
+  listTasksQuerySchema,
+  taskListItemSchema,
+  taskSchema,
+  updateTaskSchema,
+} from "../../shared/tasks";
+import { auditContext, requestOrigin, requireSession } from "../auth/access-control";
+import type { Database } from "../db/database";
+import { idParams, type ZodTypeProvider } from "../http";
+import { completeTask, createTask, deleteTask, listOverdueTasks, listTasks, updateTask } from "./tasks.service";
+
+/** Where GET /api/tasks says a page has a next one: the header carries the cursor for it. */
+const NEXT_CURSOR_HEADER = "x-next-cursor";
+
+export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    "/api/tasks",
+    {
+      config: { access: "clients.read" },
+      schema: {
+        summary:
+          "Tasks across the clients the caller may see (a user: those assigned to them), completed first by newest " +
+          "completion, then by due date descending, each with its client's name. Archived clients' tasks only with " +
+          "their clientId. Optional status (pending, completed, overdue), search q over task name, description and " +
+          `client name, clientId, and limit with cursor for pages (the next page's cursor comes in ${NEXT_CURSOR_HEADER})`,
+        querystring: listTasksQuerySchema,
+        response: { 200: z.array(taskListItemSchema) },
+      },
+    },
+    async (request, reply) => {
+      const page = await listTasks({ db, actor: requireSession(request), query: request.query });
+      if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+      return page.tasks;
+    },
+  );
+
+  api.get(
+    "/api/tasks/overdue",
+    {
+      config: { access: "clients.read" },
+      schema: {
+        summary:
+          "Tasks not completed whose due date has passed, oldest due first, each with its client's id and name " +
+          "(a user: on the clients assigned to them)",
+        response: { 200: z.array(taskListItemSchema) },
+      },
+    },
+    async (request) => listOverdueTasks({ db, actor: requireSession(request) }),
+  );
+
+  api.post(
+    "/api/tasks",
+    {
+      config: { access: "tasks.create" },
+      schema: {
+        summary:
+          "Create a pending task for a client (a user: one assigned to them); completing it is a separate, signed step",
+        body: createTaskSchema,
+        response: { 201: taskSchema },
+      },
+    },
+    async (request, reply) => {
+      const task = await createTask({
+        db,
+        actor: requireSession(request),
+        input: request.body,
+        audit: auditContext(request),
+      });
+      return reply.status(201).send(task);
+    },
+  );
+
+  api.patch(
+    "/api/tasks/:id",
+    {
+      config: { access: "tasks.create" },
+      schema: {
+        summary: "Change a pending task's name, description, priority or due date; a signed-off task cannot change",
+        params: idParams("Task"),
+        body: updateTaskSchema,
+        response: { 200: taskSchema },
+      },
+    },
+    async (request) =>
+      updateTask({
+        db,
+        actor: requireSession(request),
+        taskId: request.params.id,
+        input: request.body,
+        audit: auditContext(request),
+      }),
+  );
+
+  api.delete(
+    "/api/tasks/:id",
+    {
+      config: { access: "tasks.create" },
+      schema: {
+        summary: "Delete a pending task; signed-off tasks are kept as evidence",
+        params: idParams("Task"),
+        response: { 204: z.void() },
+      },
+    },
+    async (request, reply) => {
+      await deleteTask({ db, actor: requireSession(request), taskId: request.params.id, audit: auditContext(request) });
+      return reply.status(204).send();
+    },
+  );
+
+  api.patch(
+    "/api/tasks/:id/complete",
+    {
+      config: { access: "tasks.complete" },
+      schema: {
+        summary:
+          "Sign a pending task off with a printed name and a drawn signature (a PNG data URL of at most 256 KB). " +
+          "The signer is the signed-in user: a completedBy in the body is accepted and ignored",
+        params: idParams("Task"),
+        body: completeTaskSchema,
+        response: { 200: taskSchema },
+      },
+    },
+    async (request) =>
+      completeTask({
+        db,
+        actor: requireSession(request),
+        taskId: request.params.id,
+        input: request.body,
+        audit: auditContext(request),
+        origin: requestOrigin(request),
+      }),
+  );
+}

@@ -1,0 +1,534 @@
+import { and, asc, eq, exists, isNull, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { type Action, scopeOf } from "../../shared/permissions";
+import type { Role } from "../../shared/roles";
+import {
+  type CompleteTaskInput,
+  type CreateTaskInput,
+  type ListTasksQuery,
+  type Task,
+  type TaskListItem,
+  taskStatus,
+  type UpdateTaskInput,
+} from "../../shared/tasks";
+import { type AuditContext, recordAudit } from "../audit/audit.service";
+import { lockFirmAsActor } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
+import type { Database, DbExecutor } from "../db/database";
+import { preparedStatement } from "../db/prepared";
+import { clients, tasks, taskTemplates, userClients, users } from "../db/schema";
+import { AppError, fieldError } from "../errors";
+import { checkSignature } from "./signature";
+
+/*
+ * Tasks: the work a firm does for its clients, and its sign-off. Every query is scoped to the
+ * actor's firm and, for the `user` role, to the clients assigned to them (design section 3): a
+ * task they may not see is answered like one that does not exist. `overdue` is never stored; it
+ * is derived from the due date against one `now` per request, in SQL for the filters and in
+ * `taskStatus` for the answer, so the two always agree.
+ *
+ * A completed task is evidence: it cannot be changed or deleted, and its sign-off (who, when,
+ * from where, the printed name, the signature and its hash) is written once, by completeTask.
+ */
+
+/** The user whose assignments limit what the actor reaches with `action`, or null for the whole firm. */
+const assignedTo = (role: Role, userId: string, action: Action) =>
+  scopeOf(role, action) === "assigned" ? userId : null;
+
+/** `($userId is null or the task's client is assigned to $userId)`, for the prepared reads. */
+const visibleTo = sql`(${sql.placeholder("userId")}::uuid is null or exists (select 1 from ${userClients} where ${userClients.firmId} = ${tasks.firmId} and ${userClients.clientId} = ${tasks.clientId} and ${userClients.userId} = ${sql.placeholder("userId")}::uuid))`;
+
+const completer = alias(users, "completer");
+
+/*
+ * The list's order (spec section 2, audit tab): completed first, newest completion first, then by
+ * due date descending with no due date last, then oldest created first and the id. The keys are
+ * epoch seconds as numeric (exact to the microsecond, unlike a JS Date), with -Infinity for "none",
+ * so the same expressions order the rows and compare them against a keyset cursor.
+ */
+const completedKey = sql`coalesce(extract(epoch from ${tasks.completedAt}), '-Infinity'::numeric)`;
+const dueKey = sql`coalesce(extract(epoch from ${tasks.dueDate}), '-Infinity'::numeric)`;
+const createdKey = sql`extract(epoch from ${tasks.createdAt})`;
+const afterCompleted = sql`coalesce(${sql.placeholder("afterCompleted")}::numeric, '-Infinity'::numeric)`;
+const afterDue = sql`coalesce(${sql.placeholder("afterDue")}::numeric, '-Infinity'::numeric)`;
+
+const tasksPage = preparedStatement("tasks_page", (db) =>
+  db
+    .select({
+      id: tasks.id,
+      clientId: tasks.clientId,
+      templateId: tasks.templateId,
+      name: tasks.name,
+      description: tasks.description,
+      priority: tasks.priority,
+      status: tasks.status,
+      dueDate: tasks.dueDate,
+      createdAt: tasks.createdAt,
+      completedAt: tasks.completedAt,
+      completedBy: tasks.completedBy,
+      printedName: tasks.printedName,
+      signature: tasks.signature,
+      clientName: clients.name,
+      completerFullName: completer.fullName,
+      completerUsername: completer.username,
+      // The row's sort key, exactly, for the next page's cursor.
+      sortKey: sql<string>`json_build_array(extract(epoch from ${tasks.completedAt})::text, extract(epoch from ${tasks.dueDate})::text, extract(epoch from ${tasks.createdAt})::text, ${tasks.id})::text`,
+    })
+    .from(tasks)
+    .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
+    .leftJoin(completer, and(eq(completer.firmId, tasks.firmId), eq(completer.id, tasks.completedBy)))
+    .where(
+      and(
+        eq(tasks.firmId, sql.placeholder("firmId")),
+        // Archived clients leave lists (their tasks too), but stay readable when asked for by id.
+        sql`(${clients.archivedAt} is null or ${sql.placeholder("clientId")}::uuid is not null)`,
+        sql`(${sql.placeholder("clientId")}::uuid is null or ${tasks.clientId} = ${sql.placeholder("clientId")}::uuid)`,
+        sql`(${sql.placeholder("status")}::text is null
+          or (${sql.placeholder("status")}::text = 'completed' and ${tasks.status} = 'completed')
+          or (${sql.placeholder("status")}::text = 'overdue' and ${tasks.status} = 'pending' and ${tasks.dueDate} < ${sql.placeholder("now")}::timestamptz)
+          or (${sql.placeholder("status")}::text = 'pending' and ${tasks.status} = 'pending' and (${tasks.dueDate} is null or ${tasks.dueDate} >= ${sql.placeholder("now")}::timestamptz)))`,
+        sql`(${sql.placeholder("pattern")}::text is null or ${tasks.name} ilike ${sql.placeholder("pattern")}::text or ${tasks.description} ilike ${sql.placeholder("pattern")}::text or ${clients.name} ilike ${sql.placeholder("pattern")}::text)`,
+        sql`(${sql.placeholder("afterId")}::uuid is null
+          or (${completedKey}, ${dueKey}) < (${afterCompleted}, ${afterDue})
+          or ((${completedKey}, ${dueKey}) = (${afterCompleted}, ${afterDue})
+            and (${createdKey}, ${tasks.id}) > (${sql.placeholder("afterCreated")}::numeric, ${sql.placeholder("afterId")}::uuid)))`,
+        visibleTo,
+      ),
+    )
+    .orderBy(sql`${completedKey} desc`, sql`${dueKey} desc`, sql`${createdKey} asc`, asc(tasks.id))
+    .limit(sql.placeholder("limit")),
+);
+
+/** Overdue work (the bell): never completed ones, so no sign-off columns to read. */
+const overdueTasks = preparedStatement("overdue_tasks", (db) =>
+  db
+    .select({
+      id: tasks.id,
+      clientId: tasks.clientId,
+      templateId: tasks.templateId,
+      name: tasks.name,
+      description: tasks.description,
+      priority: tasks.priority,
+      dueDate: tasks.dueDate,
+      createdAt: tasks.createdAt,
+      clientName: clients.name,
+    })
+    .from(tasks)
+    .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
+    .where(
+      and(
+        eq(tasks.firmId, sql.placeholder("firmId")),
+        eq(tasks.status, "pending"),
+        sql`${tasks.dueDate} < ${sql.placeholder("now")}::timestamptz`,
+        isNull(clients.archivedAt),
+        visibleTo,
+      ),
+    )
+    .orderBy(asc(tasks.dueDate), asc(tasks.createdAt), asc(tasks.id)),
+);
+
+// -------------------------------------------------------------------------------------------
+// Reads
+
+/** A page of tasks in the audit order; `nextCursor` is set when there are more. */
+export async function listTasks(options: {
+  db: Database;
+  actor: SessionInfo;
+  query: ListTasksQuery;
+  now?: Date;
+}): Promise<{ tasks: TaskListItem[]; nextCursor: string | null }> {
+  const { db, actor, query, now = new Date() } = options;
+  const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+  const rows = await tasksPage(db).execute({
+    firmId: actor.firmId,
+    userId: assignedTo(actor.role, actor.userId, "clients.read"),
+    clientId: query.clientId ?? null,
+    status: query.status ?? null,
+    now,
+    pattern: query.q ? `%${escapeLike(query.q)}%` : null,
+    afterCompleted: after?.completed ?? null,
+    afterDue: after?.due ?? null,
+    afterCreated: after?.created ?? null,
+    afterId: after?.id ?? null,
+    limit: query.limit === undefined ? null : query.limit + 1,
+  });
+  const more = query.limit !== undefined && rows.length > query.limit;
+  const page = more ? rows.slice(0, query.limit) : rows;
+  const last = page.at(-1);
+  return {
+    tasks: page.map((row) => ({
+      ...toTask(
+        row,
+        now,
+        row.completerFullName !== null && row.completerUsername !== null
+          ? { fullName: row.completerFullName, username: row.completerUsername }
+          : null,
+      ),
+      clientName: row.clientName,
+    })),
+    nextCursor: more && last ? Buffer.from(last.sortKey).toString("base64url") : null,
+  };
+}
+
+/** Tasks not completed whose due date has passed, oldest due first, each with its client's name. */
+export async function listOverdueTasks(options: {
+  db: Database;
+  actor: SessionInfo;
+  now?: Date;
+}): Promise<TaskListItem[]> {
+  const { db, actor, now = new Date() } = options;
+  const rows = await overdueTasks(db).execute({
+    firmId: actor.firmId,
+    userId: assignedTo(actor.role, actor.userId, "clients.read"),
+    now,
+  });
+  return rows.map((row) => ({
+    ...toTask(
+      {
+        ...row,
+        status: "pending",
+        completedAt: null,
+        completedBy: null,
+        printedName: null,
+        signature: null,
+      },
+      now,
+      null,
+    ),
+    clientName: row.clientName,
+  }));
+}
+
+// -------------------------------------------------------------------------------------------
+// Writes
+
+/** Creates a pending task for a client the actor may reach; `createdBy` is the session's user. */
+export async function createTask(options: {
+  db: Database;
+  actor: SessionInfo;
+  input: CreateTaskInput;
+  audit: AuditContext;
+}): Promise<Task> {
+  const { db, actor, input } = options;
+  const row = await db.transaction(async (tx) => {
+    const { role } = await lockFirmAsActor(tx, actor, "tasks.create");
+    const userId = assignedTo(role, actor.userId, "tasks.create");
+    const [client] = await tx
+      .select({ archivedAt: clients.archivedAt })
+      .from(clients)
+      .where(
+        and(
+          eq(clients.firmId, actor.firmId),
+          eq(clients.id, input.clientId),
+          userId === null
+            ? undefined
+            : exists(
+                tx
+                  .select({ one: sql`1` })
+                  .from(userClients)
+                  .where(
+                    and(
+                      eq(userClients.firmId, clients.firmId),
+                      eq(userClients.clientId, clients.id),
+                      eq(userClients.userId, userId),
+                    ),
+                  ),
+              ),
+        ),
+      );
+    if (!client) throw new AppError("NOT_FOUND", "Client not found");
+    // An archived client keeps its history readable but takes no new work: new tasks would sit
+    // outside every list, since lists leave archived clients out.
+    if (client.archivedAt !== null) {
+      throw new AppError("CONFLICT", "This client is archived. Restore it before adding tasks.");
+    }
+    const templateId = input.templateId ?? null;
+    if (templateId !== null) {
+      const [template] = await tx
+        .select({ id: taskTemplates.id })
+        .from(taskTemplates)
+        .where(
+          and(
+            eq(taskTemplates.firmId, actor.firmId),
+            eq(taskTemplates.id, templateId),
+            isNull(taskTemplates.deletedAt),
+          ),
+        );
+      if (!template) throw new AppError("NOT_FOUND", "Task template not found");
+    }
+    const [created] = await tx
+      .insert(tasks)
+      .values({
+        firmId: actor.firmId,
+        clientId: input.clientId,
+        templateId,
+        name: input.name,
+        description: input.description ?? null,
+        priority: input.priority,
+        status: "pending",
+        dueDate: input.dueDate === null ? null : new Date(input.dueDate),
+        createdBy: actor.userId,
+      })
+      .returning();
+    if (!created) throw new Error("task insert returned nothing");
+    await recordAudit(tx, options.audit, {
+      action: "task.created",
+      entityType: "task",
+      entityId: created.id,
+      after: { clientId: created.clientId, ...audited(created) },
+    });
+    return created;
+  });
+  return toTask(row, new Date(), null);
+}
+
+/** Changes the fields given of a pending task; a signed-off one is evidence and stays as it is. */
+export async function updateTask(options: {
+  db: Database;
+  actor: SessionInfo;
+  taskId: string;
+  input: UpdateTaskInput;
+  audit: AuditContext;
+}): Promise<Task> {
+  const { db, actor, taskId, input } = options;
+  const row = await db.transaction(async (tx) => {
+    const { role } = await lockFirmAsActor(tx, actor, "tasks.create");
+    const before = await findTask(tx, actor.firmId, taskId, assignedTo(role, actor.userId, "tasks.create"));
+    if (before.status === "completed") {
+      throw new AppError("CONFLICT", "This task is signed off and cannot be changed");
+    }
+    const changes = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.priority !== undefined ? { priority: input.priority } : {}),
+      ...(input.dueDate !== undefined ? { dueDate: input.dueDate === null ? null : new Date(input.dueDate) } : {}),
+    };
+    const [updated] = await tx
+      .update(tasks)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(and(eq(tasks.firmId, actor.firmId), eq(tasks.id, taskId), eq(tasks.status, "pending")))
+      .returning();
+    if (!updated) throw new AppError("CONFLICT", "This task is signed off and cannot be changed");
+    const changed = Object.keys(changes) as (keyof typeof changes)[];
+    await recordAudit(tx, options.audit, {
+      action: "task.updated",
+      entityType: "task",
+      entityId: taskId,
+      before: pick(audited(before), changed),
+      after: pick(audited(updated), changed),
+    });
+    return updated;
+  });
+  return toTask(row, new Date(), null);
+}
+
+/** Deletes a pending task (one made by mistake); signed-off work is kept. */
+export async function deleteTask(options: {
+  db: Database;
+  actor: SessionInfo;
+  taskId: string;
+  audit: AuditContext;
+}): Promise<void> {
+  const { db, actor, taskId } = options;
+  await db.transaction(async (tx) => {
+    const { role } = await lockFirmAsActor(tx, actor, "tasks.create");
+    const before = await findTask(tx, actor.firmId, taskId, assignedTo(role, actor.userId, "tasks.create"));
+    if (before.status === "completed") {
+      throw new AppError("CONFLICT", "This task is signed off and cannot be deleted");
+    }
+    const deleted = await tx
+      .delete(tasks)
+      .where(and(eq(tasks.firmId, actor.firmId), eq(tasks.id, taskId), eq(tasks.status, "pending")))
+      .returning({ id: tasks.id });
+    if (deleted.length === 0) throw new AppError("CONFLICT", "This task is signed off and cannot be deleted");
+    await recordAudit(tx, options.audit, {
+      action: "task.deleted",
+      entityType: "task",
+      entityId: taskId,
+      before: { clientId: before.clientId, ...audited(before) },
+    });
+  });
+}
+
+/**
+ * Signs a pending task off. Who signed is the session's user; a `completedBy` in the body is
+ * ignored (design section 4). The signature is checked before any write. Exactly one of two
+ * concurrent completions succeeds: the update only matches a task that is still pending, and the
+ * other is answered 409.
+ */
+export async function completeTask(options: {
+  db: Database;
+  actor: SessionInfo;
+  taskId: string;
+  input: CompleteTaskInput;
+  audit: AuditContext;
+  origin: { ip: string | null; userAgent: string | null };
+}): Promise<Task> {
+  const { db, actor, taskId, input, origin } = options;
+  const signature = checkSignature(input.signature);
+  if (!signature.ok) throw fieldError("signature", signature.message);
+  return db.transaction(async (tx) => {
+    const { role } = await lockFirmAsActor(tx, actor, "tasks.complete");
+    const before = await findTask(tx, actor.firmId, taskId, assignedTo(role, actor.userId, "tasks.complete"));
+    if (before.status === "completed") throw new AppError("CONFLICT", "This task is already completed");
+    const completedAt = new Date();
+    const [completed] = await tx
+      .update(tasks)
+      .set({
+        status: "completed",
+        completedAt,
+        completedBy: actor.userId,
+        printedName: input.printedName,
+        signature: signature.dataUrl,
+        signatureSha256: signature.sha256,
+        completedIp: origin.ip,
+        completedUserAgent: origin.userAgent,
+        updatedAt: completedAt,
+      })
+      .where(and(eq(tasks.firmId, actor.firmId), eq(tasks.id, taskId), eq(tasks.status, "pending")))
+      .returning();
+    if (!completed) throw new AppError("CONFLICT", "This task is already completed");
+    const [signer] = await tx
+      .select({ fullName: users.fullName, username: users.username })
+      .from(users)
+      .where(and(eq(users.firmId, actor.firmId), eq(users.id, actor.userId)));
+    await recordAudit(tx, options.audit, {
+      action: "task.completed",
+      entityType: "task",
+      entityId: taskId,
+      // The hash, never the image: it proves which signature the task carries.
+      after: {
+        clientId: completed.clientId,
+        completedAt: completedAt.toISOString(),
+        completedBy: actor.userId,
+        printedName: input.printedName,
+        signatureSha256: signature.sha256,
+      },
+    });
+    return toTask(completed, completedAt, signer ?? null);
+  });
+}
+
+// -------------------------------------------------------------------------------------------
+// Helpers
+
+type TaskRow = typeof tasks.$inferSelect;
+
+/** The task if the actor may reach it (its firm, and for a `user` an assigned client); else 404. */
+async function findTask(tx: DbExecutor, firmId: string, taskId: string, userId: string | null): Promise<TaskRow> {
+  const [row] = await tx
+    .select()
+    .from(tasks)
+    .where(
+      and(
+        eq(tasks.firmId, firmId),
+        eq(tasks.id, taskId),
+        userId === null
+          ? undefined
+          : exists(
+              tx
+                .select({ one: sql`1` })
+                .from(userClients)
+                .where(
+                  and(
+                    eq(userClients.firmId, tasks.firmId),
+                    eq(userClients.clientId, tasks.clientId),
+                    eq(userClients.userId, userId),
+                  ),
+                ),
+            ),
+      ),
+    );
+  if (!row) throw new AppError("NOT_FOUND", "Task not found");
+  return row;
+}
+
+/** A task's editable fields as the audit trail records them. */
+function audited(row: Pick<TaskRow, "name" | "description" | "priority" | "dueDate" | "templateId">) {
+  return {
+    name: row.name,
+    description: row.description,
+    priority: row.priority,
+    dueDate: row.dueDate?.toISOString() ?? null,
+    templateId: row.templateId,
+  };
+}
+
+function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, value[key]])) as Pick<T, K>;
+}
+
+/** The columns a task's answer is made from. */
+export type TaskFields = Pick<
+  TaskRow,
+  | "id"
+  | "clientId"
+  | "templateId"
+  | "name"
+  | "description"
+  | "priority"
+  | "status"
+  | "dueDate"
+  | "createdAt"
+  | "completedAt"
+  | "completedBy"
+  | "printedName"
+  | "signature"
+>;
+
+/** A task as the API answers it, its status derived against `now`. */
+export function toTask(
+  task: TaskFields,
+  now: Date,
+  completedByUser: { fullName: string; username: string } | null,
+): Task {
+  return {
+    id: task.id,
+    clientId: task.clientId,
+    templateId: task.templateId,
+    name: task.name,
+    description: task.description,
+    priority: task.priority,
+    status: taskStatus(task, now),
+    dueDate: task.dueDate?.toISOString() ?? null,
+    createdAt: task.createdAt.toISOString(),
+    completedAt: task.completedAt?.toISOString() ?? null,
+    completedBy: task.completedBy,
+    completedByUser: task.completedBy && completedByUser ? { id: task.completedBy, ...completedByUser } : null,
+    printedName: task.printedName,
+    signature: task.signature,
+  };
+}
+
+type Cursor = { completed: string | null; due: string | null; created: string; id: string };
+
+/** Epoch seconds as PostgreSQL writes them; anything else could make the cast fail. */
+const epoch = /^-?\d{1,12}(\.\d{1,6})?$/;
+const isEpoch = (value: unknown): value is string => typeof value === "string" && epoch.test(value);
+const isEpochOrNull = (value: unknown): value is string | null => value === null || isEpoch(value);
+const uuidText = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Keyset cursors: the last row's sort key as the database wrote it, opaque to callers. */
+function decodeCursor(cursor: string): Cursor {
+  try {
+    const key: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(key) && key.length === 4) {
+      const [completed, due, created, id] = key as unknown[];
+      if (
+        isEpochOrNull(completed) &&
+        isEpochOrNull(due) &&
+        isEpoch(created) &&
+        typeof id === "string" &&
+        uuidText.test(id)
+      ) {
+        return { completed, due, created, id };
+      }
+    }
+  } catch {
+    // fall through to the refusal
+  }
+  throw new AppError("BAD_REQUEST", "The cursor is not one this list gave out");
+}
+
+/** ILIKE treats % and _ as wildcards; a search for "50%" means the text. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
