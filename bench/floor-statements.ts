@@ -9,4 +9,31 @@ export const floorStatements = {
   session_touch: `update "sessions" set "last_seen_at" = $1 where "sessions"."id" = $2`,
   users_of_firm: `select "id", "username", "full_name", "email", "role", "disabled_at", "created_at" from "users" where "users"."firm_id" = $1 order by "users"."full_name" asc, "users"."id" asc`,
   current_user_by_id: `select "users"."id", "users"."username", "users"."full_name", "users"."email", "users"."role", "firms"."id", "firms"."name", "firms"."plan", "firms"."trial_ends_at", "firms"."subscription_status" from "users" inner join "firms" on "firms"."id" = "users"."firm_id" where ("users"."id" = $1 and "users"."firm_id" = $2)`,
+  client_by_id: `select "id", "name", "industry", "address", "phone", "email", "status", "created_at", "archived_at" from "clients" where ("clients"."firm_id" = $1 and "clients"."id" = $2 and ($3::uuid is null or exists (select 1 from "user_clients" where "user_clients"."firm_id" = "clients"."firm_id" and "user_clients"."client_id" = "clients"."id" and "user_clients"."user_id" = $4::uuid)))`,
+  clients_page: `select "id", "name", "industry", "address", "phone", "email", "status", "created_at", "archived_at" from "clients" where ("clients"."firm_id" = $1 and ("clients"."archived_at" is not null) = $2::boolean and ($3::text is null or "clients"."status" = $4::text) and ($5::text is null or "clients"."name" ilike $6::text or "clients"."industry" ilike $7::text or "clients"."status" ilike $8::text) and ($9::text is null or ("clients"."name", "clients"."id") > ($10::text, $11::uuid)) and ($12::uuid is null or exists (select 1 from "user_clients" where "user_clients"."firm_id" = "clients"."firm_id" and "user_clients"."client_id" = "clients"."id" and "user_clients"."user_id" = $13::uuid))) order by "clients"."name" asc, "clients"."id" asc limit $14`,
+  contacts_of_client: `select "id", "client_id", "name", "title", "phone", "email", "is_primary", "created_at" from "contacts" where ("contacts"."firm_id" = $1 and "contacts"."client_id" = $2) order by "contacts"."is_primary" desc, "contacts"."name" asc, "contacts"."id" asc`,
+  dashboard_counts: `with visible as (
+     select c.id, c.status from clients c
+     where c.firm_id = $1 and c.archived_at is null
+       and ($2::uuid is null or exists (
+         select 1 from user_clients uc where uc.firm_id = c.firm_id and uc.client_id = c.id and uc.user_id = $2::uuid))
+   ),
+   work as (
+     select t.client_id, t.status, (t.status = 'pending' and coalesce(t.due_date < $3::timestamptz, false)) as overdue
+     from tasks t join visible v on v.id = t.client_id
+     where t.firm_id = $1
+   )
+   select
+     (select count(*) from visible)::int as clients_total,
+     (select count(*) from visible where status = 'active')::int as clients_active,
+     (select count(*) from visible where status = 'inactive')::int as clients_inactive,
+     (select count(*) from visible where status = 'prospect')::int as clients_prospect,
+     (select count(distinct client_id) from work where overdue)::int as clients_with_overdue,
+     (select count(*) from work)::int as tasks_total,
+     (select count(*) from work where status = 'pending' and not overdue)::int as tasks_pending,
+     (select count(*) from work where overdue)::int as tasks_overdue,
+     (select count(*) from work where status = 'completed')::int as tasks_completed`,
+  task_counts_of_clients: `select "client_id", count(*)::int, (count(*) filter (where "status" = 'completed'))::int, (count(*) filter (where "status" = 'pending' and "due_date" < $1::timestamptz))::int from "tasks" where ("tasks"."firm_id" = $2 and "tasks"."client_id" = any($3::uuid[])) group by "tasks"."client_id"`,
+  tasks_of_client: `select "tasks"."id", "tasks"."client_id", "tasks"."template_id", "tasks"."name", "tasks"."description", "tasks"."priority", "tasks"."status", "tasks"."due_date", "tasks"."created_at", "tasks"."completed_at", "tasks"."completed_by", "tasks"."printed_name", "tasks"."signature", completer.full_name, completer.username from "tasks" left join "users" as completer on completer.firm_id = "tasks"."firm_id" and completer.id = "tasks"."completed_by" where ("tasks"."firm_id" = $1 and "tasks"."client_id" = $2) order by "tasks"."completed_at" desc nulls last, "tasks"."due_date" desc nulls last, "tasks"."created_at" asc, "tasks"."id" asc`,
+  team_of_client: `select "users"."id", "users"."username", "users"."full_name", "users"."role" from "user_clients" inner join "users" on ("users"."firm_id" = "user_clients"."firm_id" and "users"."id" = "user_clients"."user_id") where ("user_clients"."firm_id" = $1 and "user_clients"."client_id" = $2) order by "users"."full_name" asc, "users"."id" asc`,
 } as const;

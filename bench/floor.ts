@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import http from "node:http";
 import pg from "pg";
+import { clientHealth, type TaskCounts } from "../src/shared/clients";
+import { taskStatus } from "../src/shared/tasks";
 import { floorStatements } from "./floor-statements";
 
 /*
@@ -11,7 +13,8 @@ import { floorStatements } from "./floor-statements";
  * is reported as a ratio to this one's, measured in the same run against the same database, so
  * the number says what the framework, security headers, guards and schemas cost on top of SQL.
  *
- * Every read route the benchmark covers is answered here too, with the SQL Tendwell sends.
+ * Every read route the benchmark covers is answered here too, with the SQL Tendwell sends; the
+ * pure rules both must apply (client health, derived task status) come from src/shared.
  * Run by bench/api.bench.ts: DATABASE_URL=... PORT=0 tsx bench/floor.ts
  */
 
@@ -26,10 +29,17 @@ const statements = {
   touch: statement("session_touch"),
   users: statement("users_of_firm"),
   me: statement("current_user_by_id"),
+  clientsPage: statement("clients_page"),
+  taskCounts: statement("task_counts_of_clients"),
+  clientById: statement("client_by_id"),
+  contactsOfClient: statement("contacts_of_client"),
+  tasksOfClient: statement("tasks_of_client"),
+  teamOfClient: statement("team_of_client"),
+  dashboard: statement("dashboard_counts"),
 };
 
 type Session = { userId: string; firmId: string };
-type Route = (session: Session) => Promise<unknown>;
+type Route = (session: Session, params: Record<string, string>) => Promise<unknown>;
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 
@@ -57,12 +67,31 @@ async function findSession(cookieHeader: string | undefined): Promise<Session | 
   return { userId, firmId };
 }
 
-const routes: Record<string, Route | (() => Promise<unknown>)> = {
+type Row = Record<string, unknown> & { created_at: Date };
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : null);
+
+function clientSummary(row: Row, counts: TaskCounts) {
+  return {
+    id: row.id,
+    name: row.name,
+    industry: row.industry,
+    address: row.address,
+    phone: row.phone,
+    email: row.email,
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+    archivedAt: iso(row.archived_at),
+    taskCounts: counts,
+    health: clientHealth(counts),
+  };
+}
+
+const routes: Record<string, Route> = {
   "/api/health": async () => {
     await pool.query(statements.health);
     return { status: "ok", database: "ok" };
   },
-  "/api/users": async (session: Session) => {
+  "/api/users": async (session) => {
     const { rows } = await pool.query({ ...statements.users, values: [session.firmId] });
     return rows.map((user) => ({
       id: user.id,
@@ -74,7 +103,7 @@ const routes: Record<string, Route | (() => Promise<unknown>)> = {
       createdAt: user.created_at.toISOString(),
     }));
   },
-  "/api/auth/me": async (session: Session) => {
+  "/api/auth/me": async (session) => {
     const { rows } = await pool.query({ ...statements.me, values: [session.userId, session.firmId], rowMode: "array" });
     const row = rows[0];
     if (!row) return undefined;
@@ -87,8 +116,115 @@ const routes: Record<string, Route | (() => Promise<unknown>)> = {
       firm: { id: row[5], name: row[6], plan: row[7], trialEndsAt: row[8].toISOString(), subscriptionStatus: row[9] },
     };
   },
+  // A page of the client list, as the screens ask for it (?limit=N), with each client's task counts.
+  "/api/clients": async (session, { limit }) => {
+    const page = Number(limit);
+    const { rows } = await pool.query<Row>({
+      ...statements.clientsPage,
+      values: [session.firmId, false, null, null, null, null, null, null, null, null, null, null, null, page + 1],
+    });
+    const shown = rows.slice(0, page);
+    const now = new Date();
+    const { rows: counted } = await pool.query({
+      ...statements.taskCounts,
+      values: [now, session.firmId, shown.map((row) => row.id)],
+      rowMode: "array",
+    });
+    const counts = new Map(
+      counted.map(([clientId, total, completed, overdue]) => [
+        clientId,
+        { total, pending: total - completed - overdue, overdue, completed },
+      ]),
+    );
+    return shown.map((row) =>
+      clientSummary(row, counts.get(row.id) ?? { total: 0, pending: 0, overdue: 0, completed: 0 }),
+    );
+  },
+  "/api/clients/:id": async (session, { id }) => {
+    const [client, contacts, tasks, team] = await Promise.all([
+      pool.query<Row>({ ...statements.clientById, values: [session.firmId, id, null, null] }),
+      pool.query<Row>({ ...statements.contactsOfClient, values: [session.firmId, id] }),
+      pool.query({ ...statements.tasksOfClient, values: [session.firmId, id], rowMode: "array" }),
+      pool.query<Row>({ ...statements.teamOfClient, values: [session.firmId, id] }),
+    ]);
+    const row = client.rows[0];
+    if (!row) return undefined;
+    const now = new Date();
+    const counts = { total: tasks.rows.length, pending: 0, overdue: 0, completed: 0 };
+    const clientTasks = tasks.rows.map((task) => {
+      const status = taskStatus({ status: task[6], dueDate: task[7] }, now);
+      counts[status] += 1;
+      return {
+        id: task[0],
+        clientId: task[1],
+        templateId: task[2],
+        name: task[3],
+        description: task[4],
+        priority: task[5],
+        status,
+        dueDate: iso(task[7]),
+        createdAt: task[8].toISOString(),
+        completedAt: iso(task[9]),
+        completedBy: task[10],
+        completedByUser:
+          task[10] && task[13] !== null ? { id: task[10], fullName: task[13], username: task[14] } : null,
+        printedName: task[11],
+        signature: task[12],
+      };
+    });
+    return {
+      ...clientSummary(row, counts),
+      contacts: contacts.rows.map((contact) => ({
+        id: contact.id,
+        clientId: contact.client_id,
+        name: contact.name,
+        title: contact.title,
+        phone: contact.phone,
+        email: contact.email,
+        isPrimary: contact.is_primary,
+        createdAt: contact.created_at.toISOString(),
+      })),
+      tasks: clientTasks,
+      team: team.rows.map((user) => ({
+        id: user.id,
+        username: user.username,
+        fullName: user.full_name,
+        role: user.role,
+      })),
+    };
+  },
+  "/api/dashboard": async (session) => {
+    const { rows } = await pool.query({ ...statements.dashboard, values: [session.firmId, null, new Date()] });
+    const row = rows[0];
+    return {
+      clients: {
+        total: row.clients_total,
+        active: row.clients_active,
+        inactive: row.clients_inactive,
+        prospect: row.clients_prospect,
+        withOverdueTasks: row.clients_with_overdue,
+      },
+      tasks: {
+        total: row.tasks_total,
+        pending: row.tasks_pending,
+        overdue: row.tasks_overdue,
+        completed: row.tasks_completed,
+      },
+    };
+  },
 };
 const publicRoutes = new Set(["/api/health"]);
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The route a URL names and its parameters: an id in the path, or the list's limit. */
+function match(url: string): { route: Route; params: Record<string, string> } | undefined {
+  const [path = "", query = ""] = url.split("?");
+  const exact = routes[path];
+  if (exact) return { route: exact, params: Object.fromEntries(new URLSearchParams(query)) };
+  const id = path.startsWith("/api/clients/") ? path.slice("/api/clients/".length) : "";
+  const byId = routes["/api/clients/:id"];
+  return uuid.test(id) && byId ? { route: byId, params: { id } } : undefined;
+}
 
 function send(response: http.ServerResponse, status: number, body: unknown) {
   const json = JSON.stringify(body);
@@ -100,16 +236,16 @@ function send(response: http.ServerResponse, status: number, body: unknown) {
 }
 
 const server = http.createServer(async (request, response) => {
-  const route = request.method === "GET" ? routes[request.url ?? ""] : undefined;
-  if (!route) return send(response, 404, { message: "Not found", code: "NOT_FOUND" });
+  const found = request.method === "GET" ? match(request.url ?? "") : undefined;
+  if (!found) return send(response, 404, { message: "Not found", code: "NOT_FOUND" });
   try {
-    const session = publicRoutes.has(request.url ?? "") ? undefined : await findSession(request.headers.cookie);
-    if (!session && !publicRoutes.has(request.url ?? "")) {
+    const isPublic = publicRoutes.has(request.url ?? "");
+    const session = isPublic ? undefined : await findSession(request.headers.cookie);
+    if (!session && !isPublic) {
       return send(response, 401, { message: "Please sign in to continue", code: "UNAUTHENTICATED" });
     }
-    const body = await route(session as Session);
-    if (body === undefined)
-      return send(response, 401, { message: "Please sign in to continue", code: "UNAUTHENTICATED" });
+    const body = await found.route(session as Session, found.params);
+    if (body === undefined) return send(response, 404, { message: "Not found", code: "NOT_FOUND" });
     send(response, 200, body);
   } catch (error) {
     console.error(error);
