@@ -206,6 +206,8 @@ export const recurringSchedules = pgTable(
     /** The first period starts here; due dates are the ends of periods from this anchor. */
     startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
+    /** End of the last period the scheduler handled; it never recreates a period before this, so deleting a task skips it. */
+    materializedUntil: timestamp("materialized_until", { withTimezone: true }),
     createdBy: uuid("created_by"),
     createdAt: createdAt(),
   },

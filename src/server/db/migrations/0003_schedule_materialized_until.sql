@@ -1,0 +1,1 @@
+ALTER TABLE "recurring_schedules" ADD COLUMN "materialized_until" timestamp with time zone;
