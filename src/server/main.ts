@@ -6,6 +6,7 @@ import { connectDatabase } from "./db/database";
 import { EmbeddedPostgresError, startEmbeddedPostgres } from "./db/embedded-postgres";
 import { migrateDatabase } from "./db/migrate";
 import { startHousekeeping } from "./jobs/housekeeping";
+import { startScheduler } from "./jobs/scheduler";
 import { createLogger } from "./logger";
 import { demoLogins, demoPassword, hasDemoData, seedDemoData } from "./seed/demo-seed";
 
@@ -43,6 +44,7 @@ async function main() {
 
   const app = await buildApp({ config, database, logger });
   const stopHousekeeping = startHousekeeping({ db: database.db, config, log: logger });
+  const stopScheduler = startScheduler({ db: database.db, log: logger });
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
     if (shuttingDown) {
@@ -67,6 +69,7 @@ async function main() {
       await app.close(); // stops accepting, waits for in-flight requests
       clearTimeout(cutOff);
       await stopHousekeeping();
+      await stopScheduler();
       await database?.close();
       await stopEmbedded();
       logger.info("shut down cleanly");
@@ -83,6 +86,7 @@ async function main() {
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await stopHousekeeping();
+    await stopScheduler();
     await database.close();
     await stopEmbedded();
     throw error;

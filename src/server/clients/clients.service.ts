@@ -16,6 +16,7 @@ import type { Database, DbExecutor } from "../db/database";
 import { preparedStatement } from "../db/prepared";
 import { clients, contacts, firms, recurringSchedules, tasks, taskTemplates, userClients, users } from "../db/schema";
 import { AppError } from "../errors";
+import { createSchedule, resumeSchedules } from "../schedules/schedules.service";
 import { toTask } from "../tasks/tasks.service";
 
 /*
@@ -270,10 +271,23 @@ export async function createClient(options: {
         .insert(contacts)
         .values({ firmId: actor.firmId, clientId: client.id, ...input.primaryContact, isPrimary: true });
     }
-    if (templates.length > 0) {
-      // Spec section 4: tasks made from templates at client creation start pending, with no due date.
+    // A recurring template becomes a schedule, whose current period's task is made at once with
+    // its real due date (decision 0009); a one-time template starts a pending task with no due
+    // date (spec section 4).
+    for (const template of templates) {
+      if (template.frequency === null) continue;
+      await createSchedule(tx, {
+        firmId: actor.firmId,
+        clientId: client.id,
+        templateId: template.id,
+        frequency: template.frequency,
+        createdBy: actor.userId,
+      });
+    }
+    const oneTime = templates.filter((template) => template.frequency === null);
+    if (oneTime.length > 0) {
       await tx.insert(tasks).values(
-        templates.map((template) => ({
+        oneTime.map((template) => ({
           firmId: actor.firmId,
           clientId: client.id,
           templateId: template.id,
@@ -397,6 +411,7 @@ export async function restoreClient(options: {
     const client = await findClientForChange(tx, actor.firmId, clientId);
     if (client.archivedAt === null) return;
     await assertWithinClientLimit(tx, actor.firmId);
+    await resumeSchedules(tx, { firmId: actor.firmId, clientId });
     await tx
       .update(clients)
       .set({ archivedAt: null, updatedAt: new Date() })
@@ -448,6 +463,7 @@ async function findTemplates(tx: DbExecutor, firmId: string, ids: string[]) {
       name: taskTemplates.name,
       description: taskTemplates.description,
       priority: taskTemplates.priority,
+      frequency: taskTemplates.frequency,
     })
     .from(taskTemplates)
     .where(and(eq(taskTemplates.firmId, firmId), inArray(taskTemplates.id, ids), isNull(taskTemplates.deletedAt)));

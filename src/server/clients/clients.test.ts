@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../../../tests/api-client";
 import { type SeededFirm, seedFirm, signIn } from "../../../tests/fixtures";
 import { useTestApp } from "../../../tests/test-app";
-import { auditEvents, clients, contacts, firms, tasks } from "../db/schema";
+import { auditEvents, clients, contacts, firms, recurringSchedules, tasks } from "../db/schema";
+import { materializeSchedules } from "../schedules/schedules.service";
 import { insertClient, insertFirm, insertTask, insertTaskTemplate, insertUser } from "../seed/factories";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -128,6 +129,65 @@ describe("clients API", () => {
       primaryContact: "Dana Birch",
       templateIds: [second.id, first.id],
     });
+  });
+
+  it("S-CNEW-21 S-STATE-13 a recurring template becomes a schedule whose current period's task is due at its end", async () => {
+    const monthly = await insertTaskTemplate(db(), {
+      firmId: world.firm.id,
+      createdBy: world.users.admin.id,
+      name: "Monthly bank reconciliation",
+      frequency: "monthly",
+    });
+    const once = await insertTaskTemplate(db(), {
+      firmId: world.firm.id,
+      createdBy: world.users.admin.id,
+      name: "Onboarding call",
+    });
+    const response = await (await admin()).post("/api/clients", {
+      name: "Recurring Ltd",
+      templateIds: [monthly.id, once.id],
+    });
+    expect(response.status).toBe(201);
+    const now = new Date();
+    const monthEnd = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - 1);
+    const byName = Object.fromEntries(
+      response.body.tasks.map((task: { name: string; dueDate: string | null; status: string }) => [task.name, task]),
+    );
+    expect(byName["Monthly bank reconciliation"]).toMatchObject({
+      status: "pending",
+      dueDate: monthEnd.toISOString(),
+      templateId: monthly.id,
+    });
+    expect(byName["Onboarding call"]).toMatchObject({ status: "pending", dueDate: null, templateId: once.id });
+    expect(response.body.tasks).toHaveLength(2);
+  });
+
+  it("a restored client's schedules resume with the current period, not with every period missed", async () => {
+    const weekly = await insertTaskTemplate(db(), {
+      firmId: world.firm.id,
+      createdBy: world.users.admin.id,
+      name: "Weekly status email",
+      frequency: "weekly",
+    });
+    const session = await admin();
+    const created = await session.post("/api/clients", { name: "Paused Partners", templateIds: [weekly.id] });
+    const id = created.body.id as string;
+    expect((await session.delete(`/api/clients/${id}`)).status).toBe(204);
+    // Pretend the client sat in the archive for ten weeks, its schedule untouched.
+    await db()
+      .update(recurringSchedules)
+      .set({
+        materializedUntil: new Date(Date.now() - 70 * 86_400_000),
+        startsAt: new Date(Date.now() - 80 * 86_400_000),
+      })
+      .where(eq(recurringSchedules.clientId, id));
+    await db().delete(tasks).where(eq(tasks.clientId, id));
+    expect((await session.post(`/api/clients/${id}/restore`)).status).toBe(200);
+    await materializeSchedules(db());
+    const detail = await session.get(`/api/clients/${id}`);
+    expect(detail.body.tasks).toHaveLength(1);
+    expect(detail.body.tasks[0]).toMatchObject({ name: "Weekly status email", status: "pending" });
+    expect(new Date(detail.body.tasks[0].dueDate).getTime()).toBeGreaterThan(Date.now());
   });
 
   it("atomic creation: a step that fails late leaves no client, contact, task or audit event behind", async () => {
