@@ -22,7 +22,7 @@ import { makeTempDir } from "../tests/temp-dir";
  *
  * The host's speed drifts by tens of percent within seconds, so the two servers take turns in
  * short slices (ABBA order) and each one's figures are pooled over its slices.
- * Run: npm run bench (about two minutes). BENCH_SECONDS (default 12) is each server's total time
+ * Run: npm run bench (about five minutes). BENCH_SECONDS (default 12) is each server's total time
  * per route, BENCH_SLICE (default 2) the length of one turn.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 12);
@@ -40,6 +40,8 @@ const reads = [
   { path: "/api/clients?limit=50", what: "a page of clients with their task counts", signedIn: true },
   { path: "/api/clients/{busiest}", what: "the client with the most tasks: contacts, tasks, team", signedIn: true },
   { path: "/api/dashboard", what: "every dashboard figure, counted in SQL", signedIn: true },
+  { path: "/api/tasks/overdue", what: "overdue tasks with their client's name (the bell)", signedIn: true },
+  { path: "/api/task-templates", what: "the firm's task templates", signedIn: true },
 ];
 
 const dataDir = makeTempDir();

@@ -36,6 +36,8 @@ const statements = {
   tasksOfClient: statement("tasks_of_client"),
   teamOfClient: statement("team_of_client"),
   dashboard: statement("dashboard_counts"),
+  overdue: statement("overdue_tasks"),
+  templates: statement("templates_of_firm"),
 };
 
 type Session = { userId: string; firmId: string };
@@ -211,6 +213,45 @@ const routes: Record<string, Route> = {
         completed: row.tasks_completed,
       },
     };
+  },
+  "/api/tasks/overdue": async (session) => {
+    const now = new Date();
+    const { rows } = await pool.query({
+      ...statements.overdue,
+      values: [session.firmId, "pending", now, null, null],
+      rowMode: "array",
+    });
+    return rows.map((task) => ({
+      id: task[0],
+      clientId: task[1],
+      templateId: task[2],
+      name: task[3],
+      description: task[4],
+      priority: task[5],
+      status: taskStatus({ status: "pending", dueDate: task[6] }, now),
+      dueDate: iso(task[6]),
+      createdAt: task[7].toISOString(),
+      completedAt: null,
+      completedBy: null,
+      completedByUser: null,
+      printedName: null,
+      signature: null,
+      clientName: task[8],
+    }));
+  },
+  "/api/task-templates": async (session) => {
+    const { rows } = await pool.query<Row>({ ...statements.templates, values: [session.firmId] });
+    return rows.map((template) => ({
+      id: template.id,
+      name: template.name,
+      description: template.description,
+      priority: template.priority,
+      isRecurring: template.is_recurring,
+      frequency: template.frequency,
+      createdBy: template.created_by,
+      createdAt: template.created_at.toISOString(),
+      libraryKey: template.library_key,
+    }));
   },
 };
 const publicRoutes = new Set(["/api/health"]);
