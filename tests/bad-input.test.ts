@@ -34,7 +34,13 @@ import {
 import { updateFirmSchema } from "../src/shared/firm";
 import { planIds } from "../src/shared/plans";
 import { roles } from "../src/shared/roles";
-import { createTaskSchema, frequencies, taskPriorities, updateTaskSchema } from "../src/shared/tasks";
+import {
+  completeTaskSchema,
+  createTaskSchema,
+  frequencies,
+  taskPriorities,
+  updateTaskSchema,
+} from "../src/shared/tasks";
 import { createTemplateSchema } from "../src/shared/templates";
 import { createUserSchema, updateUserSchema } from "../src/shared/users";
 import { sameOriginHeaders } from "./api-client";
@@ -1020,7 +1026,12 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
           longString(1001),
         ),
       },
-    ]);
+    ]).filter(
+      // zod counts characters, not UTF-16 units: a long-looking name of emoji can still be valid, and
+      // with the valid signature the request rightly succeeds. Those are not bad input.
+      (testCase) =>
+        !completeTaskSchema.safeParse(testCase.body).success || (testCase.body as Json | null)?.signature !== signature,
+    );
     await unchangedAcross(() =>
       fc.assert(
         fc.asyncProperty(cases, async (testCase) => {

@@ -15,9 +15,10 @@ import type { SessionInfo } from "../auth/sessions";
 import type { Database, DbExecutor } from "../db/database";
 import { preparedStatement } from "../db/prepared";
 import { clients, contacts, firms, recurringSchedules, tasks, taskTemplates, userClients, users } from "../db/schema";
+import { containsPattern } from "../db/search";
 import { AppError } from "../errors";
 import { createSchedule, resumeSchedules } from "../schedules/schedules.service";
-import { toTask } from "../tasks/tasks.service";
+import { taskColumns, toTask } from "../tasks/tasks.service";
 
 /*
  * Clients: the firm's client profiles. Every query is scoped to the actor's firm, and for the
@@ -108,23 +109,6 @@ const contactsOfClient = preparedStatement("contacts_of_client", (db) =>
     .orderBy(sql`${contacts.isPrimary} desc`, asc(contacts.name), asc(contacts.id)),
 );
 
-/** The columns a task's answer shows (the signature's hash, IP and user agent stay in the audit data). */
-const taskColumns = {
-  id: tasks.id,
-  clientId: tasks.clientId,
-  templateId: tasks.templateId,
-  name: tasks.name,
-  description: tasks.description,
-  priority: tasks.priority,
-  status: tasks.status,
-  dueDate: tasks.dueDate,
-  createdAt: tasks.createdAt,
-  completedAt: tasks.completedAt,
-  completedBy: tasks.completedBy,
-  printedName: tasks.printedName,
-  signature: tasks.signature,
-};
-
 const completer = sql`completer`;
 const tasksOfClient = preparedStatement("tasks_of_client", (db) =>
   db
@@ -176,7 +160,7 @@ export async function listClients(options: {
     userId: assignedTo(actor),
     archived: query.archived === "true",
     status: query.status ?? null,
-    pattern: query.q ? `%${escapeLike(query.q)}%` : null,
+    pattern: query.q ? containsPattern(query.q) : null,
     afterName: after?.name ?? null,
     afterId: after?.id ?? null,
     limit: query.limit === undefined ? null : query.limit + 1,
@@ -525,6 +509,3 @@ function decodeCursor(cursor: string): { name: string; id: string } {
   }
   throw new AppError("BAD_REQUEST", "The cursor is not one this list gave out");
 }
-
-/** ILIKE treats % and _ as wildcards; a search for "50%" means the text. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);

@@ -17,6 +17,7 @@ import type { SessionInfo } from "../auth/sessions";
 import type { Database, DbExecutor } from "../db/database";
 import { preparedStatement } from "../db/prepared";
 import { clients, tasks, taskTemplates, userClients, users } from "../db/schema";
+import { containsPattern } from "../db/search";
 import { AppError, fieldError } from "../errors";
 import { checkSignature } from "./signature";
 
@@ -52,22 +53,27 @@ const createdKey = sql`extract(epoch from ${tasks.createdAt})`;
 const afterCompleted = sql`coalesce(${sql.placeholder("afterCompleted")}::numeric, '-Infinity'::numeric)`;
 const afterDue = sql`coalesce(${sql.placeholder("afterDue")}::numeric, '-Infinity'::numeric)`;
 
+/** The columns a task's answer is made from (its signature's hash, IP and user agent stay out). */
+export const taskColumns = {
+  id: tasks.id,
+  clientId: tasks.clientId,
+  templateId: tasks.templateId,
+  name: tasks.name,
+  description: tasks.description,
+  priority: tasks.priority,
+  status: tasks.status,
+  dueDate: tasks.dueDate,
+  createdAt: tasks.createdAt,
+  completedAt: tasks.completedAt,
+  completedBy: tasks.completedBy,
+  printedName: tasks.printedName,
+  signature: tasks.signature,
+};
+
 const tasksPage = preparedStatement("tasks_page", (db) =>
   db
     .select({
-      id: tasks.id,
-      clientId: tasks.clientId,
-      templateId: tasks.templateId,
-      name: tasks.name,
-      description: tasks.description,
-      priority: tasks.priority,
-      status: tasks.status,
-      dueDate: tasks.dueDate,
-      createdAt: tasks.createdAt,
-      completedAt: tasks.completedAt,
-      completedBy: tasks.completedBy,
-      printedName: tasks.printedName,
-      signature: tasks.signature,
+      ...taskColumns,
       clientName: clients.name,
       completerFullName: completer.fullName,
       completerUsername: completer.username,
@@ -145,7 +151,7 @@ export async function listTasks(options: {
     clientId: query.clientId ?? null,
     status: query.status ?? null,
     now,
-    pattern: query.q ? `%${escapeLike(query.q)}%` : null,
+    pattern: query.q ? containsPattern(query.q) : null,
     afterCompleted: after?.completed ?? null,
     afterDue: after?.due ?? null,
     afterCreated: after?.created ?? null,
@@ -529,6 +535,3 @@ function decodeCursor(cursor: string): Cursor {
   }
   throw new AppError("BAD_REQUEST", "The cursor is not one this list gave out");
 }
-
-/** ILIKE treats % and _ as wildcards; a search for "50%" means the text. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
