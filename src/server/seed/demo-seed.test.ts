@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../tests/test-app";
 import { taskStatus } from "../../shared/tasks";
 import { verifyPassword } from "../auth/password";
-import { clients, contacts, firms, tasks, taskTemplates, userClients, users } from "../db/schema";
+import { clients, contacts, firms, recurringSchedules, tasks, taskTemplates, userClients, users } from "../db/schema";
 import { demoLogins, demoPassword, seedDemoData } from "./demo-seed";
 
 describe("demo seed", () => {
@@ -43,6 +43,18 @@ describe("demo seed", () => {
       .from(userClients)
       .where(eq(userClients.userId, staff?.id ?? ""));
     expect(assigned.length).toBeGreaterThan(5);
+  });
+
+  it("assigns recurring templates to some active clients, each with this period's task due at its end", async () => {
+    const db = ctx.database.db;
+    const schedules = await db.select().from(recurringSchedules);
+    expect(schedules.length).toBeGreaterThanOrEqual(5);
+    for (const schedule of schedules) {
+      const made = await db.select().from(tasks).where(eq(tasks.scheduleId, schedule.id));
+      expect(made).toHaveLength(1);
+      expect(made[0]?.status).toBe("pending");
+      expect(made[0]?.dueDate?.getTime()).toBeGreaterThan(now.getTime());
+    }
   });
 
   it("signs completed tasks with a real, non-blank 400x128 PNG whose hash is stored", async () => {

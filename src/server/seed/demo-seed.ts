@@ -1,9 +1,10 @@
-import { count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import { addDays } from "../../shared/dates";
 import { trialDays } from "../../shared/plans";
 import type { Frequency, TaskPriority } from "../../shared/tasks";
 import type { Database, DbExecutor } from "../db/database";
-import { firms, users } from "../db/schema";
+import { clients, firms, users } from "../db/schema";
+import { createSchedule } from "../schedules/schedules.service";
 import {
   companyProfile,
   insertClient,
@@ -196,6 +197,27 @@ export async function seedDemoData(
       }
     }
     await insertUserClients(tx, { firmId: firm.id, userId: staff.id, clientIds: staffClientIds });
+
+    // Recurring work: some active clients have a recurring template assigned, so the first start
+    // shows schedules with this period's task due at its end (decision 0009).
+    const recurring = templates.filter((template) => template.frequency !== null);
+    const active = await tx
+      .select({ id: clients.id })
+      .from(clients)
+      .where(and(eq(clients.firmId, firm.id), eq(clients.status, "active")))
+      .orderBy(asc(clients.createdAt));
+    for (const [index, client] of active.entries()) {
+      const template = recurring[index % recurring.length];
+      if (index % 3 !== 0 || !template?.frequency) continue;
+      await createSchedule(tx, {
+        firmId: firm.id,
+        clientId: client.id,
+        templateId: template.id,
+        frequency: template.frequency,
+        createdBy: admin.id,
+        now,
+      });
+    }
     return true;
   });
 }
