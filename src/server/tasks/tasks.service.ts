@@ -1,5 +1,5 @@
 import { and, asc, eq, exists, isNull, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, alias } from "drizzle-orm/pg-core";
 import { type Action, scopeOf } from "../../shared/permissions";
 import type { Role } from "../../shared/roles";
 import {
@@ -38,6 +38,23 @@ const assignedTo = (role: Role, userId: string, action: Action) =>
 
 /** `($userId is null or the task's client is assigned to $userId)`, for the prepared reads. */
 const visibleTo = sql`(${sql.placeholder("userId")}::uuid is null or exists (select 1 from ${userClients} where ${userClients.firmId} = ${tasks.firmId} and ${userClients.clientId} = ${tasks.clientId} and ${userClients.userId} = ${sql.placeholder("userId")}::uuid))`;
+
+/** With a user id: "the client is assigned to that user", for writes judged on the actor's role now. */
+function assignedOnly(tx: DbExecutor, client: { firmId: AnyPgColumn; clientId: AnyPgColumn }, userId: string | null) {
+  if (userId === null) return undefined;
+  return exists(
+    tx
+      .select({ one: sql`1` })
+      .from(userClients)
+      .where(
+        and(
+          eq(userClients.firmId, client.firmId),
+          eq(userClients.clientId, client.clientId),
+          eq(userClients.userId, userId),
+        ),
+      ),
+  );
+}
 
 const completer = alias(users, "completer");
 
@@ -226,20 +243,7 @@ export async function createTask(options: {
         and(
           eq(clients.firmId, actor.firmId),
           eq(clients.id, input.clientId),
-          userId === null
-            ? undefined
-            : exists(
-                tx
-                  .select({ one: sql`1` })
-                  .from(userClients)
-                  .where(
-                    and(
-                      eq(userClients.firmId, clients.firmId),
-                      eq(userClients.clientId, clients.id),
-                      eq(userClients.userId, userId),
-                    ),
-                  ),
-              ),
+          assignedOnly(tx, { firmId: clients.firmId, clientId: clients.id }, userId),
         ),
       );
     if (!client) throw new AppError("NOT_FOUND", "Client not found");
@@ -429,20 +433,7 @@ async function findTask(tx: DbExecutor, firmId: string, taskId: string, userId: 
       and(
         eq(tasks.firmId, firmId),
         eq(tasks.id, taskId),
-        userId === null
-          ? undefined
-          : exists(
-              tx
-                .select({ one: sql`1` })
-                .from(userClients)
-                .where(
-                  and(
-                    eq(userClients.firmId, tasks.firmId),
-                    eq(userClients.clientId, tasks.clientId),
-                    eq(userClients.userId, userId),
-                  ),
-                ),
-            ),
+        assignedOnly(tx, { firmId: tasks.firmId, clientId: tasks.clientId }, userId),
       ),
     );
   if (!row) throw new AppError("NOT_FOUND", "Task not found");
