@@ -7,7 +7,8 @@ import { defineConfig } from "@playwright/test";
  * database (a new data directory each run). `npm run test:e2e` builds first.
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
-const dataDir = path.join(os.tmpdir(), "tendwell-e2e");
+// One data directory per port, so two checkouts can run their browser tests side by side.
+const dataDir = path.join(os.tmpdir(), `tendwell-e2e-${port}`);
 
 export default defineConfig({
   testDir: "e2e",
