@@ -13,8 +13,11 @@ const registration = {
 describe("register, me, logout, login: the round trip a browser makes", () => {
   const ctx = useTestApp();
 
-  it("registers a firm on a 14-day trial with its first user as super_admin, signed in", async () => {
+  it("S-API-04 S-API-08 registers a firm on a 14-day trial with its first user as super_admin, signed in; /me answers them, or 401 without a session", async () => {
     const browser = apiClient(ctx.app);
+    const anonymous = await browser.get("/api/auth/me");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ message: "Please sign in to continue", code: "UNAUTHENTICATED" });
     const registered = await browser.post("/api/auth/register", registration);
     expect(registered.status).toBe(201);
     expect(registered.body).toMatchObject({
@@ -32,7 +35,9 @@ describe("register, me, logout, login: the round trip a browser makes", () => {
 
     const me = await browser.get("/api/auth/me");
     expect(me.status).toBe(200);
+    expect(me.headers["content-type"]).toMatch(/^application\/json/);
     expect(me.body).toEqual(registered.body);
+    expect(me.body).toMatchObject({ fullName: "Dana Whitfield", role: "super_admin" });
 
     expect((await browser.post("/api/auth/logout")).status).toBe(204);
     expect(browser.sessionToken()).toBeUndefined();
@@ -78,8 +83,14 @@ describe("registration rules", () => {
     expect(await counts()).toEqual(before);
   });
 
-  it("refuses a taken username or e-mail, ignoring case, with 409", async () => {
+  it("S-API-08 register creates an account that can sign in; a taken username or e-mail, ignoring case, is 409 with a message", async () => {
     expect((await register({})).status).toBe(201);
+    const signedIn = await apiClient(ctx.app).post("/api/auth/login", {
+      username: registration.username,
+      password: registration.password,
+    });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body).toMatchObject({ username: registration.username, role: "super_admin" });
     const before = await counts();
     const sameUsername = await register({ username: "DANA.Whitfield", email: "other@example.com" });
     expect(sameUsername.status).toBe(409);
@@ -108,17 +119,39 @@ describe("sign-in answers", () => {
     }
   });
 
-  it("says the same thing for an unknown user and a wrong password", async () => {
+  it("S-API-03 login answers the user in JSON and sets the session; an unknown user and a wrong password get the same 401 JSON message and no session", async () => {
     await apiClient(ctx.app).post("/api/auth/register", registration);
-    const unknown = await apiClient(ctx.app).post("/api/auth/login", { username: "nobody", password: "whatever-1" });
-    const wrong = await apiClient(ctx.app).post("/api/auth/login", {
+    const unknownBrowser = apiClient(ctx.app);
+    const unknown = await unknownBrowser.post("/api/auth/login", { username: "nobody", password: "whatever-1" });
+    const wrongBrowser = apiClient(ctx.app);
+    const wrong = await wrongBrowser.post("/api/auth/login", {
       username: "dana.whitfield",
       password: "wrong-pass",
     });
     for (const response of [unknown, wrong]) {
       expect(response.status).toBe(401);
+      expect(response.headers["content-type"]).toMatch(/^application\/json/);
+      expect(response.headers["set-cookie"]).toBeUndefined();
       expect(response.body).toEqual({ message: "Invalid username or password", code: "INVALID_CREDENTIALS" });
     }
+    expect(unknownBrowser.sessionToken()).toBeUndefined();
+    expect(wrongBrowser.sessionToken()).toBeUndefined();
+    expect((await wrongBrowser.get("/api/auth/me")).status).toBe(401);
+
+    const browser = apiClient(ctx.app);
+    const success = await browser.post("/api/auth/login", {
+      username: registration.username,
+      password: registration.password,
+    });
+    expect(success.status).toBe(200);
+    expect(success.headers["content-type"]).toMatch(/^application\/json/);
+    expect(success.body).toMatchObject({
+      username: registration.username,
+      fullName: registration.fullName,
+      role: "super_admin",
+    });
+    expect(browser.sessionToken()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await browser.get("/api/auth/me")).body.id).toBe(success.body.id);
   });
 });
 

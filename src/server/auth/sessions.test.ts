@@ -11,7 +11,7 @@ import { hashToken } from "./sessions";
 describe("sessions", () => {
   const ctx = useTestApp();
 
-  it("stores only the token's hash, marks the cookie HttpOnly and SameSite=Lax", async () => {
+  it("S-API-02 stores only the token's hash, marks the cookie HttpOnly and SameSite=Lax, not Secure over plain HTTP", async () => {
     const { users } = await seedFirm(ctx.database.db, "Cookies");
     const response = await ctx.app.inject({
       method: "POST",
@@ -20,6 +20,7 @@ describe("sessions", () => {
     });
     const cookie = response.cookies.find((entry) => entry.name === "tendwell_session");
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/", maxAge: 12 * 3600 });
+    expect(cookie?.secure).toBeFalsy();
     const token = cookie?.value ?? "";
     const stored = await ctx.database.db
       .select()
@@ -45,11 +46,21 @@ describe("sessions", () => {
     expect((await browser.get("/api/auth/me")).status).toBe(200);
   });
 
-  it("ends the session on the server at sign-out: the old cookie no longer works", async () => {
+  it("S-API-06 ends the session on the server at sign-out: the cookie is cleared and the old one no longer works", async () => {
     const { users } = await seedFirm(ctx.database.db, "Logout");
     const browser = await signIn(ctx.app, users.admin);
     const token = browser.sessionToken() ?? "";
-    expect((await browser.post("/api/auth/logout")).status).toBe(204);
+    expect((await browser.get("/api/auth/me")).status).toBe(200);
+    const logout = await browser.post("/api/auth/logout");
+    expect(logout.status).toBe(204);
+    expect(logout.headers["set-cookie"]).toMatch(/^tendwell_session=;/);
+    expect(browser.sessionToken()).toBeUndefined();
+    expect(
+      await ctx.database.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, hashToken(token))),
+    ).toEqual([]);
     const stolen = apiClient(ctx.app);
     stolen.setSessionToken(token);
     const response = await stolen.get("/api/auth/me");
@@ -128,5 +139,25 @@ describe("sessions", () => {
 
     expect((await owner.patch(`/api/users/${users.user.id}`, { disabled: false })).body.disabled).toBe(false);
     await signIn(ctx.app, users.user);
+  });
+});
+
+describe("sessions behind an HTTPS proxy", () => {
+  const ctx = useTestApp({ env: { TRUST_PROXY: "true" } });
+
+  it("S-API-02 marks the session cookie Secure when the request came over HTTPS, and not when it came over HTTP", async () => {
+    const { users } = await seedFirm(ctx.database.db, "Proxied");
+    const signInOver = async (proto: string) => {
+      const response = await ctx.app.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        headers: { "x-forwarded-proto": proto },
+        payload: { username: users.admin.username, password: users.admin.password },
+      });
+      expect(response.statusCode).toBe(200);
+      return response.cookies.find((entry) => entry.name === "tendwell_session");
+    };
+    expect(await signInOver("https")).toMatchObject({ secure: true, httpOnly: true, sameSite: "Lax" });
+    expect((await signInOver("http"))?.secure).toBeFalsy();
   });
 });
