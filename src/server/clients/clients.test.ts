@@ -49,6 +49,63 @@ describe("clients API", () => {
     expect(response.body.id).toMatch(uuid);
   });
 
+  it("S-API-09 GET /api/clients returns the firm's client list, each with its status", async () => {
+    const firm = (await insertFirm(db())).id;
+    const owner = await insertUser(db(), { firmId: firm, role: "admin" });
+    const stored = [
+      await insertClient(db(), { firmId: firm, name: "Status Active", status: "active" }),
+      await insertClient(db(), { firmId: firm, name: "Status Inactive", status: "inactive" }),
+      await insertClient(db(), { firmId: firm, name: "Status Prospect", status: "prospect" }),
+    ];
+    const response = await (await signIn(ctx.app, owner)).get("/api/clients");
+    expect(response.status).toBe(200);
+    expect(Array.isArray(response.body)).toBe(true);
+    expect(
+      response.body.map((row: { id: string; name: string; status: string }) => [row.id, row.name, row.status]),
+    ).toEqual(stored.map((row) => [row.id, row.name, row.status]));
+    for (const row of response.body) {
+      expect(row).toMatchObject({
+        industry: expect.any(String),
+        email: expect.any(String),
+        taskCounts: { total: 0, pending: 0, overdue: 0, completed: 0 },
+        health: { level: "good", label: "No tasks" },
+      });
+    }
+  });
+
+  it("S-API-35 error answers are JSON {message, code, issues?} with a 4xx status", async () => {
+    const client = await admin();
+    const expectJsonError = (response: { status: number; headers: Record<string, unknown>; body: unknown }) => {
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+      expect(response.headers["content-type"]).toMatch(/^application\/json/);
+    };
+    const invalid = await client.post("/api/clients", { name: "", email: "nope", status: "closed" });
+    expectJsonError(invalid);
+    expect(invalid.status).toBe(400);
+    expect(Object.keys(invalid.body).sort()).toEqual(["code", "issues", "message"]);
+    expect(invalid.body).toMatchObject({ code: "VALIDATION_FAILED", message: "Company name is required" });
+    expect(invalid.body.issues).toEqual(
+      expect.arrayContaining([
+        { path: ["name"], message: "Company name is required" },
+        { path: ["email"], message: "Invalid email address" },
+        { path: ["status"], message: "Invalid enum value" },
+      ]),
+    );
+    const others = [
+      await apiClient(ctx.app).post("/api/clients", { name: "Anonymous" }),
+      await (await signIn(ctx.app, world.users.user)).post("/api/clients", { name: "Not Allowed" }),
+      await client.get("/api/clients/01934c8e-0000-7000-8000-000000000000"),
+    ];
+    expect(others.map((response) => response.status)).toEqual([401, 403, 404]);
+    for (const response of others) {
+      expectJsonError(response);
+      expect(Object.keys(response.body).sort()).toEqual(["code", "message"]);
+      expect(response.body.message).toEqual(expect.any(String));
+      expect(response.body.code).toMatch(/^[A-Z_]+$/);
+    }
+  });
+
   it("S-VAL-09 S-VAL-10 S-VAL-11 S-VAL-12 S-VAL-28 the client form's rules and messages, and nothing written on refusal", async () => {
     const client = await admin();
     const before = await countRows();
