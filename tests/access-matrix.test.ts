@@ -198,7 +198,8 @@ function idsIn(value: unknown, found = new Set<string>()): Set<string> {
   return found;
 }
 
-const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? "an" : "a"} ${noun}`;
+// "an admin", but "a user": the article follows the sound, and every label starting with u sounds "you".
+const withArticle = (noun: string) => `${/^[aeio]/i.test(noun) ? "an" : "a"} ${noun}`;
 
 const unauthenticated = { message: "Please sign in to continue", code: "UNAUTHENTICATED" };
 
@@ -1020,9 +1021,13 @@ const roleMatrixSuite = () =>
         for (const caller of callers) {
           const who = caller === "anonymous" ? "a caller who is not signed in" : withArticle(roleLabels[caller]);
           const refusal = caller === "anonymous" ? "401" : "403";
+          // A signed-in caller's refusal is design section 3's "the server refuses it (403 with a
+          // clear message)": checklist S-ROLE-06, api part.
           const name = row.allowed[caller]
             ? `lets ${who} through`
-            : `refuses ${who} with ${refusal} and writes nothing`;
+            : caller === "anonymous"
+              ? `refuses ${who} with ${refusal} and writes nothing`
+              : `S-ROLE-06 refuses ${who} with 403 and a clear message, and writes nothing`;
           it(name, async () => {
             const world = w();
             const route = parseKey(key);
@@ -1043,6 +1048,10 @@ const roleMatrixSuite = () =>
             } else {
               expect(response.status).toBe(403);
               expect(response.body).toEqual(forbidden(caller, row.access));
+              // Clear: it names the caller's role and what that role may not do.
+              expect(response.body.message).toMatch(
+                new RegExp(`^Your role \\(${roleLabels[caller]}\\) does not allow you to [a-z]+ .+$`),
+              );
             }
             expect(await rowCounts(world.db)).toEqual(before);
           });
