@@ -18,21 +18,28 @@ export const floorStatements = {
        and ($2::uuid is null or exists (
          select 1 from user_clients uc where uc.firm_id = c.firm_id and uc.client_id = c.id and uc.user_id = $2::uuid))
    ),
-   work as (
-     select t.client_id, t.status, (t.status = 'pending' and coalesce(t.due_date < $3::timestamptz, false)) as overdue
-     from tasks t join visible v on v.id = t.client_id
-     where t.firm_id = $1
-   )
+   overdue as (
+     select t.client_id, count(*) as n from tasks t join visible v on v.id = t.client_id
+     where t.firm_id = $1 and t.status = 'pending' and t.due_date < $3::timestamptz
+     group by t.client_id
+   ),
+   counted as (
+     select coalesce(sum(k.total), 0) as total, coalesce(sum(k.completed), 0) as completed
+     from client_task_counts k join visible v on v.id = k.client_id
+     where k.firm_id = $1
+   ),
+   late as (select coalesce(sum(n), 0) as n, count(*) as clients from overdue)
    select
      (select count(*) from visible)::int as clients_total,
      (select count(*) from visible where status = 'active')::int as clients_active,
      (select count(*) from visible where status = 'inactive')::int as clients_inactive,
      (select count(*) from visible where status = 'prospect')::int as clients_prospect,
-     (select count(distinct client_id) from work where overdue)::int as clients_with_overdue,
-     (select count(*) from work)::int as tasks_total,
-     (select count(*) from work where status = 'pending' and not overdue)::int as tasks_pending,
-     (select count(*) from work where overdue)::int as tasks_overdue,
-     (select count(*) from work where status = 'completed')::int as tasks_completed`,
+     late.clients::int as clients_with_overdue,
+     counted.total::int as tasks_total,
+     (counted.total - counted.completed - late.n)::int as tasks_pending,
+     late.n::int as tasks_overdue,
+     counted.completed::int as tasks_completed
+   from counted, late`,
   task_counts_of_clients: `select "client_id", count(*)::int, (count(*) filter (where "status" = 'completed'))::int, (count(*) filter (where "status" = 'pending' and "due_date" < $1::timestamptz))::int from "tasks" where ("tasks"."firm_id" = $2 and "tasks"."client_id" = any($3::uuid[])) group by "tasks"."client_id"`,
   tasks_of_client: `select "tasks"."id", "tasks"."client_id", "tasks"."template_id", "tasks"."name", "tasks"."description", "tasks"."priority", "tasks"."status", "tasks"."due_date", "tasks"."created_at", "tasks"."completed_at", "tasks"."completed_by", "tasks"."printed_name", "tasks"."signature", completer.full_name, completer.username from "tasks" left join "users" as completer on completer.firm_id = "tasks"."firm_id" and completer.id = "tasks"."completed_by" where ("tasks"."firm_id" = $1 and "tasks"."client_id" = $2) order by "tasks"."completed_at" desc nulls last, "tasks"."due_date" desc nulls last, "tasks"."created_at" asc, "tasks"."id" asc`,
   team_of_client: `select "users"."id", "users"."username", "users"."full_name", "users"."role" from "user_clients" inner join "users" on ("users"."firm_id" = "user_clients"."firm_id" and "users"."id" = "user_clients"."user_id") where ("user_clients"."firm_id" = $1 and "user_clients"."client_id" = $2) order by "users"."full_name" asc, "users"."id" asc`,

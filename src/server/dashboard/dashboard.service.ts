@@ -5,9 +5,12 @@ import type { Database } from "../db/database";
 import { preparedSql } from "../db/prepared";
 
 /*
- * The dashboard's figures, counted by PostgreSQL in one round trip: no task row travels to Node.
- * Archived clients and their tasks are left out; a `user` counts only the clients assigned to
- * them (design section 3). Overdue is derived as everywhere else: pending and due before now.
+ * The dashboard's figures, counted by PostgreSQL in one round trip: no task row travels to Node,
+ * and no task row is read either. Totals come from client_task_counts (kept by triggers,
+ * migration 0004); overdue work, which depends on the clock, is counted from its range of the
+ * (firm, status, due date, client) index. Archived clients and their tasks are left out; a `user`
+ * counts only the clients assigned to them (design section 3). Pending means not completed and
+ * not overdue, as everywhere else.
  */
 const dashboardCounts = preparedSql<Record<string, number>>(
   "dashboard_counts",
@@ -17,21 +20,28 @@ const dashboardCounts = preparedSql<Record<string, number>>(
        and ($2::uuid is null or exists (
          select 1 from user_clients uc where uc.firm_id = c.firm_id and uc.client_id = c.id and uc.user_id = $2::uuid))
    ),
-   work as (
-     select t.client_id, t.status, (t.status = 'pending' and coalesce(t.due_date < $3::timestamptz, false)) as overdue
-     from tasks t join visible v on v.id = t.client_id
-     where t.firm_id = $1
-   )
+   overdue as (
+     select t.client_id, count(*) as n from tasks t join visible v on v.id = t.client_id
+     where t.firm_id = $1 and t.status = 'pending' and t.due_date < $3::timestamptz
+     group by t.client_id
+   ),
+   counted as (
+     select coalesce(sum(k.total), 0) as total, coalesce(sum(k.completed), 0) as completed
+     from client_task_counts k join visible v on v.id = k.client_id
+     where k.firm_id = $1
+   ),
+   late as (select coalesce(sum(n), 0) as n, count(*) as clients from overdue)
    select
      (select count(*) from visible)::int as clients_total,
      (select count(*) from visible where status = 'active')::int as clients_active,
      (select count(*) from visible where status = 'inactive')::int as clients_inactive,
      (select count(*) from visible where status = 'prospect')::int as clients_prospect,
-     (select count(distinct client_id) from work where overdue)::int as clients_with_overdue,
-     (select count(*) from work)::int as tasks_total,
-     (select count(*) from work where status = 'pending' and not overdue)::int as tasks_pending,
-     (select count(*) from work where overdue)::int as tasks_overdue,
-     (select count(*) from work where status = 'completed')::int as tasks_completed`,
+     late.clients::int as clients_with_overdue,
+     counted.total::int as tasks_total,
+     (counted.total - counted.completed - late.n)::int as tasks_pending,
+     late.n::int as tasks_overdue,
+     counted.completed::int as tasks_completed
+   from counted, late`,
 );
 
 export async function getDashboard(options: { db: Database; actor: SessionInfo; now?: Date }): Promise<Dashboard> {

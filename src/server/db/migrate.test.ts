@@ -13,6 +13,7 @@ const tenantTables = [
   "tasks",
   "user_clients",
   "audit_events",
+  "client_task_counts",
 ];
 
 describe("migrations", () => {
@@ -38,6 +39,7 @@ describe("migrations", () => {
     expect(rows.map((row) => row.table_name)).toEqual([
       "audit_events",
       "blog_posts",
+      "client_task_counts",
       "clients",
       "contacts",
       "firms",
