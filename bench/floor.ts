@@ -3,6 +3,7 @@ import http from "node:http";
 import pg from "pg";
 import { clientHealth, type TaskCounts } from "../src/shared/clients";
 import { taskStatus } from "../src/shared/tasks";
+import { templateLibrary } from "../src/shared/template-library";
 import { floorStatements } from "./floor-statements";
 
 /*
@@ -37,7 +38,10 @@ const statements = {
   teamOfClient: statement("team_of_client"),
   dashboard: statement("dashboard_counts"),
   overdue: statement("overdue_tasks"),
+  tasksPage: statement("tasks_page"),
   templates: statement("templates_of_firm"),
+  libraryKeys: statement("library_keys_of_firm"),
+  firm: statement("firm_by_id"),
 };
 
 type Session = { userId: string; firmId: string };
@@ -214,11 +218,40 @@ const routes: Record<string, Route> = {
       },
     };
   },
+  "/api/tasks": async (session, { limit = "" }) => {
+    // The first page of the audit list, as Tendwell asks for it without a cursor or filters.
+    const now = new Date();
+    const bounds = ["-infinity", "infinity", "infinity"];
+    const before = ["infinity", "infinity", "infinity", "ffffffff-ffff-ffff-ffff-ffffffffffff"];
+    const filters = [null, null, null, now, null, now, null, null, null, null, null, null];
+    const { rows } = await pool.query({
+      ...statements.tasksPage,
+      values: [session.firmId, ...bounds, ...before, ...filters, Number(limit) + 1],
+      rowMode: "array",
+    });
+    return rows.slice(0, Number(limit)).map((task) => ({
+      id: task[0],
+      clientId: task[1],
+      templateId: task[2],
+      name: task[3],
+      description: task[4],
+      priority: task[5],
+      status: taskStatus({ status: task[6], dueDate: task[7] }, now),
+      dueDate: iso(task[7]),
+      createdAt: task[8].toISOString(),
+      completedAt: iso(task[9]),
+      completedBy: task[10],
+      completedByUser: task[10] && task[14] !== null ? { id: task[10], fullName: task[14], username: task[15] } : null,
+      printedName: task[11],
+      signature: task[12],
+      clientName: task[13],
+    }));
+  },
   "/api/tasks/overdue": async (session) => {
     const now = new Date();
     const { rows } = await pool.query({
       ...statements.overdue,
-      values: [session.firmId, "pending", now, null, null],
+      values: [session.firmId, "pending", now, null, null, null],
       rowMode: "array",
     });
     return rows.map((task) => ({
@@ -252,6 +285,25 @@ const routes: Record<string, Route> = {
       createdAt: template.created_at.toISOString(),
       libraryKey: template.library_key,
     }));
+  },
+  "/api/template-library": async (session) => {
+    const { rows } = await pool.query({ ...statements.libraryKeys, values: [session.firmId], rowMode: "array" });
+    const added = new Set(rows.map((row) => row[0]));
+    return templateLibrary.map((template) => ({ ...template, added: added.has(template.key) }));
+  },
+  "/api/firm": async (session) => {
+    const { rows } = await pool.query<Row>({ ...statements.firm, values: [session.firmId] });
+    const firm = rows[0];
+    return (
+      firm && {
+        id: firm.id,
+        name: firm.name,
+        plan: firm.plan,
+        trialEndsAt: (firm.trial_ends_at as Date).toISOString(),
+        subscriptionStatus: firm.subscription_status,
+        timeZone: firm.time_zone,
+      }
+    );
   },
 };
 const publicRoutes = new Set(["/api/health"]);

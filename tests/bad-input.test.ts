@@ -1069,12 +1069,41 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       fc.constantFrom("limit=0", "limit=501", "limit=abc", "clientId=nope", "x=1", "limit=5&cursor=bm9wZQ"),
       notAUuid.map((id) => `clientId=${encodeURIComponent(id.replace(/[\ud800-\udfff]/g, "x"))}`),
       fc.integer({ min: 201, max: 2_000 }).map((length) => `q=${"a".repeat(length)}`),
+      // Cursors this list never gave out: any JSON, and keys of the right shape naming no instant.
+      fc
+        .oneof(
+          fc.jsonValue(),
+          fc.tuple(
+            fc.constantFrom("2026-02-30T00:00:00.000000Z", "2026-13-01T00:00:00.000000Z", null, 5),
+            fc.constantFrom(null, "2026-01-01T00:00:00.000000Z", "infinity"),
+            fc.constantFrom("2026-01-01T24:00:00.000000Z", "2026-01-01T00:00:00Z", "-infinity"),
+            fc.constantFrom("ffffffff-ffff-ffff-ffff-ffffffffffff", "nope"),
+          ),
+        )
+        .map((key) => `limit=5&cursor=${Buffer.from(JSON.stringify(key) ?? "").toString("base64url")}`),
     );
     await unchangedAcross(() =>
       fc.assert(
         fc.asyncProperty(badQuery, async (query) => {
           await refusedWithoutWrites(`GET /api/tasks?${preview(query)}`, () =>
             send("GET", `/api/tasks?${query}`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  it("GET /api/tasks/overdue with bad queries", async () => {
+    const badQuery = fc.oneof(
+      fc.constantFrom("limit=0", "limit=-1", "limit=501", "limit=1.5", "limit=abc", "limit=", "cursor=x", "x=1"),
+      fc.integer({ min: 501, max: 1_000_000 }).map((limit) => `limit=${limit}`),
+    );
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badQuery, async (query) => {
+          await refusedWithoutWrites(`GET /api/tasks/overdue?${preview(query)}`, () =>
+            send("GET", `/api/tasks/overdue?${query}`, { signedIn: true }),
           );
         }),
         { numRuns: RUNS },

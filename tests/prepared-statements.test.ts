@@ -44,7 +44,7 @@ describe("prepared statements", () => {
     expect(ran("health_check")).toBe(3);
   });
 
-  it("the screens' reads run prepared: clients, a client, the dashboard, tasks, templates", async () => {
+  it("the screens' reads run prepared: clients, a client, the dashboard, tasks, templates, the library, the firm", async () => {
     const client = await signIn(ctx.app, world.users.admin);
     const before = await prepared();
     const reads = [
@@ -52,8 +52,11 @@ describe("prepared statements", () => {
       `/api/clients/${world.assignedClient.id}`,
       "/api/dashboard",
       "/api/tasks",
-      "/api/tasks/overdue",
+      `/api/tasks?clientId=${world.assignedClient.id}`,
+      "/api/tasks/overdue?limit=5",
       "/api/task-templates",
+      "/api/template-library",
+      "/api/firm",
     ];
     for (const url of reads) expect((await client.get(url)).status, url).toBe(200);
     const after = await prepared();
@@ -68,8 +71,12 @@ describe("prepared statements", () => {
       "team_of_client",
       "dashboard_counts",
       "tasks_page",
+      "tasks_page_of_client",
       "overdue_tasks",
+      "overdue_count",
       "templates_of_firm",
+      "library_keys_of_firm",
+      "firm_by_id",
     ]) {
       expect(ran(name), name).toBe(1);
     }

@@ -131,3 +131,9 @@ export const listTasksQuerySchema = z.strictObject({
   cursor: z.string().max(1000).optional(),
 });
 export type ListTasksQuery = z.infer<typeof listTasksQuerySchema>;
+
+/** Query of GET /api/tasks/overdue: with `limit`, the oldest-due few (the bell) and their total. */
+export const listOverdueQuerySchema = z.strictObject({
+  limit: z.coerce.number().int("limit must be a whole number").min(1).max(500).optional(),
+});
+export type ListOverdueQuery = z.infer<typeof listOverdueQuerySchema>;

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import {
   type ClientDetail,
   type ClientSummary,
@@ -123,12 +123,13 @@ const tasksOfClient = preparedStatement("tasks_of_client", (db) =>
       sql`${completer}.firm_id = ${tasks.firmId} and ${completer}.id = ${tasks.completedBy}`,
     )
     .where(and(eq(tasks.firmId, sql.placeholder("firmId")), eq(tasks.clientId, sql.placeholder("clientId"))))
-    // Spec section 2's audit order: completed first, newest completion first, then due date descending.
+    // The audit list's order (tasks.service): completed first, newest completion first, then due
+    // date descending, then newest created.
     .orderBy(
       sql`${tasks.completedAt} desc nulls last`,
       sql`${tasks.dueDate} desc nulls last`,
-      asc(tasks.createdAt),
-      asc(tasks.id),
+      desc(tasks.createdAt),
+      desc(tasks.id),
     ),
 );
 

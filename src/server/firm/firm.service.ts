@@ -1,16 +1,33 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Firm, UpdateFirmInput } from "../../shared/firm";
 import { type AuditContext, recordAudit } from "../audit/audit.service";
 import { lockFirmAsActor } from "../auth/access-control";
 import type { SessionInfo } from "../auth/sessions";
 import type { Database, DbExecutor } from "../db/database";
+import { preparedStatement } from "../db/prepared";
 import { firms } from "../db/schema";
 import { AppError } from "../errors";
 
 type FirmRow = typeof firms.$inferSelect;
 
+const firmById = preparedStatement("firm_by_id", (db) =>
+  db
+    .select({
+      id: firms.id,
+      name: firms.name,
+      plan: firms.plan,
+      trialEndsAt: firms.trialEndsAt,
+      subscriptionStatus: firms.subscriptionStatus,
+      timeZone: firms.timeZone,
+    })
+    .from(firms)
+    .where(eq(firms.id, sql.placeholder("firmId"))),
+);
+
 export async function getFirm(options: { db: Database; actor: SessionInfo }): Promise<Firm> {
-  return toFirm(await findFirm(options.db, options.actor.firmId));
+  const [row] = await firmById(options.db).execute({ firmId: options.actor.firmId });
+  if (!row) throw new AppError("NOT_FOUND", "Firm not found");
+  return toFirm(row);
 }
 
 /** Renames the firm or sets its time zone; a super admin's business (design section 3). */
@@ -51,7 +68,7 @@ async function findFirm(db: DbExecutor, firmId: string): Promise<FirmRow> {
   return row;
 }
 
-function toFirm(row: FirmRow): Firm {
+function toFirm(row: Pick<FirmRow, keyof Firm>): Firm {
   return {
     id: row.id,
     name: row.name,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   completeTaskSchema,
   createTaskSchema,
+  listOverdueQuerySchema,
   listTasksQuerySchema,
   taskListItemSchema,
   taskSchema,
@@ -15,6 +16,7 @@ import { completeTask, createTask, deleteTask, listOverdueTasks, listTasks, upda
 
 /** Where GET /api/tasks says a page has a next one: the header carries the cursor for it. */
 const NEXT_CURSOR_HEADER = "x-next-cursor";
+const TOTAL_COUNT_HEADER = "x-total-count";
 
 export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -47,11 +49,17 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
       schema: {
         summary:
           "Tasks not completed whose due date has passed, oldest due first, each with its client's id and name " +
-          "(a user: on the clients assigned to them)",
+          "(a user: on the clients assigned to them). With limit, only the first ones, and how many there are " +
+          `in ${TOTAL_COUNT_HEADER}`,
+        querystring: listOverdueQuerySchema,
         response: { 200: z.array(taskListItemSchema) },
       },
     },
-    async (request) => listOverdueTasks({ db, actor: requireSession(request) }),
+    async (request, reply) => {
+      const overdue = await listOverdueTasks({ db, actor: requireSession(request), query: request.query });
+      if (overdue.total !== undefined) reply.header(TOTAL_COUNT_HEADER, String(overdue.total));
+      return overdue.tasks;
+    },
   );
 
   api.post(

@@ -5,6 +5,7 @@ import type { Role } from "../../shared/roles";
 import {
   type CompleteTaskInput,
   type CreateTaskInput,
+  type ListOverdueQuery,
   type ListTasksQuery,
   type Task,
   type TaskListItem,
@@ -60,15 +61,15 @@ const completer = alias(users, "completer");
 
 /*
  * The list's order (spec section 2, audit tab): completed first, newest completion first, then by
- * due date descending with no due date last, then oldest created first and the id. The keys are
- * epoch seconds as numeric (exact to the microsecond, unlike a JS Date), with -Infinity for "none",
- * so the same expressions order the rows and compare them against a keyset cursor.
+ * due date descending with no due date last, then newest created first and the id. "None" sorts
+ * as -infinity, so the keys are plain timestamps: the tasks_firm_id_audit_order_idx index holds
+ * them in this order, a page is read straight from it, and the next page starts with a seek to
+ * the cursor (a row comparison the index serves), however deep it is (decision 0011).
  */
-const completedKey = sql`coalesce(extract(epoch from ${tasks.completedAt}), '-Infinity'::numeric)`;
-const dueKey = sql`coalesce(extract(epoch from ${tasks.dueDate}), '-Infinity'::numeric)`;
-const createdKey = sql`extract(epoch from ${tasks.createdAt})`;
-const afterCompleted = sql`coalesce(${sql.placeholder("afterCompleted")}::numeric, '-Infinity'::numeric)`;
-const afterDue = sql`coalesce(${sql.placeholder("afterDue")}::numeric, '-Infinity'::numeric)`;
+const completedKey = sql`coalesce(${tasks.completedAt}, '-infinity'::timestamptz)`;
+const dueKey = sql`coalesce(${tasks.dueDate}, '-infinity'::timestamptz)`;
+/** A key as text the cursor can carry and PostgreSQL reads back exactly (UTC, microseconds). */
+const keyText = (column: AnyPgColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /** The columns a task's answer is made from (its signature's hash, IP and user agent stay out). */
 export const taskColumns = {
@@ -87,42 +88,84 @@ export const taskColumns = {
   signature: tasks.signature,
 };
 
-const tasksPage = preparedStatement("tasks_page", (db) =>
-  db
-    .select({
-      ...taskColumns,
-      clientName: clients.name,
-      completerFullName: completer.fullName,
-      completerUsername: completer.username,
-      // The row's sort key, exactly, for the next page's cursor.
-      sortKey: sql<string>`json_build_array(extract(epoch from ${tasks.completedAt})::text, extract(epoch from ${tasks.dueDate})::text, extract(epoch from ${tasks.createdAt})::text, ${tasks.id})::text`,
-    })
-    .from(tasks)
-    .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
-    .leftJoin(completer, and(eq(completer.firmId, tasks.firmId), eq(completer.id, tasks.completedBy)))
-    .where(
-      and(
-        eq(tasks.firmId, sql.placeholder("firmId")),
-        // Archived clients leave lists (their tasks too), but stay readable when asked for by id.
-        sql`(${clients.archivedAt} is null or ${sql.placeholder("clientId")}::uuid is not null)`,
-        sql`(${sql.placeholder("clientId")}::uuid is null or ${tasks.clientId} = ${sql.placeholder("clientId")}::uuid)`,
-        sql`(${sql.placeholder("status")}::text is null
-          or (${sql.placeholder("status")}::text = 'completed' and ${tasks.status} = 'completed')
-          or (${sql.placeholder("status")}::text = 'overdue' and ${tasks.status} = 'pending' and ${tasks.dueDate} < ${sql.placeholder("now")}::timestamptz)
-          or (${sql.placeholder("status")}::text = 'pending' and ${tasks.status} = 'pending' and (${tasks.dueDate} is null or ${tasks.dueDate} >= ${sql.placeholder("now")}::timestamptz)))`,
-        sql`(${sql.placeholder("pattern")}::text is null or ${tasks.name} ilike ${sql.placeholder("pattern")}::text or ${tasks.description} ilike ${sql.placeholder("pattern")}::text or ${clients.name} ilike ${sql.placeholder("pattern")}::text)`,
-        sql`(${sql.placeholder("afterId")}::uuid is null
-          or (${completedKey}, ${dueKey}) < (${afterCompleted}, ${afterDue})
-          or ((${completedKey}, ${dueKey}) = (${afterCompleted}, ${afterDue})
-            and (${createdKey}, ${tasks.id}) > (${sql.placeholder("afterCreated")}::numeric, ${sql.placeholder("afterId")}::uuid)))`,
-        visibleTo,
-      ),
-    )
-    .orderBy(sql`${completedKey} desc`, sql`${dueKey} desc`, sql`${createdKey} asc`, asc(tasks.id))
-    .limit(sql.placeholder("limit")),
-);
+/**
+ * A page of the audit list. The firm-wide list and one client's list are separate statements, so
+ * each has one plan: the firm's walks the audit-order index, a client's reads its few tasks by
+ * the client index and sorts them.
+ */
+const tasksPage = (scope: "firm" | "client") =>
+  preparedStatement(scope === "firm" ? "tasks_page" : "tasks_page_of_client", (db) =>
+    db
+      .select({
+        ...taskColumns,
+        clientName: clients.name,
+        completerFullName: completer.fullName,
+        completerUsername: completer.username,
+        // The row's sort key, exactly, for the next page's cursor.
+        sortKey: sql<string>`json_build_array(${keyText(tasks.completedAt)}, ${keyText(tasks.dueDate)}, ${keyText(tasks.createdAt)}, ${tasks.id})::text`,
+      })
+      .from(tasks)
+      .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
+      .leftJoin(completer, and(eq(completer.firmId, tasks.firmId), eq(completer.id, tasks.completedBy)))
+      .where(
+        and(
+          eq(tasks.firmId, sql.placeholder("firmId")),
+          // Archived clients leave lists (their tasks too), but stay readable when asked for by id.
+          scope === "firm" ? isNull(clients.archivedAt) : eq(tasks.clientId, sql.placeholder("clientId")),
+          // Unconditional bounds the index can seek on; the status filter below is the exact rule.
+          sql`${completedKey} between ${sql.placeholder("completedFrom")}::timestamptz and ${sql.placeholder("completedTo")}::timestamptz`,
+          sql`${dueKey} < ${sql.placeholder("dueBelow")}::timestamptz`,
+          sql`(${completedKey}, ${dueKey}, ${tasks.createdAt}, ${tasks.id}) < (
+            coalesce(${sql.placeholder("afterCompleted")}::timestamptz, '-infinity'::timestamptz),
+            coalesce(${sql.placeholder("afterDue")}::timestamptz, '-infinity'::timestamptz),
+            ${sql.placeholder("afterCreated")}::timestamptz, ${sql.placeholder("afterId")}::uuid)`,
+          sql`(${sql.placeholder("status")}::text is null
+            or (${sql.placeholder("status")}::text = 'completed' and ${tasks.status} = 'completed')
+            or (${sql.placeholder("status")}::text = 'overdue' and ${tasks.status} = 'pending' and ${tasks.dueDate} < ${sql.placeholder("now")}::timestamptz)
+            or (${sql.placeholder("status")}::text = 'pending' and ${tasks.status} = 'pending' and (${tasks.dueDate} is null or ${tasks.dueDate} >= ${sql.placeholder("now")}::timestamptz)))`,
+          sql`(${sql.placeholder("pattern")}::text is null or ${tasks.name} ilike ${sql.placeholder("pattern")}::text or ${tasks.description} ilike ${sql.placeholder("pattern")}::text or ${clients.name} ilike ${sql.placeholder("pattern")}::text)`,
+          visibleTo,
+        ),
+      )
+      .orderBy(sql`${completedKey} desc`, sql`${dueKey} desc`, sql`${tasks.createdAt} desc`, sql`${tasks.id} desc`)
+      .limit(sql.placeholder("limit")),
+  );
+const firmTasksPage = tasksPage("firm");
+const clientTasksPage = tasksPage("client");
+
+/** Where the first page starts: after a key above every real one. */
+const beforeEverything = {
+  completed: "infinity",
+  due: "infinity",
+  created: "infinity",
+  id: "ffffffff-ffff-ffff-ffff-ffffffffffff",
+} as const;
+
+/** The index range a status filter can be narrowed to: only pending work has no completion. */
+function statusBounds(status: ListTasksQuery["status"], now: Date) {
+  const pendingOnly = status === "pending" || status === "overdue";
+  return {
+    completedFrom: "-infinity",
+    completedTo: pendingOnly ? "-infinity" : "infinity",
+    dueBelow: status === "overdue" ? now.toISOString() : "infinity",
+  };
+}
 
 /** Overdue work (the bell): never completed ones, so no sign-off columns to read. */
+const overdueWhere = and(
+  eq(tasks.firmId, sql.placeholder("firmId")),
+  eq(tasks.status, "pending"),
+  sql`${tasks.dueDate} < ${sql.placeholder("now")}::timestamptz`,
+  isNull(clients.archivedAt),
+  visibleTo,
+);
+const overdueCount = preparedStatement("overdue_count", (db) =>
+  db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(tasks)
+    .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
+    .where(overdueWhere),
+);
 const overdueTasks = preparedStatement("overdue_tasks", (db) =>
   db
     .select({
@@ -138,16 +181,9 @@ const overdueTasks = preparedStatement("overdue_tasks", (db) =>
     })
     .from(tasks)
     .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
-    .where(
-      and(
-        eq(tasks.firmId, sql.placeholder("firmId")),
-        eq(tasks.status, "pending"),
-        sql`${tasks.dueDate} < ${sql.placeholder("now")}::timestamptz`,
-        isNull(clients.archivedAt),
-        visibleTo,
-      ),
-    )
-    .orderBy(asc(tasks.dueDate), asc(tasks.createdAt), asc(tasks.id)),
+    .where(overdueWhere)
+    .orderBy(asc(tasks.dueDate), asc(tasks.createdAt), asc(tasks.id))
+    .limit(sql.placeholder("limit")),
 );
 
 // -------------------------------------------------------------------------------------------
@@ -161,18 +197,20 @@ export async function listTasks(options: {
   now?: Date;
 }): Promise<{ tasks: TaskListItem[]; nextCursor: string | null }> {
   const { db, actor, query, now = new Date() } = options;
-  const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
-  const rows = await tasksPage(db).execute({
+  const after = query.cursor === undefined ? beforeEverything : decodeCursor(query.cursor);
+  const statement = query.clientId === undefined ? firmTasksPage : clientTasksPage;
+  const rows = await statement(db).execute({
     firmId: actor.firmId,
     userId: assignedTo(actor.role, actor.userId, "clients.read"),
     clientId: query.clientId ?? null,
     status: query.status ?? null,
+    ...statusBounds(query.status, now),
     now,
     pattern: query.q ? containsPattern(query.q) : null,
-    afterCompleted: after?.completed ?? null,
-    afterDue: after?.due ?? null,
-    afterCreated: after?.created ?? null,
-    afterId: after?.id ?? null,
+    afterCompleted: after.completed,
+    afterDue: after.due,
+    afterCreated: after.created,
+    afterId: after.id,
     limit: query.limit === undefined ? null : query.limit + 1,
   });
   const more = query.limit !== undefined && rows.length > query.limit;
@@ -193,23 +231,27 @@ export async function listTasks(options: {
   };
 }
 
-/** Tasks not completed whose due date has passed, oldest due first, each with its client's name. */
+/**
+ * Tasks not completed whose due date has passed, oldest due first, each with its client's name.
+ * With a limit, only the first ones and, counted in SQL, how many there are.
+ */
 export async function listOverdueTasks(options: {
   db: Database;
   actor: SessionInfo;
+  query?: ListOverdueQuery;
   now?: Date;
-}): Promise<TaskListItem[]> {
-  const { db, actor, now = new Date() } = options;
-  const rows = await overdueTasks(db).execute({
-    firmId: actor.firmId,
-    userId: assignedTo(actor.role, actor.userId, "clients.read"),
-    now,
-  });
-  return rows.map((row) => ({
+}): Promise<{ tasks: TaskListItem[]; total?: number }> {
+  const { db, actor, query = {}, now = new Date() } = options;
+  const scope = { firmId: actor.firmId, userId: assignedTo(actor.role, actor.userId, "clients.read"), now };
+  const [rows, counted] = await Promise.all([
+    overdueTasks(db).execute({ ...scope, limit: query.limit ?? null }),
+    query.limit === undefined ? undefined : overdueCount(db).execute(scope),
+  ]);
+  const listed = rows.map((row) => ({
     ...toTask(
       {
         ...row,
-        status: "pending",
+        status: "pending" as const,
         completedAt: null,
         completedBy: null,
         printedName: null,
@@ -220,6 +262,7 @@ export async function listOverdueTasks(options: {
     ),
     clientName: row.clientName,
   }));
+  return counted ? { tasks: listed, total: counted[0]?.total ?? 0 } : { tasks: listed };
 }
 
 // -------------------------------------------------------------------------------------------
@@ -499,10 +542,14 @@ export function toTask(
 
 type Cursor = { completed: string | null; due: string | null; created: string; id: string };
 
-/** Epoch seconds as PostgreSQL writes them; anything else could make the cast fail. */
-const epoch = /^-?\d{1,12}(\.\d{1,6})?$/;
-const isEpoch = (value: unknown): value is string => typeof value === "string" && epoch.test(value);
-const isEpochOrNull = (value: unknown): value is string | null => value === null || isEpoch(value);
+/** A key as keyText writes it, and a real instant (not 30 February): anything else could make the cast fail. */
+const timestampText = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const isTimestamp = (value: unknown): value is string => {
+  if (typeof value !== "string" || !timestampText.test(value)) return false;
+  const instant = new Date(value);
+  return !Number.isNaN(instant.getTime()) && instant.toISOString().slice(0, 23) === value.slice(0, 23);
+};
+const isTimestampOrNull = (value: unknown): value is string | null => value === null || isTimestamp(value);
 const uuidText = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Keyset cursors: the last row's sort key as the database wrote it, opaque to callers. */
@@ -512,9 +559,9 @@ function decodeCursor(cursor: string): Cursor {
     if (Array.isArray(key) && key.length === 4) {
       const [completed, due, created, id] = key as unknown[];
       if (
-        isEpochOrNull(completed) &&
-        isEpochOrNull(due) &&
-        isEpoch(created) &&
+        isTimestampOrNull(completed) &&
+        isTimestampOrNull(due) &&
+        isTimestamp(created) &&
         typeof id === "string" &&
         uuidText.test(id)
       ) {

@@ -362,6 +362,15 @@ describe("tasks API", () => {
     // A user sees the overdue work of their assigned clients only (the first one).
     const mine = await (await signIn(ctx.app, firm.users.user)).get("/api/tasks/overdue");
     expect(mine.body.map((row: ListedTask) => row.name)).toEqual(["Week late", "Hour late"]);
+    expect(mine.headers["x-total-count"]).toBeUndefined();
+
+    // The bell asks for the oldest few and how many there are, so a firm far behind stays cheap.
+    const firstTwo = await (await signIn(ctx.app, firm.users.admin)).get("/api/tasks/overdue?limit=2");
+    expect(firstTwo.body.map((row: ListedTask) => row.name)).toEqual(["Week late", "Day late"]);
+    expect(firstTwo.headers["x-total-count"]).toBe("3");
+    const myFirst = await (await signIn(ctx.app, firm.users.user)).get("/api/tasks/overdue?limit=1");
+    expect(myFirst.body.map((row: ListedTask) => row.name)).toEqual(["Week late"]);
+    expect(myFirst.headers["x-total-count"]).toBe("2");
   });
 
   describe("GET /api/tasks: order, filters, search, pages and visibility", () => {
@@ -417,19 +426,20 @@ describe("tasks API", () => {
       await add("P7 no due date, created now", {});
       await add("P8 no due date, created just after", { description: "Underscore_and 100% literal" });
       await add("Archived client's task", { clientId: archived.id });
-      const [tieFirst, tieSecond] = [p4, p6].sort((a, b) => (a.id < b.id ? -1 : 1)).map((row) => row.name);
+      // Equal keys: the greater id first.
+      const [tieFirst, tieSecond] = [p4, p6].sort((a, b) => (a.id > b.id ? -1 : 1)).map((row) => row.name);
       expected.push(
         "C3 signed half an hour ago",
         "C1 signed an hour ago",
         "C2 signed two hours ago",
-        "P1 due in two days",
         tieFirst ?? "",
         tieSecond ?? "",
+        "P1 due in two days",
         "P2 overdue by a day",
-        "P5 no due date, created earlier",
-        "P3 no due date",
-        "P7 no due date, created now",
         "P8 no due date, created just after",
+        "P7 no due date, created now",
+        "P3 no due date",
+        "P5 no due date, created earlier",
       );
       // The user of this firm is assigned to its first seeded client, which has none of these tasks.
       await insertTask(db(), { firmId: firm.firm.id, clientId: firm.assignedClient.id, name: "Assigned work" });
@@ -441,7 +451,7 @@ describe("tasks API", () => {
       return (response.body as ListedTask[]).map((task) => task.name).filter((name) => name !== "Assigned work");
     };
 
-    it("orders completed first (newest completion first), then due date descending with none last, then created, then id", async () => {
+    it("orders completed first (newest completion first), then due date descending with none last, then newest created, then id", async () => {
       expect(await names()).toEqual(expected);
     });
 

@@ -133,17 +133,21 @@ export async function deleteTemplate(options: {
 }
 
 /** The curated library, each entry saying whether the firm already has it. */
-export async function listLibrary(options: { db: Database; actor: SessionInfo }): Promise<LibraryTemplateEntry[]> {
-  const rows = await options.db
+const addedLibraryKeys = preparedStatement("library_keys_of_firm", (db) =>
+  db
     .select({ libraryKey: taskTemplates.libraryKey })
     .from(taskTemplates)
     .where(
       and(
-        eq(taskTemplates.firmId, options.actor.firmId),
+        eq(taskTemplates.firmId, sql.placeholder("firmId")),
         isNull(taskTemplates.deletedAt),
         isNotNull(taskTemplates.libraryKey),
       ),
-    );
+    ),
+);
+
+export async function listLibrary(options: { db: Database; actor: SessionInfo }): Promise<LibraryTemplateEntry[]> {
+  const rows = await addedLibraryKeys(options.db).execute({ firmId: options.actor.firmId });
   const added = new Set(rows.map((row) => row.libraryKey));
   return templateLibrary.map((template) => ({ ...template, added: added.has(template.key) }));
 }

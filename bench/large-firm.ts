@@ -1,0 +1,64 @@
+import type { DatabaseHandle } from "../src/server/db/database";
+import { companyProfile, insertFirm, insertUser, insertUserClients } from "../src/server/seed/factories";
+import { createRandom } from "../src/server/seed/random";
+import { drawSignature } from "../src/server/seed/signature-image";
+
+/**
+ * A firm of `size.clients` clients and `size.tasks` tasks spread evenly over them: about 60 % signed off over
+ * the past three years, 5 % overdue, the rest pending (half with a due date to come, half with
+ * none). The `user` is assigned 25 clients. Written in bulk by PostgreSQL itself.
+ */
+export async function seedLargeFirm(database: DatabaseHandle, size: { clients: number; tasks: number }) {
+  const random = createRandom(7);
+  const firm = await insertFirm(database.db, { name: "Large Firm", plan: "enterprise" });
+  const superAdmin = await insertUser(database.db, { firmId: firm.id, role: "super_admin", random });
+  const user = await insertUser(database.db, { firmId: firm.id, role: "user", random });
+  const profiles = Array.from({ length: size.clients }, () => companyProfile(random));
+  const { rows } = await database.pool.query<{ id: string }>(
+    `insert into clients (id, firm_id, name, industry, status, email, phone, address)
+     select gen_random_uuid(), $1, p.name || ' ' || p.n, p.industry,
+            (array['active','active','active','active','active','active','active','active','inactive','prospect'])[1 + p.n % 10],
+            'office' || p.n || '@example.com', '(555) 010-' || lpad((p.n % 10000)::text, 4, '0'), p.n || ' Main Street'
+     from unnest($2::text[], $3::text[]) with ordinality as p(name, industry, n)
+     returning id`,
+    [firm.id, profiles.map((profile) => profile.name), profiles.map((profile) => profile.industry)],
+  );
+  const clientIds = rows.map((row) => row.id);
+  await insertUserClients(database.db, { firmId: firm.id, userId: user.id, clientIds: clientIds.slice(0, 25) });
+  const signature = drawSignature(superAdmin.fullName, random);
+  const batch = 100_000;
+  for (let first = 0; first < size.tasks; first += batch) {
+    await database.pool.query(
+      `insert into tasks (id, firm_id, client_id, name, description, priority, status, due_date, created_at,
+                          completed_at, completed_by, printed_name, signature, signature_sha256)
+       select gen_random_uuid(), $1, ($2::uuid[])[1 + g % cardinality($2::uuid[])],
+              (array['Monthly bank reconciliation','Quarterly estimated tax review','Annual engagement letter renewal',
+                     'Payroll filing check','Board pack preparation'])[1 + g % 5],
+              'Recurring work for the client, with the checklist the firm agreed.',
+              (array['low','medium','high'])[1 + g % 3],
+              case when g % 20 < 12 then 'completed' else 'pending' end,
+              case when g % 20 < 12 then now() - (g % 1095) * interval '1 day'
+                   when g % 20 = 12 then now() - (1 + g % 60) * interval '1 day'
+                   when g % 20 < 17 then now() + (1 + g % 90) * interval '1 day' end,
+              now() - (g % 1095 + 10) * interval '1 day',
+              case when g % 20 < 12 then now() - (g % 1095) * interval '1 day' + interval '3 hours' end,
+              case when g % 20 < 12 then $3::uuid end,
+              case when g % 20 < 12 then $4 end,
+              case when g % 20 < 12 then $5 end,
+              case when g % 20 < 12 then $6 end
+       from generate_series($7::int, $8::int) as g`,
+      [
+        firm.id,
+        clientIds,
+        superAdmin.id,
+        superAdmin.fullName,
+        signature.dataUrl,
+        signature.sha256,
+        first,
+        Math.min(first + batch, size.tasks) - 1,
+      ],
+    );
+    console.error(`tasks: ${Math.min(first + batch, size.tasks).toLocaleString("en")}`);
+  }
+  return { firm, superAdmin, user };
+}

@@ -1,0 +1,196 @@
+import fs from "node:fs";
+import os from "node:os";
+import { connectDatabase, type DatabaseHandle } from "../src/server/db/database";
+import { startEmbeddedPostgres } from "../src/server/db/embedded-postgres";
+import { migrateDatabase } from "../src/server/db/migrate";
+import { demoLogins, demoPassword, seedDemoData } from "../src/server/seed/demo-seed";
+import { startApp } from "../tests/app-process";
+import { makeTempDir } from "../tests/temp-dir";
+import { seedLargeFirm } from "./large-firm";
+
+/*
+ * Does a firm with 10,000 clients and 1,000,000 tasks cost what a small firm costs? (Issue 7.)
+ * One embedded PostgreSQL holds the demo firm (36 clients) and a large firm; the app answers the
+ * same reads for both, in alternating turns, and each read is reported as the large firm's median
+ * latency over the small firm's: a ratio near 1 means the request does not grow with the firm.
+ * It also counts sequential scans of the business tables while the reads run: every query must be
+ * led by an index on firm_id, so the count must stay 0 (the run fails otherwise).
+ * Run: npm run bench:scale (about four minutes, most of it writing the million tasks).
+ */
+const CLIENTS = Number(process.env.SCALE_CLIENTS ?? 10_000);
+const TASKS = Number(process.env.SCALE_TASKS ?? 1_000_000);
+const ROUNDS = Number(process.env.SCALE_ROUNDS ?? 30);
+const watchedTables = ["clients", "contacts", "tasks", "user_clients", "task_templates", "recurring_schedules"];
+
+type Firm = { label: string; cookie: string; userCookie: string; clientId: string };
+type Read = { path: (firm: Firm) => string; what: string; asUser?: boolean };
+
+const dataDir = makeTempDir();
+const embedded = await startEmbeddedPostgres({ dataDir });
+let app: Awaited<ReturnType<typeof startApp>> | undefined;
+try {
+  await migrateDatabase(embedded.url);
+  const database = connectDatabase({ url: embedded.url, poolSize: 2 });
+  await seedDemoData(database.db);
+  const started = Date.now();
+  const large = await seedLargeFirm(database, { clients: CLIENTS, tasks: TASKS });
+  console.error(`large firm written in ${Math.round((Date.now() - started) / 1000)} s`);
+  await database.pool.query("vacuum analyze");
+
+  app = await startApp({
+    DATABASE_URL: embedded.url,
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    RATE_LIMIT_PER_MINUTE: "1000000",
+  });
+  const baseUrl = app.baseUrl;
+  const origin = new URL(baseUrl).origin;
+  const signIn = async (username: string, password: string) => {
+    const response = await fetch(`${baseUrl}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin },
+      body: JSON.stringify({ username, password }),
+    });
+    if (!response.ok) throw new Error(`sign-in of ${username} failed: ${response.status} ${await response.text()}`);
+    return response.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+  };
+  const get = async (path: string, cookie: string) => {
+    const response = await fetch(`${baseUrl}${path}`, { headers: { cookie } });
+    const body = await response.text();
+    if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${body}`);
+    return { body, next: response.headers.get("x-next-cursor") };
+  };
+  const busiestClient = async (cookie: string) => {
+    const list = JSON.parse((await get("/api/clients?limit=500", cookie)).body) as {
+      id: string;
+      taskCounts: { total: number };
+    }[];
+    return [...list].sort((a, b) => b.taskCounts.total - a.taskCounts.total)[0]?.id ?? "";
+  };
+  const small: Firm = {
+    label: "demo",
+    cookie: await signIn(demoLogins[0].username, demoPassword),
+    userCookie: await signIn(demoLogins[2].username, demoPassword),
+    clientId: "",
+  };
+  small.clientId = await busiestClient(small.cookie);
+  const big: Firm = {
+    label: "large",
+    cookie: await signIn(large.superAdmin.username, large.superAdmin.password),
+    userCookie: await signIn(large.user.username, large.user.password),
+    clientId: await busiestClient(await signIn(large.superAdmin.username, large.superAdmin.password)),
+  };
+
+  // The cursor of a page deep in each list, as a user paging far would hold it.
+  const deepCursor = async (path: string, cookie: string, pages: number) => {
+    let cursor: string | null = null;
+    for (let page = 0; page < pages; page++) {
+      const next: string | null = (await get(`${path}${cursor ? `&cursor=${cursor}` : ""}`, cookie)).next;
+      if (!next) break;
+      cursor = next;
+    }
+    return cursor ?? "";
+  };
+  const cursors = new Map<string, string>();
+  for (const firm of [small, big]) {
+    cursors.set(`${firm.label}:clients`, await deepCursor("/api/clients?limit=50", firm.cookie, 100));
+    cursors.set(`${firm.label}:tasks`, await deepCursor("/api/tasks?limit=50", firm.cookie, 100));
+  }
+  const deep = (firm: Firm, list: string) => {
+    const cursor = cursors.get(`${firm.label}:${list}`);
+    return cursor ? `&cursor=${cursor}` : "";
+  };
+
+  const reads: Read[] = [
+    { path: () => "/api/clients?limit=50", what: "client list, first page" },
+    {
+      path: (firm) => `/api/clients?limit=50${deep(firm, "clients")}`,
+      what: "client list, the deepest page up to 100",
+    },
+    { path: () => "/api/clients?limit=50&q=consult", what: "client search" },
+    { path: (firm) => `/api/clients/${firm.clientId}`, what: "client detail (the busiest client)" },
+    { path: () => "/api/dashboard", what: "dashboard" },
+    { path: () => "/api/tasks?limit=50", what: "task audit list, first page" },
+    {
+      path: (firm) => `/api/tasks?limit=50${deep(firm, "tasks")}`,
+      what: "task audit list, the deepest page up to 100",
+    },
+    { path: () => "/api/tasks?limit=50&status=pending", what: "pending tasks" },
+    { path: () => "/api/tasks?limit=50&status=overdue", what: "overdue tasks, audit list" },
+    { path: () => "/api/tasks?limit=50&q=review", what: "task search" },
+    { path: (firm) => `/api/tasks?limit=50&clientId=${firm.clientId}`, what: "one client's tasks" },
+    { path: () => "/api/tasks/overdue", what: "overdue tasks (the bell)" },
+    { path: () => "/api/clients?limit=50", what: "client list as a `user` (assigned clients)", asUser: true },
+    { path: () => "/api/tasks?limit=50", what: "task audit list as a `user`", asUser: true },
+    { path: () => "/api/dashboard", what: "dashboard as a `user`", asUser: true },
+  ];
+
+  const before = await sequentialScans(database);
+  const table: string[] = [];
+  for (const read of reads) {
+    const timings: Record<string, number[]> = { demo: [], large: [] };
+    const bytes: Record<string, number> = {};
+    for (const firm of [small, big]) bytes[firm.label] = (await get(read.path(firm), cookieOf(firm, read))).body.length;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const firm of round % 2 === 0 ? [small, big] : [big, small]) {
+        const start = performance.now();
+        await get(read.path(firm), cookieOf(firm, read));
+        timings[firm.label]?.push(performance.now() - start);
+      }
+    }
+    const s = median(timings.demo ?? []);
+    const l = median(timings.large ?? []);
+    table.push(
+      `| GET ${read.path({ label: "", cookie: "", userCookie: "", clientId: "{id}" }).replace(/&cursor=.*$/, "&cursor=…")} (${read.what}) | ${s.toFixed(1)} | ${l.toFixed(1)} | **${(l / s).toFixed(1)}** | ${kb(bytes.large ?? 0)} |`,
+    );
+    console.error(`${read.what}: done`);
+  }
+  const scans = diff(before, await sequentialScans(database));
+  await database.close();
+
+  const cpu = os.cpus();
+  console.log(
+    `\n${cpu.length} × ${cpu[0]?.model ?? "CPU"}, Node ${process.version}, embedded PostgreSQL 17; ` +
+      `demo firm (36 clients) vs a firm of ${CLIENTS.toLocaleString("en")} clients and ${TASKS.toLocaleString("en")} tasks; ` +
+      `median of ${ROUNDS} sequential requests each, alternating firms\n`,
+  );
+  console.log("| request | demo firm ms | large firm ms | ratio | large answer |");
+  console.log("| --- | --- | --- | --- | --- |");
+  for (const row of table) console.log(row);
+  console.log(`\nSequential scans of ${watchedTables.join(", ")} during the reads: ${JSON.stringify(scans)}`);
+  if (Object.values(scans).some((count) => count > 0)) {
+    console.error("A read scanned a business table sequentially: a query is not led by a firm_id index.");
+    process.exitCode = 1;
+  }
+} finally {
+  await app?.stop();
+  await embedded.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+function cookieOf(firm: Firm, read: Read): string {
+  return read.asUser ? firm.userCookie : firm.cookie;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
+}
+
+function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+async function sequentialScans(database: DatabaseHandle): Promise<Record<string, number>> {
+  // The statistics collector publishes on its own schedule; asking for a fresh snapshot is exact.
+  await database.pool.query("select pg_stat_clear_snapshot()");
+  const { rows } = await database.pool.query<{ relname: string; seq_scan: string }>(
+    "select relname, seq_scan from pg_stat_user_tables where relname = any($1)",
+    [watchedTables],
+  );
+  return Object.fromEntries(rows.map((row) => [row.relname, Number(row.seq_scan)]));
+}
+
+function diff(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(after).map(([table, count]) => [table, count - (before[table] ?? 0)]));
+}
