@@ -122,18 +122,21 @@ export const completeTaskSchema = z.strictObject({
 });
 export type CompleteTaskInput = z.infer<typeof completeTaskSchema>;
 
+/** The most tasks one answer holds: a firm may have a million, so no answer holds them all. */
+export const maxTasksPage = 500;
+
 /** Query of GET /api/tasks. */
 export const listTasksQuerySchema = z.strictObject({
   status: z.enum(taskStatuses).optional(),
   q: z.string().trim().max(200, "The search is too long").optional(),
   clientId: z.uuid("clientId must be a client id").optional(),
-  limit: z.coerce.number().int("limit must be a whole number").min(1).max(500).optional(),
+  limit: z.coerce.number().int("limit must be a whole number").min(1).max(maxTasksPage).optional(),
   cursor: z.string().max(1000).optional(),
 });
 export type ListTasksQuery = z.infer<typeof listTasksQuerySchema>;
 
 /** Query of GET /api/tasks/overdue: with `limit`, the oldest-due few (the bell) and their total. */
 export const listOverdueQuerySchema = z.strictObject({
-  limit: z.coerce.number().int("limit must be a whole number").min(1).max(500).optional(),
+  limit: z.coerce.number().int("limit must be a whole number").min(1).max(maxTasksPage).optional(),
 });
 export type ListOverdueQuery = z.infer<typeof listOverdueQuerySchema>;

@@ -5,6 +5,7 @@ import {
   createTaskSchema,
   listOverdueQuerySchema,
   listTasksQuerySchema,
+  maxTasksPage,
   taskListItemSchema,
   taskSchema,
   updateTaskSchema,
@@ -30,7 +31,8 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
           "Tasks across the clients the caller may see (a user: those assigned to them), completed first by newest " +
           "completion, then by due date descending, each with its client's name. Archived clients' tasks only with " +
           "their clientId. Optional status (pending, completed, overdue), search q over task name, description and " +
-          `client name, clientId, and limit with cursor for pages (the next page's cursor comes in ${NEXT_CURSOR_HEADER})`,
+          `client name, clientId, and limit with cursor for pages (the next page's cursor comes in ${NEXT_CURSOR_HEADER}). ` +
+          `Without limit, the largest page (${maxTasksPage})`,
         querystring: listTasksQuerySchema,
         response: { 200: z.array(taskListItemSchema) },
       },

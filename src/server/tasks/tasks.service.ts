@@ -7,6 +7,7 @@ import {
   type CreateTaskInput,
   type ListOverdueQuery,
   type ListTasksQuery,
+  maxTasksPage,
   type Task,
   type TaskListItem,
   taskStatus,
@@ -198,6 +199,8 @@ export async function listTasks(options: {
 }): Promise<{ tasks: TaskListItem[]; nextCursor: string | null }> {
   const { db, actor, query, now = new Date() } = options;
   const after = query.cursor === undefined ? beforeEverything : decodeCursor(query.cursor);
+  // A firm may hold a million tasks: without a limit the answer is the largest page, never all.
+  const limit = query.limit ?? maxTasksPage;
   const statement = query.clientId === undefined ? firmTasksPage : clientTasksPage;
   const rows = await statement(db).execute({
     firmId: actor.firmId,
@@ -211,10 +214,10 @@ export async function listTasks(options: {
     afterDue: after.due,
     afterCreated: after.created,
     afterId: after.id,
-    limit: query.limit === undefined ? null : query.limit + 1,
+    limit: limit + 1,
   });
-  const more = query.limit !== undefined && rows.length > query.limit;
-  const page = more ? rows.slice(0, query.limit) : rows;
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
   const last = page.at(-1);
   return {
     tasks: page.map((row) => ({

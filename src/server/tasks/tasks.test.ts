@@ -528,6 +528,22 @@ describe("tasks API", () => {
       }
     });
 
+    it("without limit answers the largest page, 500, with the cursor of the rest: never a firm's whole table", async () => {
+      const big = await seedFirm(db(), "Busy Firm");
+      await ctx.database.pool.query(
+        `insert into tasks (id, firm_id, client_id, name, due_date)
+         select gen_random_uuid(), $1, $2, 'Bulk ' || g, now() + g * interval '1 minute' from generate_series(1, 501) as g`,
+        [big.firm.id, big.clients[1]?.id],
+      );
+      const api = await signIn(ctx.app, big.users.admin);
+      const first = await api.get("/api/tasks");
+      expect(first.body).toHaveLength(500);
+      expect(first.body[0].name).toBe("Bulk 501");
+      const rest = await api.get(`/api/tasks?cursor=${first.headers["x-next-cursor"]}`);
+      expect(rest.body.map((row: ListedTask) => row.name)).toEqual(["Bulk 1"]);
+      expect(rest.headers["x-next-cursor"]).toBeUndefined();
+    });
+
     it("S-ROLE-07 a user lists only the tasks of clients assigned to them", async () => {
       const user = await signIn(ctx.app, firm.users.user);
       const mine = await user.get("/api/tasks");
