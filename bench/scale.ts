@@ -4,9 +4,9 @@ import { connectDatabase, type DatabaseHandle } from "../src/server/db/database"
 import { startEmbeddedPostgres } from "../src/server/db/embedded-postgres";
 import { migrateDatabase } from "../src/server/db/migrate";
 import { demoLogins, demoPassword, seedDemoData } from "../src/server/seed/demo-seed";
+import { seedLargeFirm } from "../src/server/seed/large-firm";
 import { startApp } from "../tests/app-process";
 import { makeTempDir } from "../tests/temp-dir";
-import { seedLargeFirm } from "./large-firm";
 
 /*
  * Does a firm with 10,000 clients and 1,000,000 tasks cost what a small firm costs? (Issue 7.)

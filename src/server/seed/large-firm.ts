@@ -1,12 +1,13 @@
-import type { DatabaseHandle } from "../src/server/db/database";
-import { companyProfile, insertFirm, insertUser, insertUserClients } from "../src/server/seed/factories";
-import { createRandom } from "../src/server/seed/random";
-import { drawSignature } from "../src/server/seed/signature-image";
+import type { DatabaseHandle } from "../db/database";
+import { companyProfile, insertFirm, insertUser, insertUserClients } from "./factories";
+import { createRandom } from "./random";
+import { drawSignature } from "./signature-image";
 
 /**
  * A firm of `size.clients` clients and `size.tasks` tasks spread evenly over them: about 60 % signed off over
  * the past three years, 5 % overdue, the rest pending (half with a due date to come, half with
- * none). The `user` is assigned 25 clients. Written in bulk by PostgreSQL itself.
+ * none). The `user` is assigned 25 clients. Written in bulk by PostgreSQL itself; used by
+ * `npm run bench:scale` and by the browser tests of large firms.
  */
 export async function seedLargeFirm(database: DatabaseHandle, size: { clients: number; tasks: number }) {
   const random = createRandom(7);
