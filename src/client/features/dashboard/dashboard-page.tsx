@@ -83,7 +83,7 @@ function DashboardContent({ data, actions }: { data: Dashboard; actions: QuickAc
   const affected = data.clients.withOverdueTasks;
   return (
     <>
-      <section aria-label="Totals" className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <section aria-label="Totals" className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
         <StatCard
           label="Total Clients"
           value={data.clients.total}
@@ -203,7 +203,7 @@ function DashboardSkeleton() {
       aria-label="Loading the dashboard"
       data-testid="dashboard-skeleton"
     >
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
         {["clients", "pending", "overdue", "completed"].map((key) => (
           <StatCardSkeleton key={key} />
         ))}

@@ -26,15 +26,17 @@ export function StatCard({
   tone: StatTone;
 }) {
   return (
-    <Card className="flex flex-col gap-3 p-5" role="group" aria-label={label}>
+    <Card className="flex flex-col gap-3 p-4 sm:p-5" role="group" aria-label={label}>
       <div className="flex items-center justify-between gap-2">
         <h2 className="text-sm font-medium text-muted-foreground">{label}</h2>
-        <span className={cn("flex size-8 items-center justify-center rounded-md", toneClasses[tone])}>
+        <span
+          className={cn("hidden size-8 shrink-0 items-center justify-center rounded-md sm:flex", toneClasses[tone])}
+        >
           <Icon className="size-4" aria-hidden="true" />
         </span>
       </div>
       <div className="flex flex-col gap-1">
-        <p className="text-3xl font-semibold tracking-tight tabular-nums" data-testid="stat-value">
+        <p className="text-2xl font-semibold sm:text-3xl tracking-tight tabular-nums" data-testid="stat-value">
           {value.toLocaleString("en-US")}
         </p>
         <p className="text-xs text-muted-foreground" data-testid="stat-detail">
@@ -47,7 +49,7 @@ export function StatCard({
 
 export function StatCardSkeleton() {
   return (
-    <Card className="flex flex-col gap-3 p-5">
+    <Card className="flex flex-col gap-3 p-4 sm:p-5">
       <div className="flex items-center justify-between">
         <Skeleton className="h-4 w-24" />
         <Skeleton className="size-8" />

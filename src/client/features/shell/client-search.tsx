@@ -73,10 +73,12 @@ export function ClientSearch({ className }: { className?: string }) {
         onFocus={() => setOpen(true)}
         placeholder="Search clients..."
         aria-label="Search clients"
+        role="combobox"
+        aria-autocomplete="list"
         aria-expanded={showList}
-        aria-controls={listId}
+        aria-controls={showList ? listId : undefined}
         autoComplete="off"
-        className="bg-muted/60 pl-9 shadow-none focus-visible:bg-card"
+        className="bg-muted/60 pl-9 shadow-none focus-visible:bg-card [&::-webkit-search-cancel-button]:appearance-none"
       />
       {showList && (
         <div

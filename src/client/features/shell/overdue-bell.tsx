@@ -39,7 +39,7 @@ export function OverdueBell() {
           )}
         </Button>
       </PopoverTrigger>
-      <PopoverContent align="end" className="w-80 p-0">
+      <PopoverContent align="end" className="w-80 p-0" aria-label="Overdue tasks">
         <div className="flex items-center justify-between border-b px-4 py-3">
           <h2 className="text-sm font-semibold">Overdue tasks</h2>
           {count > 0 && <span className="text-xs font-medium text-destructive">{count} overdue</span>}

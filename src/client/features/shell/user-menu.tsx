@@ -21,7 +21,8 @@ export function UserMenu() {
   const role = roleDisplay(user.role);
 
   return (
-    <DropdownMenu>
+    // Not modal: the page behind stays in the accessibility tree, so nothing focusable is hidden.
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger
         aria-label="User menu"
         className="flex items-center gap-2.5 rounded-md p-1 outline-none transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring md:pr-2"
