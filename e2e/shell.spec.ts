@@ -254,7 +254,7 @@ test.describe("shell", () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test("S-CONST-36 S-STATE-23 S-ERR-01 a failed sign-out shows the server's message in one toast at a time", async ({
+  test("S-CONST-36 S-STATE-23 a failed sign-out shows the server's message in one toast at a time", async ({
     page,
   }) => {
     await signInAs(page, "admin");
