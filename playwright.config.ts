@@ -16,6 +16,9 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   workers: 2,
+  // Two workers, the app server and its PostgreSQL share two cores: a lazy page behind the
+  // session check can take longer than the default 5 s to show under that load.
+  expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/e2e-results.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,

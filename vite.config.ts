@@ -6,7 +6,8 @@ import { defineConfig } from "vite";
 export default defineConfig({
   root: "src/client",
   plugins: [react(), tailwindcss()],
-  build: { outDir: "../../dist/client", emptyOutDir: true },
+  // The manifest maps each route's module to its chunks; scripts/bundle-size.ts reads it.
+  build: { outDir: "../../dist/client", emptyOutDir: true, manifest: true },
   server: {
     port: 5173,
     proxy: { "/api": "http://localhost:3000" },

@@ -1,23 +1,79 @@
-import { createBrowserRouter } from "react-router";
-import { SessionGuard } from "./components/session-guard";
+import type { ComponentType } from "react";
+import { createBrowserRouter, type RouteObject } from "react-router";
+import { SessionGuard } from "./features/auth/session-guard";
+import type { RouteHandle } from "./features/shell/route-title";
 import { NotFoundPage } from "./pages/not-found-page";
 
-/** The signed-in routes of spec section 2; each renders behind the session guard. */
-const guardedPaths = [
-  "/dashboard",
-  "/clients",
-  "/tasks",
-  "/reports",
-  "/users",
-  "/users/:id",
-  "/settings",
-  "/client/:id",
-];
+/*
+ * Every page is its own lazy chunk, so a screen's code loads only when it is visited.
+ * "/" shows the dashboard to a signed-in user and sends a visitor to /login until the public
+ * landing page exists (decision 0012).
+ */
+const page = (title: string, load: () => Promise<{ Component: ComponentType }>): RouteObject => ({
+  handle: { title } satisfies RouteHandle,
+  lazy: load,
+});
+
+const dashboard = () => import("./features/dashboard/dashboard-page").then((m) => ({ Component: m.DashboardPage }));
 
 export const router = createBrowserRouter([
   {
+    path: "/login",
+    lazy: () => import("./features/auth/login-page").then((m) => ({ Component: m.LoginPage })),
+  },
+  {
     element: <SessionGuard />,
-    children: guardedPaths.map((path) => ({ path })),
+    children: [
+      {
+        lazy: () => import("./features/shell/app-shell").then((m) => ({ Component: m.AppShell })),
+        children: [
+          { path: "/", ...page("Dashboard", dashboard) },
+          { path: "/dashboard", ...page("Dashboard", dashboard) },
+          {
+            path: "/clients",
+            ...page("Clients", () =>
+              import("./features/clients/clients-page").then((m) => ({ Component: m.ClientsPage })),
+            ),
+          },
+          {
+            path: "/client/:id",
+            ...page("Client Details", () =>
+              import("./features/clients/client-detail-page").then((m) => ({ Component: m.ClientDetailPage })),
+            ),
+          },
+          {
+            path: "/tasks",
+            ...page("Task Audit", () =>
+              import("./features/tasks/tasks-page").then((m) => ({ Component: m.TasksPage })),
+            ),
+          },
+          {
+            path: "/reports",
+            ...page("Reports", () =>
+              import("./features/reports/reports-page").then((m) => ({ Component: m.ReportsPage })),
+            ),
+          },
+          {
+            path: "/users",
+            ...page("User Management", () =>
+              import("./features/users/users-page").then((m) => ({ Component: m.UsersPage })),
+            ),
+          },
+          {
+            path: "/users/:id",
+            ...page("User Profile", () =>
+              import("./features/users/user-profile-page").then((m) => ({ Component: m.UserProfilePage })),
+            ),
+          },
+          {
+            path: "/settings",
+            ...page("Settings", () =>
+              import("./features/settings/settings-page").then((m) => ({ Component: m.SettingsPage })),
+            ),
+          },
+        ],
+      },
+    ],
   },
   { path: "*", element: <NotFoundPage /> },
 ]);

@@ -41,3 +41,16 @@ function parseErrorBody(text: string): Partial<ApiErrorBody> | undefined {
     return undefined;
   }
 }
+
+/**
+ * What to tell a person about a failed call: the server's own `message` when it sent one (it is
+ * written for people), otherwise `fallback`, the screen's text from spec section 8. Never a raw
+ * body, a stack or "[object Object]".
+ */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) {
+    const message = error.body?.message;
+    if (typeof message === "string" && message.trim()) return message;
+  }
+  return fallback;
+}

@@ -1,0 +1,186 @@
+import { expect, type Page, test } from "@playwright/test";
+import type { ClientSummary } from "../src/shared/clients";
+import type { Dashboard } from "../src/shared/dashboard";
+import { type Action, can } from "../src/shared/permissions";
+import type { Role } from "../src/shared/roles";
+import type { TaskListItem } from "../src/shared/tasks";
+import {
+  apiGet,
+  attachScreenshot,
+  expectNoAxeViolations,
+  expectNoHorizontalScroll,
+  holdRequests,
+  signInAs,
+  viewports,
+} from "./fixtures";
+
+const stat = (page: Page, label: string) => page.getByRole("group", { name: label });
+const quickActions = (page: Page) => page.getByRole("link").filter({ has: page.locator("span.flex-1") });
+
+/** The figures the checklist names, computed from the list endpoints themselves. */
+async function figuresFromLists(page: Page) {
+  const clients = await apiGet<ClientSummary[]>(page, "/api/clients");
+  const tasks = await apiGet<TaskListItem[]>(page, "/api/tasks");
+  const overdue = await apiGet<TaskListItem[]>(page, "/api/tasks/overdue");
+  return {
+    clients: clients.length,
+    active: clients.filter((client) => client.status === "active").length,
+    inactive: clients.filter((client) => client.status === "inactive").length,
+    tasks: tasks.length,
+    pending: tasks.filter((task) => task.status === "pending").length,
+    completed: tasks.filter((task) => task.status === "completed").length,
+    overdue: overdue.length,
+    affected: new Set(overdue.map((task) => task.clientId)).size,
+  };
+}
+
+test.describe("dashboard", () => {
+  test('S-DASH-01 S-DASH-02 title "Dashboard" and its subtitle', async ({ page }) => {
+    await signInAs(page, "admin");
+    await page.goto("/dashboard");
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+    await expect(page.getByText("Overview of your client relationships and task management")).toBeVisible();
+  });
+
+  test("S-DASH-03 a loading skeleton shows while the figures load", async ({ page }) => {
+    await signInAs(page, "admin");
+    const release = await holdRequests(page, "**/api/dashboard");
+    await page.goto("/dashboard");
+    await expect(page.getByTestId("dashboard-skeleton")).toBeVisible();
+    await expect(stat(page, "Total Clients")).toHaveCount(0);
+    release();
+    await expect(stat(page, "Total Clients")).toBeVisible();
+    await expect(page.getByTestId("dashboard-skeleton")).toHaveCount(0);
+  });
+
+  for (const role of ["super_admin", "user"] satisfies Role[]) {
+    test(`S-DASH-04 S-DASH-05 S-DASH-06 S-DASH-07 S-DASH-14 S-DASH-15 S-DASH-16 S-STATE-11 S-ROLE-07 the figures are the API's, as ${role}`, async ({
+      page,
+    }) => {
+      await signInAs(page, role);
+      const dashboard = await apiGet<Dashboard>(page, "/api/dashboard");
+      const lists = await figuresFromLists(page);
+      // The dashboard endpoint agrees with the lists the checklist compares against.
+      expect(dashboard.clients).toMatchObject({
+        total: lists.clients,
+        active: lists.active,
+        inactive: lists.inactive,
+        withOverdueTasks: lists.affected,
+      });
+      expect(dashboard.tasks).toMatchObject({
+        total: lists.tasks,
+        pending: lists.pending,
+        completed: lists.completed,
+        overdue: lists.overdue,
+      });
+
+      await page.goto("/dashboard");
+      const n = (value: number) => value.toLocaleString("en-US");
+      await expect(stat(page, "Total Clients").getByTestId("stat-value")).toHaveText(n(lists.clients));
+      await expect(stat(page, "Total Clients").getByTestId("stat-detail")).toHaveText(`${n(lists.active)} active`);
+      await expect(stat(page, "Pending Tasks").getByTestId("stat-value")).toHaveText(n(lists.pending));
+      await expect(stat(page, "Overdue Tasks").getByTestId("stat-value")).toHaveText(n(lists.overdue));
+      await expect(stat(page, "Overdue Tasks").getByTestId("stat-detail")).toHaveText(
+        `${n(lists.affected)} ${lists.affected === 1 ? "client" : "clients"} affected`,
+      );
+      await expect(stat(page, "Completed Tasks").getByTestId("stat-value")).toHaveText(n(lists.completed));
+
+      await expect(page.getByRole("heading", { name: "Client Status Overview" })).toBeVisible();
+      await expect(page.getByRole("listitem", { name: `Active Clients: ${lists.active}` })).toBeVisible();
+      await expect(page.getByRole("listitem", { name: `Inactive Clients: ${lists.inactive}` })).toBeVisible();
+      await expect(page.getByRole("listitem", { name: `Clients with Overdue Tasks: ${lists.affected}` })).toBeVisible();
+      // Overdue counts the same in the bell as on the dashboard.
+      await expect(page.getByRole("button", { name: `Overdue tasks: ${lists.overdue}` })).toBeVisible();
+    });
+  }
+
+  test("S-DASH-08 S-DASH-09 S-DASH-10 S-DASH-11 S-DASH-12 S-DASH-13 quick actions show their counts and go to their pages", async ({
+    page,
+  }) => {
+    await signInAs(page, "super_admin");
+    const dashboard = await apiGet<Dashboard>(page, "/api/dashboard");
+    const expected = [
+      { name: "View Clients", href: "/clients", count: dashboard.clients.total, title: "Clients" },
+      { name: "Manage Tasks", href: "/tasks", count: dashboard.tasks.total, title: "Task Audit" },
+      { name: "View Reports", href: "/reports", title: "Reports" },
+      { name: "Settings", href: "/settings", title: "Settings" },
+      { name: "Manage Users", href: "/users", title: "User Management" },
+      { name: "Templates", href: "/tasks", title: "Task Audit" },
+    ];
+    await page.goto("/dashboard");
+    const main = page.getByRole("main");
+    for (const action of expected) {
+      const link = main.getByRole("link", { name: action.name });
+      await expect(link).toHaveAttribute("href", action.href);
+      if (action.count !== undefined) await expect(link).toContainText(action.count.toLocaleString("en-US"));
+      await link.click();
+      await expect(page).toHaveURL(new RegExp(`${action.href}$`));
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(action.title);
+      await page.goBack();
+      await expect(page.getByRole("heading", { name: "Quick Actions" })).toBeVisible();
+    }
+  });
+
+  for (const role of ["super_admin", "admin", "user"] satisfies Role[]) {
+    test(`S-ROLE-06 quick actions follow the permission table as ${role}`, async ({ page }) => {
+      const needs: Record<string, Action | undefined> = {
+        "View Clients": "clients.read",
+        "Manage Tasks": "clients.read",
+        "View Reports": "reports.clientAudit",
+        Settings: undefined,
+        "Manage Users": "users.read",
+        Templates: "templates.read",
+      };
+      await signInAs(page, role);
+      await page.goto("/dashboard");
+      await expect(page.getByRole("heading", { name: "Quick Actions" })).toBeVisible();
+      const allowed = Object.entries(needs)
+        .filter(([, action]) => !action || can(role, action))
+        .map(([name]) => name);
+      await expect(quickActions(page)).toHaveText(allowed.map((name) => new RegExp(`^${name}`)));
+    });
+  }
+
+  test("S-API-29 S-API-30 S-API-31 one GET from the query key, no refetch on focus, no retry on failure", async ({
+    page,
+  }) => {
+    await signInAs(page, "admin");
+    const calls: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/dashboard") calls.push(request.method());
+    });
+    await page.goto("/dashboard");
+    await expect(stat(page, "Total Clients")).toBeVisible();
+    await page.evaluate(() => {
+      window.dispatchEvent(new Event("focus"));
+      document.dispatchEvent(new Event("visibilitychange"));
+      window.dispatchEvent(new Event("online"));
+    });
+    await page.waitForTimeout(1500);
+    expect(calls).toEqual(["GET"]);
+
+    calls.length = 0;
+    await page.route("**/api/dashboard", (route) =>
+      route.fulfill({ status: 500, json: { message: "The figures are being recounted", code: "INTERNAL" } }),
+    );
+    await page.reload();
+    await expect(page.getByRole("alert")).toContainText("The figures are being recounted");
+    await page.waitForTimeout(1000);
+    expect(calls).toEqual(["GET"]);
+    await expect(page.getByText("[object Object]")).toHaveCount(0);
+  });
+
+  for (const [name, viewport] of Object.entries(viewports)) {
+    test(`the dashboard has no accessibility violations and fits at ${viewport.width} px (${name})`, async ({
+      page,
+    }, testInfo) => {
+      await page.setViewportSize(viewport);
+      await signInAs(page, "super_admin");
+      await page.goto("/dashboard");
+      await expect(page.getByRole("heading", { name: "Client Status Overview" })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await expectNoHorizontalScroll(page);
+      await attachScreenshot(page, testInfo, `dashboard-${viewport.width}`);
+    });
+  }
+});

@@ -1,0 +1,122 @@
+import { expect, test } from "@playwright/test";
+import { holdRequests, signInAs } from "./fixtures";
+
+const guarded = [
+  { ids: "S-GUARD-05", path: "/dashboard" },
+  { ids: "S-GUARD-06", path: "/clients" },
+  { ids: "S-GUARD-07", path: "/tasks" },
+  { ids: "S-GUARD-08", path: "/reports" },
+  { ids: "S-GUARD-09", path: "/users" },
+  { ids: "S-GUARD-10", path: "/users/0190f3c2-1111-7000-8000-000000000000" },
+  { ids: "S-GUARD-11", path: "/settings" },
+  { ids: "S-GUARD-12", path: "/client/0190f3c2-1111-7000-8000-000000000000" },
+];
+
+test.describe("session guard", () => {
+  for (const { ids, path } of guarded) {
+    test(`${ids} S-GUARD-01 S-GUARD-03 S-ROLE-05 S-ERR-02 ${path} without a session redirects to /login`, async ({
+      page,
+    }) => {
+      const sessionChecks: number[] = [];
+      page.on("response", (response) => {
+        if (response.url().endsWith("/api/auth/me")) sessionChecks.push(response.status());
+      });
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/login$/);
+      await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
+      expect(sessionChecks).toEqual([401]);
+    });
+  }
+
+  test("S-API-05 the session check is not retried: one GET /api/auth/me for a visitor sent to /login", async ({
+    page,
+  }) => {
+    const sessionChecks: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/auth/me")) sessionChecks.push(request.method());
+    });
+    await page.goto("/dashboard");
+    await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
+    // Give a retry time to happen, should there be one.
+    await page.waitForTimeout(1500);
+    expect(sessionChecks).toEqual(["GET"]);
+  });
+
+  test('S-GUARD-02 S-STATE-26 a "Loading" screen shows while the session check is under way', async ({ page }) => {
+    const release = await holdRequests(page, "**/api/auth/me");
+    await page.goto("/dashboard");
+    await expect(page.getByRole("status")).toHaveText("Loading");
+    release();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("S-GUARD-04 S-STATE-26 with a valid session the protected page is shown", async ({ page }) => {
+    await signInAs(page, "admin");
+    const sessionCheck = page.waitForResponse((response) => response.url().endsWith("/api/auth/me"));
+    await page.goto("/clients");
+    expect((await sessionCheck).status()).toBe(200);
+    await expect(page).toHaveURL(/\/clients$/);
+    await expect(page.getByRole("heading", { name: "Clients", level: 1 })).toBeVisible();
+  });
+
+  test("S-GUARD-02 an error in the session check (not only a 401) sends the visitor to /login", async ({ page }) => {
+    await page.route("**/api/auth/me", (route) => route.fulfill({ status: 500, body: "boom" }));
+    await page.goto("/settings");
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("S-GUARD-03 an empty answer from the session check sends the visitor to /login", async ({ page }) => {
+    await signInAs(page, "admin");
+    await page.route("**/api/auth/me", (route) => route.fulfill({ status: 200, body: "" }));
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  // "/" is the public landing page in the spec; until it is built a visitor at "/" is sent to
+  // /login (decision 0012), so it is left out here.
+  for (const path of [
+    "/login",
+    "/signup",
+    "/onboarding/plans",
+    "/onboarding/payment",
+    "/onboarding/success",
+    "/blog",
+    "/blog/some-post",
+  ]) {
+    test(`S-GUARD-13 ${path} needs no session and never sends a visitor to /login`, async ({ page }) => {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      await expect(page).toHaveURL(new RegExp(`${path}$`));
+    });
+  }
+
+  for (const path of ["/no-such-page", "/clients/x/y"]) {
+    test(`S-GUARD-14 S-ERR-29 ${path} shows "404 Page Not Found"`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { name: "404 Page Not Found" })).toBeVisible();
+    });
+  }
+
+  test("S-GUARD-15 data APIs refuse calls without a session", async ({ request }) => {
+    for (const url of ["/api/clients", "/api/dashboard", "/api/tasks/overdue", "/api/auth/me"]) {
+      const response = await request.get(url);
+      expect(response.status(), url).toBe(401);
+      expect(await response.json()).toMatchObject({ code: "UNAUTHENTICATED" });
+    }
+  });
+
+  test('a signed-in user at "/" sees the dashboard; a visitor at "/" is sent to /login (decision 0012)', async ({
+    page,
+    browser,
+  }) => {
+    await signInAs(page, "admin");
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+    await expect(page).toHaveURL(/\/$/);
+
+    const visitor = await browser.newPage();
+    await visitor.goto("/");
+    await expect(visitor).toHaveURL(/\/login$/);
+    await visitor.close();
+  });
+});

@@ -1,0 +1,347 @@
+import { expect, type Page, test } from "@playwright/test";
+import type { ClientSummary } from "../src/shared/clients";
+import type { Role } from "../src/shared/roles";
+import type { TaskListItem } from "../src/shared/tasks";
+import type { CurrentUser } from "../src/shared/users";
+import {
+  apiGet,
+  attachScreenshot,
+  demoPassword,
+  demoUsers,
+  expectNoAxeViolations,
+  expectNoHorizontalScroll,
+  holdRequests,
+  signInAs,
+  viewports,
+} from "./fixtures";
+
+const mainItems = [
+  { name: "Dashboard", href: "/", title: "Dashboard" },
+  { name: "Clients", href: "/clients", title: "Clients" },
+  { name: "Task Audit", href: "/tasks", title: "Task Audit" },
+  { name: "Reports", href: "/reports", title: "Reports" },
+];
+const bottomItems = [
+  { name: "User Management", href: "/users", title: "User Management" },
+  { name: "Settings", href: "/settings", title: "Settings" },
+];
+
+const nav = (page: Page) => page.getByRole("navigation", { name: "Main" });
+const pageTitle = (page: Page) => page.getByRole("heading", { level: 1 });
+
+test.describe("shell", () => {
+  for (const role of ["super_admin", "admin", "user"] satisfies Role[]) {
+    test(`S-SHELL-01 S-SHELL-02 S-SHELL-03 S-SHELL-04 S-SHELL-05 S-SHELL-06 S-SHELL-07 S-SHELL-09 S-ROLE-04 the navigation as ${role}`, async ({
+      page,
+    }) => {
+      await signInAs(page, role);
+      await page.goto("/dashboard");
+      const lists = nav(page).getByRole("list");
+      await expect(lists).toHaveCount(2);
+      // Top list in the spec's order, then the bottom list; the bottom one sits below the top one.
+      await expect(lists.nth(0).getByRole("link")).toHaveText(mainItems.map((item) => item.name));
+      await expect(lists.nth(1).getByRole("link")).toHaveText(bottomItems.map((item) => item.name));
+      const top = await lists.nth(0).boundingBox();
+      const bottom = await lists.nth(1).boundingBox();
+      expect(bottom && top && bottom.y > top.y + top.height + 100).toBe(true);
+
+      for (const item of [...mainItems, ...bottomItems]) {
+        const link = nav(page).getByRole("link", { name: item.name, exact: true });
+        await expect(link).toHaveAttribute("href", item.href);
+        await link.click();
+        await expect(page).toHaveURL(new RegExp(`${item.href === "/" ? "" : item.href}/?$`));
+        await expect(pageTitle(page)).toHaveText(item.title);
+        await expect(link).toHaveAttribute("aria-current", "page");
+      }
+      // "Dashboard" targets "/", which shows the dashboard to a signed-in user (decision 0012).
+      await nav(page).getByRole("link", { name: "Dashboard" }).click();
+      await expect(page.getByText("Overview of your client relationships and task management")).toBeVisible();
+    });
+  }
+
+  test("S-SHELL-09 every signed-in page shows its title in the header", async ({ page }) => {
+    await signInAs(page, "super_admin");
+    const id = "0190f3c2-1111-7000-8000-000000000000";
+    const pages: [string, string][] = [
+      ["/dashboard", "Dashboard"],
+      ["/clients", "Clients"],
+      [`/client/${id}`, "Client Details"],
+      ["/tasks", "Task Audit"],
+      ["/reports", "Reports"],
+      ["/users", "User Management"],
+      [`/users/${id}`, "User Profile"],
+      ["/settings", "Settings"],
+    ];
+    for (const [path, title] of pages) {
+      await page.goto(path);
+      await expect(pageTitle(page)).toHaveText(title);
+      await expect(page).toHaveTitle(`${title} · Tendwell`);
+    }
+  });
+
+  test("S-SHELL-08 S-STATE-25 below md the navigation is a slide-over that opens, closes and navigates", async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewports.mobile);
+    await signInAs(page, "admin");
+    await page.goto("/dashboard");
+    await expect(nav(page)).toBeHidden();
+    const open = page.getByRole("button", { name: "Open navigation" });
+
+    await open.click();
+    const sheet = page.getByRole("dialog", { name: "Navigation" });
+    await expect(sheet).toBeVisible();
+    await sheet.getByRole("button", { name: "Close menu" }).click();
+    await expect(sheet).toBeHidden();
+
+    await open.click();
+    await page.keyboard.press("Escape");
+    await expect(sheet).toBeHidden();
+
+    await open.click();
+    await sheet.getByRole("link", { name: "Clients" }).click();
+    await expect(page).toHaveURL(/\/clients$/);
+    await expect(sheet).toBeHidden();
+    await expect(pageTitle(page)).toHaveText("Clients");
+  });
+
+  test('S-SHELL-10 the client search ("Search clients...") asks the API once typing pauses and links to the client', async ({
+    page,
+  }) => {
+    await signInAs(page, "super_admin");
+    const [client] = await apiGet<ClientSummary[]>(page, "/api/clients?limit=1");
+    if (!client) throw new Error("the demo firm has no clients");
+    const term = client.name.slice(0, 6);
+    const expected = await apiGet<ClientSummary[]>(
+      page,
+      `/api/clients?${new URLSearchParams({ q: term, limit: "8" })}`,
+    );
+
+    const searches: URL[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === "/api/clients") searches.push(url);
+    });
+    await page.goto("/dashboard");
+    const box = page.getByPlaceholder("Search clients...");
+    await box.pressSequentially(term);
+    const results = page.getByRole("list", { name: "Matching clients" }).getByRole("link");
+    await expect(results).toHaveText(expected.map((match) => new RegExp(escapeRegExp(match.name))));
+    // Debounced: one request per pause in typing, not one per key (a slow machine may pause once),
+    // the last with the whole word and the limit of 8.
+    expect(searches.length).toBeGreaterThanOrEqual(1);
+    expect(searches.length).toBeLessThan(term.length);
+    const last = searches.at(-1);
+    expect(last?.searchParams.get("q")).toBe(term);
+    expect(last?.searchParams.get("limit")).toBe("8");
+
+    await results.filter({ hasText: client.name }).first().click();
+    await expect(page).toHaveURL(new RegExp(`/client/${client.id}$`));
+    await expect(box).toHaveValue("");
+  });
+
+  test("S-SHELL-10 the search says when nothing matches and closes on Escape", async ({ page }) => {
+    await signInAs(page, "admin");
+    await page.goto("/dashboard");
+    const box = page.getByPlaceholder("Search clients...");
+    await box.fill("zzzz-no-such-client");
+    await expect(page.getByText("No clients match “zzzz-no-such-client”.")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByText("No clients match “zzzz-no-such-client”.")).toBeHidden();
+  });
+
+  test("S-SHELL-11 S-STATE-11 the bell's red count is the number of overdue tasks; its popover links to their clients", async ({
+    page,
+  }) => {
+    await signInAs(page, "super_admin");
+    const overdue = await apiGet<TaskListItem[]>(page, "/api/tasks/overdue");
+    expect(overdue.length).toBeGreaterThan(0);
+    await page.goto("/dashboard");
+    const bell = page.getByRole("button", { name: `Overdue tasks: ${overdue.length}` });
+    await expect(bell.getByTestId("overdue-count")).toHaveText(String(overdue.length));
+    await expect(bell.getByTestId("overdue-count")).toHaveClass(/bg-destructive/);
+
+    await bell.click();
+    const list = page.getByRole("list", { name: "Overdue tasks" });
+    const first = overdue[0] as TaskListItem;
+    const link = list.getByRole("link").first();
+    await expect(link).toContainText(first.name);
+    await expect(link).toContainText(first.clientName);
+    await expect(link).toHaveAttribute("href", `/client/${first.clientId}`);
+    await link.click();
+    await expect(page).toHaveURL(new RegExp(`/client/${first.clientId}$`));
+    await expect(list).toBeHidden();
+  });
+
+  test("S-SHELL-11 S-ROLE-07 a user's bell counts only the overdue tasks of their assigned clients", async ({
+    page,
+  }) => {
+    await signInAs(page, "user");
+    const overdue = await apiGet<TaskListItem[]>(page, "/api/tasks/overdue");
+    await page.goto("/dashboard");
+    await expect(page.getByRole("button", { name: `Overdue tasks: ${overdue.length}` })).toBeVisible();
+  });
+
+  test("S-SHELL-13 S-SHELL-14 S-SHELL-16 S-SHELL-17 S-API-04 the user menu shows name, role with spaces, initials and one action", async ({
+    page,
+  }) => {
+    await signInAs(page, "super_admin");
+    const me = await apiGet<CurrentUser>(page, "/api/auth/me");
+    expect(me).toMatchObject({ fullName: demoUsers.super_admin.fullName, role: "super_admin" });
+    await page.goto("/dashboard");
+    const trigger = page.getByRole("button", { name: "User menu" });
+    await expect(trigger).toContainText("OH");
+    await trigger.click();
+    const menu = page.getByRole("menu");
+    await expect(menu.getByTestId("user-menu-name")).toHaveText("Olivia Hart");
+    await expect(menu.getByTestId("user-menu-role")).toHaveText("super admin");
+    await expect(menu.getByRole("menuitem")).toHaveText(["Sign Out"]);
+  });
+
+  test('S-SHELL-15 the role shows as "Administrator" when the session answer has none', async ({ page }) => {
+    await signInAs(page, "admin");
+    await page.route("**/api/auth/me", async (route) => {
+      const response = await route.fetch();
+      const { role: _role, ...withoutRole } = (await response.json()) as CurrentUser;
+      await route.fulfill({ response, json: withoutRole });
+    });
+    await page.goto("/dashboard");
+    await page.getByRole("button", { name: "User menu" }).click();
+    await expect(page.getByRole("menu").getByTestId("user-menu-role")).toHaveText("Administrator");
+  });
+
+  test("S-SHELL-18 S-SHELL-20 S-API-06 Sign Out ends the session, clears the cache and goes to /login", async ({
+    page,
+    request,
+  }) => {
+    await signInAs(page, "super_admin");
+    const oldCookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+    await page.goto("/dashboard");
+    await expect(page.getByRole("group", { name: "Total Clients" })).toBeVisible();
+
+    await page.getByRole("button", { name: "User menu" }).click();
+    const [logout] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith("/api/auth/logout")),
+      page.getByRole("menuitem", { name: "Sign Out" }).click(),
+    ]);
+    expect(logout.method()).toBe("POST");
+    await expect(page).toHaveURL(/\/login$/);
+
+    // The session is gone on the server: the old cookie no longer works, and protected pages lead to /login.
+    expect((await request.get("/api/auth/me", { headers: { cookie: oldCookie } })).status()).toBe(401);
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/login$/);
+
+    // The cache was cleared: the next user sees their own figures, not the previous user's.
+    await page.getByLabel("Username").fill(demoUsers.user.username);
+    await page.getByLabel("Password").fill(demoPassword);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const mine = await apiGet<{ clients: { total: number } }>(page, "/api/dashboard");
+    await expect(page.getByRole("group", { name: "Total Clients" }).getByTestId("stat-value")).toHaveText(
+      String(mine.clients.total),
+    );
+    await page.getByRole("button", { name: "User menu" }).click();
+    await expect(page.getByRole("menu").getByTestId("user-menu-name")).toHaveText(demoUsers.user.fullName);
+  });
+
+  test("S-SHELL-19 S-STATE-06 while signing out the control is disabled", async ({ page }) => {
+    await signInAs(page, "admin");
+    await page.goto("/dashboard");
+    const release = await holdRequests(page, "**/api/auth/logout");
+    await page.getByRole("button", { name: "User menu" }).click();
+    const item = page.getByRole("menuitem", { name: "Sign Out" });
+    await item.click();
+    await expect(item).toHaveAttribute("aria-disabled", "true");
+    release();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test("S-CONST-36 S-STATE-23 a failed sign-out shows the server's message in one toast at a time", async ({
+    page,
+  }) => {
+    await signInAs(page, "admin");
+    let calls = 0;
+    await page.route("**/api/auth/logout", (route) => {
+      calls += 1;
+      return route.fulfill({
+        status: 503,
+        json: { message: `Sign-out is unavailable (${calls})`, code: "SERVICE_UNAVAILABLE" },
+      });
+    });
+    await page.goto("/dashboard");
+    await page.getByRole("button", { name: "User menu" }).click();
+    const item = page.getByRole("menuitem", { name: "Sign Out" });
+    await item.click();
+    await expect(page.locator("[data-sonner-toast]")).toHaveText("Sign-out is unavailable (1)");
+    await item.click();
+    // The newer toast replaces the older: one on screen.
+    await expect(page.locator("[data-sonner-toast][data-visible=true]")).toHaveText("Sign-out is unavailable (2)");
+    await expect(page.locator("[data-sonner-toast][data-visible=true]")).toHaveCount(1);
+    await expect(page.getByText("[object Object]")).toHaveCount(0);
+  });
+
+  test("S-CONST-38 S-CONST-40 a toast stays about 5 s; F8 moves focus to the notifications", async ({ page }) => {
+    await signInAs(page, "admin");
+    await page.route("**/api/auth/logout", (route) => route.fulfill({ status: 500, body: "" }));
+    await page.goto("/dashboard");
+    await page.getByRole("button", { name: "User menu" }).click();
+    await page.getByRole("menuitem", { name: "Sign Out" }).click();
+    const toast = page.locator("[data-sonner-toast]");
+    await expect(toast).toHaveText("Sign out failed. Please try again.");
+    await page.keyboard.press("Escape");
+    await page.mouse.move(0, 0);
+    const shown = Date.now();
+    await page.waitForTimeout(3500);
+    await expect(toast).toBeVisible();
+    await expect(toast).toBeHidden({ timeout: 5000 });
+    const lasted = Date.now() - shown;
+    expect(lasted).toBeGreaterThan(4000);
+    expect(lasted).toBeLessThan(8000);
+
+    await page.getByRole("button", { name: "User menu" }).click();
+    await page.getByRole("menuitem", { name: "Sign Out" }).click();
+    await expect(toast).toBeVisible();
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("F8");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest("section[aria-label^='Notifications']") !== null))
+      .toBe(true);
+  });
+
+  for (const [name, viewport] of Object.entries(viewports)) {
+    test(`the shell has no accessibility violations and fits at ${viewport.width} px (${name}), menus open`, async ({
+      page,
+    }, testInfo) => {
+      await page.setViewportSize(viewport);
+      await signInAs(page, "super_admin");
+      await page.goto("/clients");
+      await expect(pageTitle(page)).toHaveText("Clients");
+      await expectNoAxeViolations(page);
+      await expectNoHorizontalScroll(page);
+
+      await page.getByRole("button", { name: /Overdue tasks/ }).click();
+      await expect(page.getByRole("list", { name: "Overdue tasks" })).toBeVisible();
+      await expectNoAxeViolations(page, { popupOpen: true });
+      await attachScreenshot(page, testInfo, `shell-bell-${viewport.width}`);
+      await page.keyboard.press("Escape");
+
+      await page.getByRole("button", { name: "User menu" }).click();
+      await expect(page.getByRole("menu")).toBeVisible();
+      await expectNoAxeViolations(page, { popupOpen: true });
+      await attachScreenshot(page, testInfo, `shell-user-menu-${viewport.width}`);
+      await page.keyboard.press("Escape");
+
+      if (viewport.width < 768) {
+        await page.getByRole("button", { name: "Open navigation" }).click();
+        await expect(page.getByRole("dialog", { name: "Navigation" })).toBeVisible();
+        await expectNoAxeViolations(page);
+        await attachScreenshot(page, testInfo, `shell-navigation-${viewport.width}`);
+      }
+    });
+  }
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

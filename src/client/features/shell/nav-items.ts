@@ -1,0 +1,36 @@
+import {
+  BarChart3,
+  Building2,
+  ClipboardCheck,
+  LayoutDashboard,
+  type LucideIcon,
+  Settings,
+  UserCog,
+} from "lucide-react";
+
+export type NavItem = {
+  label: string;
+  to: string;
+  icon: LucideIcon;
+  /** Whether the item is the current section for this path (detail pages belong to their list). */
+  isCurrent: (pathname: string) => boolean;
+};
+
+const under =
+  (...prefixes: string[]) =>
+  (pathname: string) =>
+    prefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+
+/** Spec section 2, in its order; every role sees every item (spec section 6). */
+export const mainNavItems: NavItem[] = [
+  { label: "Dashboard", to: "/", icon: LayoutDashboard, isCurrent: (p) => p === "/" || p === "/dashboard" },
+  { label: "Clients", to: "/clients", icon: Building2, isCurrent: under("/clients", "/client") },
+  { label: "Task Audit", to: "/tasks", icon: ClipboardCheck, isCurrent: under("/tasks") },
+  { label: "Reports", to: "/reports", icon: BarChart3, isCurrent: under("/reports") },
+];
+
+/** Spec section 2: these sit at the bottom of the navigation. */
+export const footerNavItems: NavItem[] = [
+  { label: "User Management", to: "/users", icon: UserCog, isCurrent: under("/users") },
+  { label: "Settings", to: "/settings", icon: Settings, isCurrent: under("/settings") },
+];

@@ -1,0 +1,93 @@
+import { useQuery } from "@tanstack/react-query";
+import { AlertTriangle, Bell, CheckCircle2 } from "lucide-react";
+import { useState } from "react";
+import { Link } from "react-router";
+import { Button } from "../../components/ui/button";
+import { Popover, PopoverContent, PopoverTrigger } from "../../components/ui/popover";
+import { errorMessage } from "../../lib/api";
+import { overdueTasksQueryOptions } from "./api";
+
+/** The popover lists the oldest few; the rest are one click away in Task Audit. */
+const listed = 8;
+const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+const dayMs = 24 * 60 * 60 * 1000;
+
+function dueText(dueDate: string | null): string {
+  if (!dueDate) return "";
+  const days = Math.floor((Date.now() - new Date(dueDate).getTime()) / dayMs);
+  return `Due ${relative.format(-days, "day")}`;
+}
+
+/** Spec section 2: a bell with a red count of overdue tasks; the popover links to their clients. */
+export function OverdueBell() {
+  const [open, setOpen] = useState(false);
+  const overdue = useQuery(overdueTasksQueryOptions());
+  const count = overdue.data?.length ?? 0;
+
+  return (
+    <Popover open={open} onOpenChange={setOpen}>
+      <PopoverTrigger asChild>
+        <Button variant="ghost" size="icon" className="relative" aria-label={`Overdue tasks: ${count}`}>
+          <Bell className="size-5 text-muted-foreground" aria-hidden="true" />
+          {count > 0 && (
+            <span
+              data-testid="overdue-count"
+              className="absolute top-1 right-1 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[0.625rem] font-semibold leading-none text-destructive-foreground ring-2 ring-card"
+            >
+              {count > 99 ? "99+" : count}
+            </span>
+          )}
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent align="end" className="w-80 p-0" aria-label="Overdue tasks">
+        <div className="flex items-center justify-between border-b px-4 py-3">
+          <h2 className="text-sm font-semibold">Overdue tasks</h2>
+          {count > 0 && <span className="text-xs font-medium text-destructive">{count} overdue</span>}
+        </div>
+        {overdue.isPending ? (
+          <p className="px-4 py-6 text-center text-sm text-muted-foreground">Loading…</p>
+        ) : overdue.isError ? (
+          <p className="px-4 py-6 text-center text-sm text-destructive">
+            {errorMessage(overdue.error, "Overdue tasks could not be loaded.")}
+          </p>
+        ) : count === 0 ? (
+          <div className="flex flex-col items-center gap-2 px-4 py-8 text-center">
+            <CheckCircle2 className="size-6 text-success" aria-hidden="true" />
+            <p className="text-sm text-muted-foreground">No overdue tasks. Everything is on schedule.</p>
+          </div>
+        ) : (
+          <>
+            <ul aria-label="Overdue tasks" className="max-h-80 overflow-y-auto p-1">
+              {overdue.data.slice(0, listed).map((task) => (
+                <li key={task.id}>
+                  <Link
+                    to={`/client/${task.clientId}`}
+                    onClick={() => setOpen(false)}
+                    className="flex gap-3 rounded-md px-3 py-2.5 outline-none hover:bg-accent focus-visible:bg-accent"
+                  >
+                    <AlertTriangle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden="true" />
+                    <span className="flex min-w-0 flex-col gap-0.5">
+                      <span className="truncate text-sm font-medium">{task.name}</span>
+                      <span className="truncate text-xs text-muted-foreground">
+                        {task.clientName} · {dueText(task.dueDate)}
+                      </span>
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+            <div className="border-t p-1">
+              <Link
+                to="/tasks"
+                onClick={() => setOpen(false)}
+                className="block rounded-md px-3 py-2 text-center text-sm font-medium text-primary outline-none hover:bg-accent focus-visible:bg-accent"
+              >
+                {count > listed ? `View all ${count} in Task Audit` : "Open Task Audit"}
+              </Link>
+            </div>
+          </>
+        )}
+      </PopoverContent>
+    </Popover>
+  );
+}
