@@ -9,7 +9,7 @@ import { clientStatusBadge } from "./client-status";
 export function ClientInfoCard({ client }: { client: ClientDetail }) {
   const status = clientStatusBadge[client.status];
   return (
-    <Card>
+    <Card data-testid="client-info">
       <CardHeader>
         <CardTitle>Client Information</CardTitle>
       </CardHeader>
@@ -40,15 +40,14 @@ export function ClientInfoCard({ client }: { client: ClientDetail }) {
 }
 
 function Field({ icon: Icon, label, children }: { icon: LucideIcon; label: string; children: ReactNode }) {
+  // The icon sits inside the <dt>, so the list stays the <dt>/<dd> pairs a <dl> may hold.
   return (
-    <div className="flex gap-3">
-      <Icon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-      <div className="flex min-w-0 flex-col gap-0.5">
-        <dt className="text-xs text-muted-foreground">{label}</dt>
-        <dd className="text-sm break-words">
-          {children || <span className="text-muted-foreground">Not provided</span>}
-        </dd>
-      </div>
+    <div className="relative flex min-w-0 flex-col gap-0.5 pl-7">
+      <dt className="text-xs text-muted-foreground">
+        <Icon className="absolute top-0.5 left-0 size-4" aria-hidden="true" />
+        {label}
+      </dt>
+      <dd className="text-sm break-words">{children || <span className="text-muted-foreground">Not provided</span>}</dd>
     </div>
   );
 }

@@ -46,7 +46,7 @@ export function ContactsCard({ client, canEdit }: { client: ClientDetail; canEdi
     });
 
   return (
-    <Card>
+    <Card data-testid="contacts">
       <CardHeader className="flex-row items-center justify-between gap-2">
         <CardTitle>Key Contacts</CardTitle>
         {editable && (

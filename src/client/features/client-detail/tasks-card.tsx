@@ -66,7 +66,7 @@ export function TasksCard({
     });
 
   return (
-    <Card className={className}>
+    <Card className={className} data-testid="tasks">
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3">
         <div className="flex flex-col gap-1">
           <CardTitle>Client Tasks</CardTitle>

@@ -7,7 +7,7 @@ import { initials } from "../shell/user-display";
 /** Spec section 2: how many users serve this client, and each one's name, @username and role. */
 export function TeamCard({ team }: { team: ClientDetail["team"] }) {
   return (
-    <Card>
+    <Card data-testid="team">
       <CardHeader className="flex-row items-center justify-between gap-2">
         <CardTitle>Assigned Team</CardTitle>
         <Badge variant="secondary" data-testid="team-count" aria-label={`${team.length} assigned`}>
