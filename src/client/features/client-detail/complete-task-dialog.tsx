@@ -94,7 +94,7 @@ function CompleteForm({ task, onDone }: { task: Task; onDone: () => void }) {
           <FormField
             control={form.control}
             name="signature"
-            render={() => (
+            render={({ fieldState }) => (
               <FormItem>
                 <div className="flex items-center justify-between gap-2">
                   <span id={signatureLabelId} className="text-sm font-medium">
@@ -107,6 +107,7 @@ function CompleteForm({ task, onDone }: { task: Task; onDone: () => void }) {
                 </div>
                 <SignaturePad
                   ref={pad}
+                  className={fieldState.error ? "border-destructive" : undefined}
                   role="img"
                   aria-labelledby={signatureLabelId}
                   onStrokeEnd={() => form.clearErrors("signature")}

@@ -80,7 +80,7 @@ export function ContactsCard({ client, canEdit }: { client: ClientDetail; canEdi
                   {contact.email && (
                     <p className="flex min-w-0 items-center gap-1.5 text-xs">
                       <Mail className="size-3.5 shrink-0 text-muted-foreground" aria-label="Email" />
-                      <span className="min-w-0 break-all">
+                      <span className="min-w-0 truncate" title={contact.email}>
                         <ContactLink href={`mailto:${contact.email}`}>{contact.email}</ContactLink>
                       </span>
                     </p>
