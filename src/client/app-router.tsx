@@ -38,7 +38,7 @@ export const router = createBrowserRouter([
           {
             path: "/client/:id",
             ...page("Client Details", () =>
-              import("./features/clients/client-detail-page").then((m) => ({ Component: m.ClientDetailPage })),
+              import("./features/client-detail/client-detail-page").then((m) => ({ Component: m.ClientDetailPage })),
             ),
           },
           {

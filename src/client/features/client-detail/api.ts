@@ -1,0 +1,123 @@
+import { type QueryClient, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import type {
+  ClientDetail,
+  Contact,
+  CreateContactInput,
+  UpdateClientInput,
+  UpdateContactInput,
+} from "../../../shared/clients";
+import type { Firm } from "../../../shared/firm";
+import type { CompleteTaskInput, CreateTaskInput, Task, UpdateTaskInput } from "../../../shared/tasks";
+import { requestJson } from "../../lib/api";
+
+/**
+ * GET /api/clients/{id}. The key is spec 7's: its segments joined with "/" are the URL, and it
+ * starts with "/api/clients", so whatever refreshes the client list refreshes this too.
+ */
+export function clientDetailQueryOptions(clientId: string) {
+  return queryOptions<ClientDetail>({ queryKey: ["/api/clients", clientId] });
+}
+
+/** GET /api/firm: its time zone is the one due dates are picked and shown in (decision 0010). */
+export function firmQueryOptions() {
+  return queryOptions<Firm>({ queryKey: ["/api/firm"] });
+}
+
+/** Everything that shows a task's status or a client's counts: lists, the bell, the dashboard. */
+function refreshTaskViews(queryClient: QueryClient) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
+    queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
+    queryClient.invalidateQueries({ queryKey: ["/api/tasks/overdue"] }),
+    queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] }),
+  ]);
+}
+
+export function useUpdateClient(clientId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: UpdateClientInput) => requestJson<ClientDetail>("PATCH", `/api/clients/${clientId}`, input),
+    // The list, the header search and the dashboard's status counts show these fields.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
+        queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] }),
+      ]),
+  });
+}
+
+/** DELETE /api/clients/{id} archives (decision 0010): the client leaves lists, its signed work stays. */
+export function useArchiveClient(clientId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => requestJson<void>("DELETE", `/api/clients/${clientId}`),
+    onSuccess: () => refreshTaskViews(queryClient),
+  });
+}
+
+export function useRestoreClient(clientId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => requestJson<ClientDetail>("POST", `/api/clients/${clientId}/restore`),
+    onSuccess: () => refreshTaskViews(queryClient),
+  });
+}
+
+export type ContactChange =
+  | { contactId: undefined; input: CreateContactInput }
+  | { contactId: string; input: UpdateContactInput };
+
+/** POST /api/contacts or PATCH /api/contacts/{id}; a new primary clears the old one on the server. */
+export function useSaveContact(clientId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: ContactChange) =>
+      change.contactId === undefined
+        ? requestJson<Contact>("POST", "/api/contacts", change.input)
+        : requestJson<Contact>("PATCH", `/api/contacts/${change.contactId}`, change.input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientDetailQueryOptions(clientId).queryKey }),
+  });
+}
+
+export function useDeleteContact(clientId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (contactId: string) => requestJson<void>("DELETE", `/api/contacts/${contactId}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: clientDetailQueryOptions(clientId).queryKey }),
+  });
+}
+
+export type TaskChange = { taskId: undefined; input: CreateTaskInput } | { taskId: string; input: UpdateTaskInput };
+
+/** POST /api/tasks or PATCH /api/tasks/{id} (a pending task only). */
+export function useSaveTask() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: TaskChange) =>
+      change.taskId === undefined
+        ? requestJson<Task>("POST", "/api/tasks", change.input)
+        : requestJson<Task>("PATCH", `/api/tasks/${change.taskId}`, change.input),
+    onSuccess: () => refreshTaskViews(queryClient),
+  });
+}
+
+export function useDeleteTask() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (taskId: string) => requestJson<void>("DELETE", `/api/tasks/${taskId}`),
+    onSuccess: () => refreshTaskViews(queryClient),
+  });
+}
+
+/**
+ * PATCH /api/tasks/{id}/complete (spec 7). Afterwards the client, the overdue list (the bell),
+ * the task lists and the dashboard are refreshed, so every count drops without a reload (spec 4).
+ */
+export function useCompleteTask() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ taskId, input }: { taskId: string; input: CompleteTaskInput }) =>
+      requestJson<Task>("PATCH", `/api/tasks/${taskId}/complete`, input),
+    onSuccess: () => refreshTaskViews(queryClient),
+  });
+}

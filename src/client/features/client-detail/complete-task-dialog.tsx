@@ -1,0 +1,143 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Eraser } from "lucide-react";
+import { type FormEvent, useId, useRef } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { completeTaskSchema, type Task } from "../../../shared/tasks";
+import { Button } from "../../components/ui/button";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "../../components/ui/dialog";
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { Input } from "../../components/ui/input";
+import { SignaturePad, type SignaturePadHandle } from "../../components/ui/signature-pad";
+import { toast } from "../../components/ui/toaster";
+import { ApiError, errorMessage } from "../../lib/api";
+import { useCompleteTask } from "./api";
+
+/** The route's schema: "Please provide a signature" and "Name is required" (spec section 5). */
+const completeFormSchema = completeTaskSchema.pick({ signature: true, printedName: true });
+type CompleteFields = z.input<typeof completeFormSchema>;
+
+/**
+ * Signing a task off (spec sections 2, 5, 8, 9): a drawn signature and a printed name. The
+ * server records who is signed in and when; the dialog refuses a blank pad or an empty name
+ * before anything is sent.
+ */
+export function CompleteTaskDialog({
+  task,
+  onOpenChange,
+}: {
+  task: Task | undefined;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <Dialog open={task !== undefined} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-[30rem]">
+        <DialogHeader>
+          <DialogTitle>Complete Task</DialogTitle>
+          <DialogDescription>
+            Sign off “{task?.name}”. The date and time are recorded automatically with your signature.
+          </DialogDescription>
+        </DialogHeader>
+        {/* Mounted with each opening: a new task starts with a clean pad and an empty name. */}
+        {task && <CompleteForm task={task} onDone={() => onOpenChange(false)} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function CompleteForm({ task, onDone }: { task: Task; onDone: () => void }) {
+  const pad = useRef<SignaturePadHandle>(null);
+  const signatureLabelId = useId();
+  const complete = useCompleteTask();
+  const form = useForm<CompleteFields, unknown, z.output<typeof completeFormSchema>>({
+    resolver: zodResolver(completeFormSchema),
+    defaultValues: { signature: "", printedName: "" },
+  });
+
+  const send = form.handleSubmit(({ signature, printedName }) =>
+    complete.mutate(
+      // Spec 7 sends the printed name as completedBy too; the server takes the signer from the session.
+      { taskId: task.id, input: { completedBy: printedName, signature, printedName } },
+      {
+        onSuccess: () => {
+          toast.success("Task completed successfully!");
+          onDone();
+        },
+        onError: (error) => {
+          toast.error("Failed to complete task", { description: errorMessage(error, "Please try again.") });
+          const refusal =
+            error instanceof ApiError ? error.body?.issues?.find((i) => i.path[0] === "signature") : undefined;
+          if (refusal) form.setError("signature", { message: refusal.message });
+        },
+      },
+    ),
+  );
+
+  // The pad is not a form input: its drawing becomes the field's value at the moment of submit.
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const drawn = pad.current && !pad.current.isEmpty() ? pad.current.toDataURL() : "";
+    form.setValue("signature", drawn);
+    return send(event);
+  };
+
+  return (
+    <Form {...form}>
+      <form onSubmit={onSubmit} noValidate>
+        <fieldset disabled={complete.isPending} className="grid min-w-0 gap-4">
+          <FormField
+            control={form.control}
+            name="signature"
+            render={({ fieldState }) => (
+              <FormItem>
+                <div className="flex items-center justify-between gap-2">
+                  <span id={signatureLabelId} className="text-sm font-medium">
+                    Signature
+                  </span>
+                  <Button variant="ghost" size="sm" onClick={() => pad.current?.clear()}>
+                    <Eraser aria-hidden="true" />
+                    Clear
+                  </Button>
+                </div>
+                <SignaturePad
+                  ref={pad}
+                  className={fieldState.error ? "border-destructive" : undefined}
+                  role="img"
+                  aria-labelledby={signatureLabelId}
+                  onStrokeEnd={() => form.clearErrors("signature")}
+                />
+                <p className="text-xs text-muted-foreground">Sign with your mouse, finger or pen.</p>
+                <FormMessage role="alert" />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="printedName"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>Print Name</FormLabel>
+                <FormControl>
+                  <Input autoComplete="name" placeholder="Your full name" {...field} />
+                </FormControl>
+                <FormMessage role="alert" />
+              </FormItem>
+            )}
+          />
+          <DialogFooter className="pt-2">
+            <Button variant="outline" onClick={onDone}>
+              Cancel
+            </Button>
+            <Button type="submit">{complete.isPending ? "Submitting..." : "Submit"}</Button>
+          </DialogFooter>
+        </fieldset>
+      </form>
+    </Form>
+  );
+}
