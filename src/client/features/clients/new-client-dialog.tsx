@@ -127,7 +127,7 @@ export function NewClientDialog() {
                 <TextField name="name" label="Company Name" required autoComplete="organization" />
                 <TextField name="industry" label="Industry" />
                 <TextField name="address" label="Address" autoComplete="street-address" />
-                <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+                <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
                   <TextField name="phone" label="Phone" type="tel" autoComplete="tel" />
                   <TextField name="email" label="Email" type="email" autoComplete="email" />
                 </div>
@@ -191,7 +191,7 @@ function PrimaryContactSection() {
         </h3>
         <p className="text-xs text-muted-foreground">Optional. Leave it empty to add contacts later.</p>
       </div>
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
         <TextField name="primaryContact.name" label="Contact Name" autoComplete="name" />
         <TextField name="primaryContact.title" label="Title" autoComplete="organization-title" />
         <TextField name="primaryContact.phone" label="Contact Phone" type="tel" autoComplete="tel" />
