@@ -1,4 +1,97 @@
-/** Issue 8 part B builds this page; until then the shell shows its title and nothing else. */
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { AlertTriangle, Building2, Search, SearchX } from "lucide-react";
+import { useState } from "react";
+import { can } from "../../../shared/permissions";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { EmptyState } from "../../components/ui/empty-state";
+import { Input } from "../../components/ui/input";
+import { errorMessage } from "../../lib/api";
+import { useDebouncedValue } from "../../lib/use-debounced-value";
+import { currentUserQueryOptions } from "../auth/api";
+import { clientGridQueryOptions } from "./api";
+import { ClientCardSkeleton } from "./client-card";
+import { ClientGrid } from "./client-grid";
+import { NewClientDialog } from "./new-client-dialog";
+
+/** Typing pauses this long before the API is asked (the shell's search waits as long). */
+const searchDebounceMs = 250;
+/** Spec 9: the grid's skeleton is six cards. */
+const skeletonCards = ["a", "b", "c", "d", "e", "f"];
+
+/**
+ * /clients (spec section 2). The title is the route's (the shell's h1). The search is the API's
+ * `q` (name, industry or status, case-insensitive), so it finds any client of a large firm, not
+ * only the pages already loaded.
+ */
 export function ClientsPage() {
-  return null;
+  const [text, setText] = useState("");
+  const q = useDebouncedValue(text.trim(), searchDebounceMs);
+  const grid = useInfiniteQuery(clientGridQueryOptions(q));
+  const { data: user } = useQuery(currentUserQueryOptions());
+  const clients = grid.data?.pages.flatMap((page) => page.clients) ?? [];
+
+  return (
+    <div className="flex flex-col gap-6">
+      {/* The search and the one action share a row at every width; the page's title is the shell's. */}
+      <div className="flex items-center gap-2 sm:justify-between">
+        <span className="relative block min-w-0 flex-1 sm:max-w-80">
+          <Search
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden="true"
+          />
+          <Input
+            type="search"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            placeholder="Search clients..."
+            aria-label="Search clients by name, industry or status"
+            autoComplete="off"
+            className="pl-9"
+          />
+        </span>
+        {user && can(user.role, "clients.write") && <NewClientDialog />}
+      </div>
+      {grid.isPending ? (
+        <div
+          role="status"
+          aria-label="Loading clients"
+          data-testid="clients-skeleton"
+          className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3"
+        >
+          {skeletonCards.map((key) => (
+            <ClientCardSkeleton key={key} />
+          ))}
+        </div>
+      ) : grid.isError ? (
+        <Card role="alert" className="flex flex-col items-start gap-3 p-6">
+          <div className="flex items-center gap-2 font-medium">
+            <AlertTriangle className="size-4 text-destructive" aria-hidden="true" />
+            The clients could not be loaded
+          </div>
+          <p className="text-sm text-muted-foreground">{errorMessage(grid.error, "Please try again.")}</p>
+          <Button variant="outline" size="sm" onClick={() => grid.refetch()}>
+            Try again
+          </Button>
+        </Card>
+      ) : clients.length === 0 ? (
+        q ? (
+          <EmptyState icon={SearchX} title="No clients found" description="Try adjusting your search terms" />
+        ) : (
+          <EmptyState
+            icon={Building2}
+            title="No clients yet"
+            description="Start by adding your first client to the system"
+          />
+        )
+      ) : (
+        <ClientGrid
+          clients={clients}
+          hasNextPage={grid.hasNextPage}
+          isFetchingNextPage={grid.isFetchingNextPage}
+          fetchNextPage={() => void grid.fetchNextPage()}
+        />
+      )}
+    </div>
+  );
 }

@@ -1,0 +1,80 @@
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { ApiErrorBody } from "../../../shared/api-error";
+import type { ClientDetail, ClientSummary, CreateClientInput } from "../../../shared/clients";
+import type { Template } from "../../../shared/templates";
+import { ApiError, requestJson } from "../../lib/api";
+
+/**
+ * Clients per request of the grid. A multiple of 1, 2 and 3 so every page fills whole rows at
+ * each column count; small enough that a firm of 10,000 clients costs one quick page per scroll.
+ */
+export const clientPageSize = 60;
+
+/** The server's header carrying the next page's cursor (decision 0010); absent on the last page. */
+const nextCursorHeader = "x-next-cursor";
+
+export type ClientPage = { clients: ClientSummary[]; nextCursor: string | null };
+
+/**
+ * One page of GET /api/clients?q=…&limit=…&cursor=…. The shared `requestJson` reads only the
+ * body, and the next cursor travels in a header, so this reads the response itself; a failure
+ * becomes the same `ApiError` ("status: body", spec section 8).
+ */
+async function fetchClientPage(q: string, cursor: string | null, signal: AbortSignal): Promise<ClientPage> {
+  const params = new URLSearchParams({ limit: String(clientPageSize) });
+  if (q) params.set("q", q);
+  if (cursor) params.set("cursor", cursor);
+  const response = await fetch(`/api/clients?${params}`, { credentials: "include", signal });
+  const text = await response.text();
+  if (!response.ok) {
+    throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, parseJsonObject(text));
+  }
+  return { clients: JSON.parse(text) as ClientSummary[], nextCursor: response.headers.get(nextCursorHeader) };
+}
+
+function parseJsonObject(text: string): Partial<ApiErrorBody> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === "object" && parsed !== null ? (parsed as Partial<ApiErrorBody>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Clients page's grid, paged through the API (a firm may have 10,000 clients). The key's
+ * first segment is the list's path, so refreshing ["/api/clients"] refreshes it (decision 0012);
+ * "pages" keeps it apart from the header search's keys, which hold a plain array.
+ */
+export function clientGridQueryOptions(q: string) {
+  return infiniteQueryOptions({
+    queryKey: ["/api/clients", "pages", { q, limit: clientPageSize }] as const,
+    queryFn: ({ pageParam, signal }) => fetchClientPage(q, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+}
+
+/** GET /api/task-templates: the firm's templates, offered as initial tasks of a new client. */
+export function taskTemplatesQueryOptions() {
+  return queryOptions<Template[]>({ queryKey: ["/api/task-templates"] });
+}
+
+/**
+ * POST /api/clients with the primary contact and the templates in one request, so the server
+ * creates them in one transaction (decision 0010): a failure leaves no half-made client.
+ */
+export function useCreateClient() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateClientInput) => requestJson<ClientDetail>("POST", "/api/clients", input),
+    // Not awaited: the dialog closes at once while the lists refresh behind it.
+    onSuccess: () => {
+      // Spec 7: the clients and tasks data; the dashboard counts both. The overdue list cannot
+      // change: a new client's tasks are undated or due at the end of a period still to come.
+      for (const key of ["/api/clients", "/api/tasks", "/api/dashboard"]) {
+        void queryClient.invalidateQueries({ queryKey: [key] });
+      }
+    },
+  });
+}
