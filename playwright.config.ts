@@ -40,7 +40,15 @@ export default defineConfig({
     // The demo firm and a large firm are written first (e2e/seed-large-firm.ts), then the app starts.
     command: `rm -rf ${dataDir} && node --import tsx e2e/seed-large-firm.ts ${dataDir} && node dist/server/main.js`,
     url: `http://127.0.0.1:${port}/api/health`,
-    env: { PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED_DEMO_DATA: "true", LOG_LEVEL: "warn" },
+    // Every test's browser calls from 127.0.0.1: the general rate limit would soon answer 429.
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SEED_DEMO_DATA: "true",
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_PER_MINUTE: "100000",
+    },
     reuseExistingServer: false,
     // Writing the large firm takes a minute or two on a busy 2-core machine.
     timeout: 300_000,

@@ -1,8 +1,7 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ApiErrorBody } from "../../../shared/api-error";
 import type { ClientDetail, ClientSummary, CreateClientInput } from "../../../shared/clients";
 import type { Template } from "../../../shared/templates";
-import { ApiError, requestJson } from "../../lib/api";
+import { requestJson, requestJsonWithHeaders } from "../../lib/api";
 
 /**
  * Clients per request of the grid. A multiple of 1, 2 and 3 so every page fills whole rows at
@@ -15,30 +14,18 @@ const nextCursorHeader = "x-next-cursor";
 
 export type ClientPage = { clients: ClientSummary[]; nextCursor: string | null };
 
-/**
- * One page of GET /api/clients?q=…&limit=…&cursor=…. The shared `requestJson` reads only the
- * body, and the next cursor travels in a header, so this reads the response itself; a failure
- * becomes the same `ApiError` ("status: body", spec section 8).
- */
+/** One page of GET /api/clients?q=…&limit=…&cursor=…; the next cursor travels in a header. */
 async function fetchClientPage(q: string, cursor: string | null, signal: AbortSignal): Promise<ClientPage> {
   const params = new URLSearchParams({ limit: String(clientPageSize) });
   if (q) params.set("q", q);
   if (cursor) params.set("cursor", cursor);
-  const response = await fetch(`/api/clients?${params}`, { credentials: "include", signal });
-  const text = await response.text();
-  if (!response.ok) {
-    throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, parseJsonObject(text));
-  }
-  return { clients: JSON.parse(text) as ClientSummary[], nextCursor: response.headers.get(nextCursorHeader) };
-}
-
-function parseJsonObject(text: string): Partial<ApiErrorBody> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === "object" && parsed !== null ? (parsed as Partial<ApiErrorBody>) : undefined;
-  } catch {
-    return undefined;
-  }
+  const { body, headers } = await requestJsonWithHeaders<ClientSummary[]>(
+    "GET",
+    `/api/clients?${params}`,
+    undefined,
+    signal,
+  );
+  return { clients: body, nextCursor: headers.get(nextCursorHeader) };
 }
 
 /**
