@@ -24,9 +24,9 @@ export function TaskCard({
           <PriorityBadge priority={task.priority} />
         </div>
         <div className="flex min-w-0 flex-col gap-0.5">
-          <h3 className="text-sm font-semibold break-words" data-testid="task-name">
+          <h2 className="text-sm font-semibold break-words" data-testid="task-name">
             {task.name}
-          </h3>
+          </h2>
           {task.description && (
             <p className="line-clamp-2 text-sm text-muted-foreground break-words" data-testid="task-description">
               {task.description}

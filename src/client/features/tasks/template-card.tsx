@@ -45,9 +45,9 @@ export function TemplateCard({
         )}
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-1">
-        <h3 className="text-sm font-semibold break-words" title={template.name} data-testid="template-name">
+        <h2 className="text-sm font-semibold break-words" title={template.name} data-testid="template-name">
           {truncate(template.name, templateNameLimit)}
-        </h3>
+        </h2>
         <p className="text-sm text-muted-foreground break-words" data-testid="template-description">
           {truncate(template.description, templateDescriptionLimit)}
         </p>
