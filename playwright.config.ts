@@ -37,11 +37,13 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf ${dataDir} && node dist/server/main.js`,
+    // The demo firm and a large firm are written first (e2e/seed-large-firm.ts), then the app starts.
+    command: `rm -rf ${dataDir} && node --import tsx e2e/seed-large-firm.ts ${dataDir} && node dist/server/main.js`,
     url: `http://127.0.0.1:${port}/api/health`,
     env: { PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, SEED_DEMO_DATA: "true", LOG_LEVEL: "warn" },
     reuseExistingServer: false,
-    timeout: 120_000,
+    // Writing the large firm takes a minute or two on a busy 2-core machine.
+    timeout: 300_000,
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
   },
 });

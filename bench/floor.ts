@@ -221,12 +221,12 @@ const routes: Record<string, Route> = {
   "/api/tasks": async (session, { limit = "" }) => {
     // The first page of the audit list, as Tendwell asks for it without a cursor or filters.
     const now = new Date();
-    const bounds = ["-infinity", "infinity", "infinity"];
+    const lowest = ["-infinity", "-infinity"];
     const before = ["infinity", "infinity", "infinity", "ffffffff-ffff-ffff-ffff-ffffffffffff"];
     const filters = [null, null, null, now, null, now, null, null, null, null, null, null];
     const { rows } = await pool.query({
       ...statements.tasksPage,
-      values: [session.firmId, ...bounds, ...before, ...filters, Number(limit) + 1],
+      values: [session.firmId, ...lowest, ...before, ...filters, Number(limit) + 1],
       rowMode: "array",
     });
     return rows.slice(0, Number(limit)).map((task) => ({

@@ -122,7 +122,7 @@ try {
     { path: () => "/api/tasks?limit=50&status=overdue", what: "overdue tasks, audit list" },
     { path: () => "/api/tasks?limit=50&q=review", what: "task search" },
     { path: (firm) => `/api/tasks?limit=50&clientId=${firm.clientId}`, what: "one client's tasks" },
-    { path: () => "/api/tasks/overdue", what: "overdue tasks (the bell)" },
+    { path: () => "/api/tasks/overdue?limit=20", what: "the bell: the 20 oldest overdue tasks and their total" },
     { path: () => "/api/clients?limit=50", what: "client list as a `user` (assigned clients)", asUser: true },
     { path: () => "/api/tasks?limit=50", what: "task audit list as a `user`", asUser: true },
     { path: () => "/api/dashboard", what: "dashboard as a `user`", asUser: true },

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, type TestInfo } from "@playwright/test";
 import type { Role } from "../src/shared/roles";
+import { largeFirm } from "./large-firm";
 
 /** The demo firm the e2e server seeds (src/server/seed/demo-seed.ts). */
 export const demoPassword = "tendwell-demo";
@@ -16,6 +17,13 @@ export async function signInAs(page: Page, role: Role): Promise<void> {
     data: { username: demoUsers[role].username, password: demoPassword },
   });
   expect(response.status(), `sign in as ${role}`).toBe(200);
+}
+
+/** Signs the page's browser context in to the large firm (10,000 clients, 100,000 tasks). */
+export async function signInToLargeFirm(page: Page, role: "super_admin" | "user"): Promise<void> {
+  const login = role === "super_admin" ? largeFirm.logins.superAdmin : largeFirm.logins.user;
+  const response = await page.request.post("/api/auth/login", { data: login });
+  expect(response.status(), `sign in to the large firm as ${role}`).toBe(200);
 }
 
 /** GET an API path with the page's session and return its JSON. */

@@ -313,6 +313,7 @@ test.describe("shell", () => {
     test(`the shell has no accessibility violations and fits at ${viewport.width} px (${name}), menus open`, async ({
       page,
     }, testInfo) => {
+      test.slow(); // axe runs four times
       await page.setViewportSize(viewport);
       await signInAs(page, "super_admin");
       await page.goto("/clients");

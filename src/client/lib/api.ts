@@ -19,6 +19,16 @@ export async function requestJson<T = unknown>(
   body?: unknown,
   signal?: AbortSignal,
 ): Promise<T> {
+  return (await requestJsonWithHeaders<T>(method, url, body, signal)).body;
+}
+
+/** As requestJson, with the response's headers too (a list's `x-next-cursor` or `x-total-count`). */
+export async function requestJsonWithHeaders<T = unknown>(
+  method: string,
+  url: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<{ body: T; headers: Headers }> {
   const response = await fetch(url, {
     method,
     credentials: "include",
@@ -30,7 +40,7 @@ export async function requestJson<T = unknown>(
   if (!response.ok) {
     throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, parseErrorBody(text));
   }
-  return (text ? JSON.parse(text) : undefined) as T;
+  return { body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
 }
 
 function parseErrorBody(text: string): Partial<ApiErrorBody> | undefined {

@@ -9,11 +9,20 @@ import { drawSignature } from "./signature-image";
  * none). The `user` is assigned 25 clients. Written in bulk by PostgreSQL itself; used by
  * `npm run bench:scale` and by the browser tests of large firms.
  */
-export async function seedLargeFirm(database: DatabaseHandle, size: { clients: number; tasks: number }) {
+export async function seedLargeFirm(
+  database: DatabaseHandle,
+  size: { clients: number; tasks: number },
+  logins: Partial<Record<"superAdmin" | "user", { username: string; password: string }>> = {},
+) {
   const random = createRandom(7);
   const firm = await insertFirm(database.db, { name: "Large Firm", plan: "enterprise" });
-  const superAdmin = await insertUser(database.db, { firmId: firm.id, role: "super_admin", random });
-  const user = await insertUser(database.db, { firmId: firm.id, role: "user", random });
+  const superAdmin = await insertUser(database.db, {
+    firmId: firm.id,
+    role: "super_admin",
+    random,
+    ...logins.superAdmin,
+  });
+  const user = await insertUser(database.db, { firmId: firm.id, role: "user", random, ...logins.user });
   const profiles = Array.from({ length: size.clients }, () => companyProfile(random));
   const { rows } = await database.pool.query<{ id: string }>(
     `insert into clients (id, firm_id, name, industry, status, email, phone, address)

@@ -113,9 +113,10 @@ const tasksPage = (scope: "firm" | "client") =>
           eq(tasks.firmId, sql.placeholder("firmId")),
           // Archived clients leave lists (their tasks too), but stay readable when asked for by id.
           scope === "firm" ? isNull(clients.archivedAt) : eq(tasks.clientId, sql.placeholder("clientId")),
-          // Unconditional bounds the index can seek on; the status filter below is the exact rule.
-          sql`${completedKey} between ${sql.placeholder("completedFrom")}::timestamptz and ${sql.placeholder("completedTo")}::timestamptz`,
-          sql`${dueKey} < ${sql.placeholder("dueBelow")}::timestamptz`,
+          // Where the index walk starts (the cursor, or where the status's rows begin) and where
+          // it may stop: unconditional row comparisons the index seeks on. The status filter
+          // below is the exact rule.
+          sql`(${completedKey}, ${dueKey}) >= (${sql.placeholder("lowestCompleted")}::timestamptz, ${sql.placeholder("lowestDue")}::timestamptz)`,
           sql`(${completedKey}, ${dueKey}, ${tasks.createdAt}, ${tasks.id}) < (
             coalesce(${sql.placeholder("afterCompleted")}::timestamptz, '-infinity'::timestamptz),
             coalesce(${sql.placeholder("afterDue")}::timestamptz, '-infinity'::timestamptz),
@@ -134,21 +135,22 @@ const tasksPage = (scope: "firm" | "client") =>
 const firmTasksPage = tasksPage("firm");
 const clientTasksPage = tasksPage("client");
 
-/** Where the first page starts: after a key above every real one. */
-const beforeEverything = {
-  completed: "infinity",
-  due: "infinity",
-  created: "infinity",
-  id: "ffffffff-ffff-ffff-ffff-ffffffffffff",
-} as const;
-
-/** The index range a status filter can be narrowed to: only pending work has no completion. */
-function statusBounds(status: ListTasksQuery["status"], now: Date) {
+/**
+ * The stretch of the audit order a status filter can be found in. Its first page starts at
+ * `start` instead of the very top, so the index walk does not pass the rows before it: pending
+ * and overdue work has no completion (-infinity), overdue work is due before now. It ends at
+ * `lowest`: completed work has a real completion time.
+ */
+function statusRange(status: ListTasksQuery["status"], now: Date) {
   const pendingOnly = status === "pending" || status === "overdue";
   return {
-    completedFrom: "-infinity",
-    completedTo: pendingOnly ? "-infinity" : "infinity",
-    dueBelow: status === "overdue" ? now.toISOString() : "infinity",
+    start: {
+      completed: pendingOnly ? "-infinity" : "infinity",
+      due: status === "overdue" ? now.toISOString() : "infinity",
+      created: "infinity",
+      id: "ffffffff-ffff-ffff-ffff-ffffffffffff",
+    },
+    lowest: { completed: "-infinity", due: status === "completed" ? "infinity" : "-infinity" },
   };
 }
 
@@ -198,7 +200,8 @@ export async function listTasks(options: {
   now?: Date;
 }): Promise<{ tasks: TaskListItem[]; nextCursor: string | null }> {
   const { db, actor, query, now = new Date() } = options;
-  const after = query.cursor === undefined ? beforeEverything : decodeCursor(query.cursor);
+  const range = statusRange(query.status, now);
+  const after = query.cursor === undefined ? range.start : decodeCursor(query.cursor);
   // A firm may hold a million tasks: without a limit the answer is the largest page, never all.
   const limit = query.limit ?? maxTasksPage;
   const statement = query.clientId === undefined ? firmTasksPage : clientTasksPage;
@@ -207,7 +210,8 @@ export async function listTasks(options: {
     userId: assignedTo(actor.role, actor.userId, "clients.read"),
     clientId: query.clientId ?? null,
     status: query.status ?? null,
-    ...statusBounds(query.status, now),
+    lowestCompleted: range.lowest.completed,
+    lowestDue: range.lowest.due,
     now,
     pattern: query.q ? containsPattern(query.q) : null,
     afterCompleted: after.completed,

@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { ClientSummary } from "../../../shared/clients";
 import type { TaskListItem } from "../../../shared/tasks";
-import { requestJson } from "../../lib/api";
+import { requestJson, requestJsonWithHeaders } from "../../lib/api";
 
 /** How many clients the header search lists. */
 export const clientSearchLimit = 8;
@@ -23,7 +23,26 @@ export function clientSearchQueryOptions(q: string) {
   });
 }
 
-/** The bell: GET /api/tasks/overdue (spec 7), refreshed by whatever completes a task. */
+/** How many overdue tasks the bell's popover lists; the rest are one click away in Task Audit. */
+export const bellListed = 8;
+
+/**
+ * The bell: GET /api/tasks/overdue (spec 7), the oldest few and how many there are in all
+ * (x-total-count), so a firm far behind does not load every overdue task on every page. The key
+ * starts with "/api/tasks/overdue", so whatever refreshes the overdue list after a completion
+ * refreshes the bell.
+ */
 export function overdueTasksQueryOptions() {
-  return queryOptions<TaskListItem[]>({ queryKey: ["/api/tasks/overdue"] });
+  return queryOptions({
+    queryKey: ["/api/tasks/overdue", { limit: bellListed }] as const,
+    queryFn: async ({ signal }) => {
+      const { body, headers } = await requestJsonWithHeaders<TaskListItem[]>(
+        "GET",
+        `/api/tasks/overdue?limit=${bellListed}`,
+        undefined,
+        signal,
+      );
+      return { tasks: body, total: Number(headers.get("x-total-count") ?? body.length) };
+    },
+  });
 }

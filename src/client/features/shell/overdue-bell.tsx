@@ -5,10 +5,8 @@ import { Link } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "../../components/ui/popover";
 import { errorMessage } from "../../lib/api";
-import { overdueTasksQueryOptions } from "./api";
+import { bellListed, overdueTasksQueryOptions } from "./api";
 
-/** The popover lists the oldest few; the rest are one click away in Task Audit. */
-const listed = 8;
 const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -22,7 +20,7 @@ function dueText(dueDate: string | null): string {
 export function OverdueBell() {
   const [open, setOpen] = useState(false);
   const overdue = useQuery(overdueTasksQueryOptions());
-  const count = overdue.data?.length ?? 0;
+  const count = overdue.data?.total ?? 0;
 
   return (
     <Popover open={open} onOpenChange={setOpen}>
@@ -58,7 +56,7 @@ export function OverdueBell() {
         ) : (
           <>
             <ul aria-label="Overdue tasks" className="max-h-80 overflow-y-auto p-1">
-              {overdue.data.slice(0, listed).map((task) => (
+              {overdue.data.tasks.map((task) => (
                 <li key={task.id}>
                   <Link
                     to={`/client/${task.clientId}`}
@@ -82,7 +80,7 @@ export function OverdueBell() {
                 onClick={() => setOpen(false)}
                 className="block rounded-md px-3 py-2 text-center text-sm font-medium text-primary outline-none hover:bg-accent focus-visible:bg-accent"
               >
-                {count > listed ? `View all ${count} in Task Audit` : "Open Task Audit"}
+                {count > bellListed ? `View all ${count} in Task Audit` : "Open Task Audit"}
               </Link>
             </div>
           </>
