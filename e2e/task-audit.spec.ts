@@ -7,6 +7,7 @@ import {
   expectNoHorizontalScroll,
   holdRequests,
   signInAs,
+  signInToLargeFirm,
   viewports,
 } from "./fixtures";
 
@@ -371,4 +372,38 @@ test.describe("task audit", () => {
       await attachScreenshot(page, testInfo, `task-details-${viewport.width}`);
     });
   }
+
+  test("large firm: 100,000 tasks page through the API, the DOM stays under 1,500 elements, search and filter ask the API", async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await signInToLargeFirm(page, "super_admin");
+    const requests = recordTaskRequests(page);
+    const domSize = () => page.evaluate(() => document.querySelectorAll("*").length);
+    await page.goto("/tasks");
+    await expect(cards(page).first()).toBeVisible();
+    expect(await domSize()).toBeLessThan(1500);
+
+    // Scroll through several pages: each arrives by cursor, and the DOM does not grow with them.
+    for (let page_ = 0; page_ < 3; page_ += 1) {
+      const asked = requests.length;
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await expect.poll(() => requests.length).toBeGreaterThan(asked);
+      await expect(page.getByText(/Showing the first/)).toContainText(`${(asked + 1) * 50}`);
+    }
+    expect(requests.filter((url) => url.searchParams.has("cursor")).length).toBeGreaterThanOrEqual(3);
+    expect(await domSize()).toBeLessThan(1500);
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const first = await apiGet<TaskListItem[]>(page, "/api/tasks?limit=1&status=overdue");
+    await chooseStatus(page, "Overdue");
+    await expect.poll(() => requests.some((url) => url.searchParams.get("status") === "overdue")).toBe(true);
+    await expect(cards(page).getByTestId("task-name").first()).toHaveText(first[0]?.name as string);
+
+    const term = first[0]?.clientName as string;
+    await search(page).fill(term);
+    await expect.poll(() => requests.some((url) => url.searchParams.get("q") === term)).toBe(true);
+    await expect(cards(page).getByTestId("task-client").first()).toHaveText(term);
+    expect(await domSize()).toBeLessThan(1500);
+  });
 });

@@ -143,15 +143,13 @@ function TemplateForm({
       description: template?.description ?? "",
       priority: template?.priority ?? "medium",
       frequency: template?.frequency ?? oneTime,
-      isRecurring: template?.isRecurring ?? false,
+      // Create leaves it unset: its frequency alone says whether the template recurs (design section 4).
+      isRecurring: mode === "edit" ? (template?.isRecurring ?? false) : undefined,
     },
   });
   const isRecurring = useWatch({ control: form.control, name: "isRecurring" });
 
-  const onSubmit = form.handleSubmit((output) =>
-    // Create: the frequency alone says whether the template recurs (design section 4).
-    onSave(bodyOf(mode === "create" ? { ...output, isRecurring: output.frequency !== null } : output)),
-  );
+  const onSubmit = form.handleSubmit((output) => onSave(bodyOf(output)));
 
   return (
     <Form {...form}>
