@@ -1,4 +1,44 @@
-/** Issue 8 part B builds this page; until then the shell shows its title and nothing else. */
+import { ClipboardList, LayoutTemplate } from "lucide-react";
+import { useSearchParams } from "react-router";
+import { PageHeader } from "../../components/ui/page-header";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
+import { TaskAuditTab } from "./task-audit-tab";
+import { TemplatesTab } from "./templates-tab";
+
+type Tab = "audit" | "templates";
+
+/**
+ * /tasks (spec 2): the Task Audit and Task Templates tabs. The tab is in the URL
+ * (`/tasks?tab=templates`), so the dashboard's Templates action and the back button land on it.
+ */
 export function TasksPage() {
-  return null;
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = params.get("tab") === "templates" ? "templates" : "audit";
+
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader description="Review completed and outstanding work, and manage the templates your team works from" />
+      <Tabs
+        value={tab}
+        onValueChange={(value) => setParams(value === "templates" ? { tab: "templates" } : {}, { replace: true })}
+      >
+        <TabsList aria-label="Tasks views">
+          <TabsTrigger value="audit">
+            <ClipboardList aria-hidden="true" />
+            Task Audit
+          </TabsTrigger>
+          <TabsTrigger value="templates">
+            <LayoutTemplate aria-hidden="true" />
+            Task Templates
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="audit">
+          <TaskAuditTab />
+        </TabsContent>
+        <TabsContent value="templates">
+          <TemplatesTab />
+        </TabsContent>
+      </Tabs>
+    </div>
+  );
 }

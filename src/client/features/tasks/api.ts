@@ -1,0 +1,113 @@
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { ApiErrorBody } from "../../../shared/api-error";
+import type { Firm } from "../../../shared/firm";
+import type { TaskListItem, TaskStatus } from "../../../shared/tasks";
+import type { CreateTemplateInput, LibraryTemplateEntry, Template } from "../../../shared/templates";
+import { ApiError, requestJson } from "../../lib/api";
+
+/** Tasks per request: a screenful and a half, so scrolling rarely waits (the API allows 500). */
+export const auditPageSize = 50;
+
+export type AuditFilter = { q: string; status: TaskStatus | "all" };
+export type TaskPage = { tasks: TaskListItem[]; nextCursor: string | null };
+
+/**
+ * One page of GET /api/tasks. The cursor of the next page travels in the `x-next-cursor` header
+ * (decision 0010), which `requestJson` does not expose, so this reads the response itself and
+ * fails the same way: an ApiError whose message is spec 8's "status: body".
+ */
+async function fetchTaskPage(filter: AuditFilter, cursor: string | null, signal: AbortSignal): Promise<TaskPage> {
+  const params = new URLSearchParams({ limit: String(auditPageSize) });
+  if (filter.q) params.set("q", filter.q);
+  if (filter.status !== "all") params.set("status", filter.status);
+  if (cursor) params.set("cursor", cursor);
+  const response = await fetch(`/api/tasks?${params}`, { credentials: "include", signal });
+  const text = await response.text();
+  if (!response.ok) {
+    let body: Partial<ApiErrorBody> | undefined;
+    try {
+      body = JSON.parse(text) as Partial<ApiErrorBody>;
+    } catch {
+      body = undefined;
+    }
+    throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, body);
+  }
+  return { tasks: JSON.parse(text) as TaskListItem[], nextCursor: response.headers.get("x-next-cursor") };
+}
+
+/**
+ * The audit list, page by page in the API's audit order (spec 2's sort). The key starts with
+ * "/api/tasks", so whatever refreshes the task list (decision 0012) refreshes every loaded page.
+ */
+export function auditTasksQueryOptions(filter: AuditFilter) {
+  return infiniteQueryOptions({
+    queryKey: ["/api/tasks", "audit", filter] as const,
+    queryFn: ({ pageParam, signal }) => fetchTaskPage(filter, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+}
+
+/** The firm's time zone: due dates are ends of periods in it (decision 0009), so they are shown in it. */
+export function firmQueryOptions() {
+  return queryOptions<Firm>({ queryKey: ["/api/firm"] });
+}
+
+export const templatesQueryKey = ["/api/task-templates"] as const;
+export const libraryQueryKey = ["/api/template-library"] as const;
+
+export function templatesQueryOptions() {
+  return queryOptions<Template[]>({ queryKey: templatesQueryKey });
+}
+
+export function libraryQueryOptions() {
+  return queryOptions<LibraryTemplateEntry[]>({ queryKey: libraryQueryKey });
+}
+
+/** The body spec 7 sends for a template, create and edit alike. */
+export type TemplateBody = Pick<CreateTemplateInput, "name" | "description" | "priority" | "frequency" | "isRecurring">;
+
+export function useCreateTemplate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TemplateBody) => requestJson<Template>("POST", "/api/task-templates", body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesQueryKey }),
+  });
+}
+
+export function useUpdateTemplate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: TemplateBody }) =>
+      requestJson<Template>("PUT", `/api/task-templates/${id}`, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesQueryKey }),
+  });
+}
+
+export function useDeleteTemplate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => requestJson<void>("DELETE", `/api/task-templates/${id}`),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: templatesQueryKey }),
+        // A deleted library template can be added again.
+        queryClient.invalidateQueries({ queryKey: libraryQueryKey }),
+        // Its tasks lose their template link (decision 0010), so their Recurring badges go.
+        queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
+        queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
+      ]),
+  });
+}
+
+export function useAddLibraryTemplate() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (key: string) => requestJson<Template>("POST", `/api/template-library/${key}/add`),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: templatesQueryKey }),
+        queryClient.invalidateQueries({ queryKey: libraryQueryKey }),
+      ]),
+  });
+}

@@ -1,0 +1,318 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm, useWatch } from "react-hook-form";
+import type { z } from "zod";
+import { type Frequency, frequencies, taskPriorities } from "../../../shared/tasks";
+import { createTemplateSchema, type Template, updateTemplateSchema } from "../../../shared/templates";
+import { Button } from "../../components/ui/button";
+import { Checkbox } from "../../components/ui/checkbox";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "../../components/ui/dialog";
+import {
+  Form,
+  FormControl,
+  FormDescription,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from "../../components/ui/form";
+import { Input } from "../../components/ui/input";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
+import { Textarea } from "../../components/ui/textarea";
+import { toast } from "../../components/ui/toaster";
+import { errorMessage } from "../../lib/api";
+import { type TemplateBody, useCreateTemplate, useUpdateTemplate } from "./api";
+
+type TemplateFields = z.input<typeof createTemplateSchema>;
+type TemplateOutput = z.output<typeof createTemplateSchema>;
+
+export const priorityLabels = { low: "Low", medium: "Medium", high: "High" } as const;
+export const frequencyLabels: Record<Frequency, string> = {
+  daily: "Daily",
+  weekly: "Weekly",
+  monthly: "Monthly",
+  quarterly: "Quarterly",
+  annually: "Annually",
+};
+/** What the create dialog's frequency select holds for one-time work (the API reads "none" as one-time). */
+const oneTime = "none";
+/** What checking "recurring" in edit preselects, so the checkbox is never on without a frequency. */
+const defaultFrequency: Frequency = "monthly";
+
+const bodyOf = (output: TemplateOutput): TemplateBody => ({
+  name: output.name,
+  description: output.description,
+  priority: output.priority,
+  frequency: output.frequency,
+  isRecurring: output.isRecurring,
+});
+
+/**
+ * Create and edit share one form on the shared schema (spec 5's messages before any request).
+ * Design section 4 gives both one frequency list; create offers one-time in that list, edit a
+ * "recurring" checkbox that shows the list, and unchecking it saves the template as one-time.
+ */
+export function TemplateFormDialog({
+  mode,
+  template,
+  open,
+  onOpenChange,
+}: {
+  mode: "create" | "edit";
+  template?: Template;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  // The mutations live here, not in the form, so their toasts still show if the form unmounts.
+  const create = useCreateTemplate();
+  const update = useUpdateTemplate();
+  const pending = create.isPending || update.isPending;
+
+  const save = (body: TemplateBody) => {
+    if (mode === "create") {
+      create.mutate(body, {
+        onSuccess: () => {
+          toast.success("Task template created successfully!");
+          onOpenChange(false);
+        },
+        onError: (error) =>
+          toast.error("Failed to create task template", { description: errorMessage(error, "Please try again.") }),
+      });
+    } else if (template) {
+      update.mutate(
+        { id: template.id, body },
+        {
+          onSuccess: () => {
+            toast.success("Task template updated successfully!");
+            onOpenChange(false);
+          },
+          onError: (error) =>
+            toast.error("Failed to update task template", { description: errorMessage(error, "Please try again.") }),
+        },
+      );
+    }
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
+      <DialogContent className="sm:max-w-lg">
+        <DialogHeader>
+          <DialogTitle>{mode === "create" ? "Create Task Template" : "Edit Task Template"}</DialogTitle>
+          <DialogDescription>
+            {mode === "create"
+              ? "Reusable work your team can assign to any client."
+              : "Changes apply to tasks created from this template from now on."}
+          </DialogDescription>
+        </DialogHeader>
+        {/* Mounted on each opening, so the form starts from the template as it is now, or empty. */}
+        <TemplateForm
+          mode={mode}
+          template={template}
+          pending={pending}
+          onSave={save}
+          onCancel={() => onOpenChange(false)}
+        />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function TemplateForm({
+  mode,
+  template,
+  pending,
+  onSave,
+  onCancel,
+}: {
+  mode: "create" | "edit";
+  template?: Template;
+  pending: boolean;
+  onSave: (body: TemplateBody) => void;
+  onCancel: () => void;
+}) {
+  const form = useForm<TemplateFields, unknown, TemplateOutput>({
+    resolver: zodResolver(mode === "create" ? createTemplateSchema : updateTemplateSchema),
+    defaultValues: {
+      name: template?.name ?? "",
+      description: template?.description ?? "",
+      priority: template?.priority ?? "medium",
+      frequency: template?.frequency ?? oneTime,
+      // Create leaves it unset: its frequency alone says whether the template recurs (design section 4).
+      isRecurring: mode === "edit" ? (template?.isRecurring ?? false) : undefined,
+    },
+  });
+  const isRecurring = useWatch({ control: form.control, name: "isRecurring" });
+
+  const onSubmit = form.handleSubmit((output) => onSave(bodyOf(output)));
+
+  return (
+    <Form {...form}>
+      <form onSubmit={onSubmit} noValidate>
+        <fieldset disabled={pending} className="flex flex-col gap-4">
+          <FormField
+            control={form.control}
+            name="name"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>Name</FormLabel>
+                <FormControl>
+                  <Input placeholder="e.g. Monthly bank reconciliation" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="description"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>Description</FormLabel>
+                <FormControl>
+                  <Textarea rows={4} placeholder="What the work involves and when it is done" {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+            <FormField
+              control={form.control}
+              name="priority"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Priority</FormLabel>
+                  <Select value={field.value} onValueChange={field.onChange} disabled={pending}>
+                    <FormControl>
+                      <SelectTrigger>
+                        <SelectValue />
+                      </SelectTrigger>
+                    </FormControl>
+                    <SelectContent>
+                      {taskPriorities.map((priority) => (
+                        <SelectItem key={priority} value={priority}>
+                          {priorityLabels[priority]}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            {mode === "create" && (
+              <FormField
+                control={form.control}
+                name="frequency"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Frequency</FormLabel>
+                    <Select value={field.value ?? oneTime} onValueChange={field.onChange} disabled={pending}>
+                      <FormControl>
+                        <SelectTrigger>
+                          <SelectValue />
+                        </SelectTrigger>
+                      </FormControl>
+                      <SelectContent>
+                        <SelectItem value={oneTime}>None (one-time)</SelectItem>
+                        {frequencies.map((frequency) => (
+                          <SelectItem key={frequency} value={frequency}>
+                            {frequencyLabels[frequency]}
+                          </SelectItem>
+                        ))}
+                      </SelectContent>
+                    </Select>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+            )}
+          </div>
+          {mode === "edit" && (
+            <>
+              <FormField
+                control={form.control}
+                name="isRecurring"
+                render={({ field }) => (
+                  <FormItem className="flex flex-row items-start gap-3 rounded-md border p-3">
+                    <FormControl>
+                      <Checkbox
+                        checked={field.value ?? false}
+                        onCheckedChange={(checked) => {
+                          field.onChange(checked === true);
+                          const frequency = form.getValues("frequency");
+                          if (checked === true && (!frequency || frequency === oneTime)) {
+                            form.setValue("frequency", defaultFrequency);
+                          }
+                        }}
+                        className="mt-0.5"
+                      />
+                    </FormControl>
+                    <div className="grid gap-1">
+                      <FormLabel>Recurring template</FormLabel>
+                      <FormDescription>
+                        Creates a new task for each period on the clients it is assigned to.
+                      </FormDescription>
+                    </div>
+                  </FormItem>
+                )}
+              />
+              {isRecurring && (
+                <FormField
+                  control={form.control}
+                  name="frequency"
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>Frequency</FormLabel>
+                      <Select
+                        value={
+                          typeof field.value === "string" && field.value !== oneTime ? field.value : defaultFrequency
+                        }
+                        onValueChange={field.onChange}
+                        disabled={pending}
+                      >
+                        <FormControl>
+                          <SelectTrigger>
+                            <SelectValue />
+                          </SelectTrigger>
+                        </FormControl>
+                        <SelectContent>
+                          {frequencies.map((frequency) => (
+                            <SelectItem key={frequency} value={frequency}>
+                              {frequencyLabels[frequency]}
+                            </SelectItem>
+                          ))}
+                        </SelectContent>
+                      </Select>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+              )}
+            </>
+          )}
+          <DialogFooter className="pt-2">
+            <Button variant="outline" onClick={onCancel}>
+              Cancel
+            </Button>
+            <Button type="submit">
+              {mode === "create"
+                ? pending
+                  ? "Creating..."
+                  : "Create Template"
+                : pending
+                  ? "Saving..."
+                  : "Save Changes"}
+            </Button>
+          </DialogFooter>
+        </fieldset>
+      </form>
+    </Form>
+  );
+}

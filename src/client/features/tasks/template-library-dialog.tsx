@@ -1,0 +1,176 @@
+import { useQuery } from "@tanstack/react-query";
+import { Check, Loader2, Plus, Repeat, Search } from "lucide-react";
+import { useState } from "react";
+import { type LibraryCategory, libraryCategories, libraryCategoryLabels } from "../../../shared/template-library";
+import type { LibraryTemplateEntry } from "../../../shared/templates";
+import { Button } from "../../components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
+import { Input } from "../../components/ui/input";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
+import { Skeleton } from "../../components/ui/skeleton";
+import { toast } from "../../components/ui/toaster";
+import { errorMessage } from "../../lib/api";
+import { libraryQueryOptions, useAddLibraryTemplate } from "./api";
+import { everyText } from "./format";
+import { PriorityBadge } from "./task-badges";
+
+type Industry = LibraryCategory | "all";
+
+/**
+ * Design section 4's "Browse library": the curated templates by industry; Add copies one into the
+ * firm's templates (POST /api/template-library/{key}/add), after which it reads "Added".
+ */
+export function TemplateLibraryDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const library = useQuery({ ...libraryQueryOptions(), enabled: open });
+  const add = useAddLibraryTemplate();
+  const [industry, setIndustry] = useState<Industry>("all");
+  const [text, setText] = useState("");
+  const words = text.trim().toLowerCase();
+
+  const entries = (library.data ?? []).filter(
+    (entry) =>
+      (industry === "all" || entry.category === industry) &&
+      (!words || `${entry.name} ${entry.description}`.toLowerCase().includes(words)),
+  );
+  const groups = libraryCategories
+    .map((category) => ({ category, entries: entries.filter((entry) => entry.category === category) }))
+    .filter((group) => group.entries.length > 0);
+
+  const onAdd = (entry: LibraryTemplateEntry) =>
+    add.mutate(entry.key, {
+      onSuccess: () => toast.success(`"${entry.name}" added to your templates`),
+      onError: (error) =>
+        toast.error("Failed to add template", { description: errorMessage(error, "Please try again.") }),
+    });
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="flex max-h-[90vh] flex-col gap-0 p-0 sm:max-w-3xl">
+        <DialogHeader className="gap-1.5 border-b p-6 pb-4">
+          <DialogTitle>Template Library</DialogTitle>
+          <DialogDescription>
+            {library.data
+              ? `${library.data.length} curated templates for professional service firms. Add the ones your firm uses.`
+              : "Curated templates for professional service firms. Add the ones your firm uses."}
+          </DialogDescription>
+          <div className="mt-3 flex flex-col gap-2 sm:flex-row">
+            <div className="relative flex-1">
+              <Search
+                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+                aria-hidden="true"
+              />
+              <Input
+                type="search"
+                value={text}
+                onChange={(event) => setText(event.target.value)}
+                placeholder="Search the library..."
+                aria-label="Search the library"
+                className="pl-9"
+              />
+            </div>
+            <Select value={industry} onValueChange={(value) => setIndustry(value as Industry)}>
+              <SelectTrigger className="sm:w-48" aria-label="Filter by industry">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value="all">All industries</SelectItem>
+                {libraryCategories.map((category) => (
+                  <SelectItem key={category} value={category}>
+                    {libraryCategoryLabels[category]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+        </DialogHeader>
+        <div className="min-h-0 flex-1 overflow-y-auto p-6 pt-4">
+          {library.isPending ? (
+            <div className="flex flex-col gap-3" role="status" aria-label="Loading the library">
+              {[1, 2, 3, 4].map((key) => (
+                <Skeleton key={key} className="h-20" />
+              ))}
+            </div>
+          ) : library.isError ? (
+            <p role="alert" className="text-sm text-destructive">
+              {errorMessage(library.error, "The library could not be loaded. Please try again.")}
+            </p>
+          ) : groups.length === 0 ? (
+            <p className="py-8 text-center text-sm text-muted-foreground">No library templates match your search.</p>
+          ) : (
+            <div className="flex flex-col gap-6">
+              {groups.map((group) => (
+                <section
+                  key={group.category}
+                  aria-labelledby={`library-${group.category}`}
+                  className="flex flex-col gap-2"
+                >
+                  <h3
+                    id={`library-${group.category}`}
+                    className="flex items-baseline gap-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase"
+                  >
+                    {libraryCategoryLabels[group.category]}
+                    <span className="font-normal normal-case tracking-normal">{group.entries.length}</span>
+                  </h3>
+                  <ul className="flex flex-col divide-y rounded-lg border">
+                    {group.entries.map((entry) => (
+                      <LibraryRow
+                        key={entry.key}
+                        entry={entry}
+                        adding={add.isPending && add.variables === entry.key}
+                        onAdd={() => onAdd(entry)}
+                      />
+                    ))}
+                  </ul>
+                </section>
+              ))}
+            </div>
+          )}
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function LibraryRow({ entry, adding, onAdd }: { entry: LibraryTemplateEntry; adding: boolean; onAdd: () => void }) {
+  return (
+    <li aria-label={entry.name} className="flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:gap-4">
+      <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <h4 className="text-sm font-semibold">{entry.name}</h4>
+        </div>
+        <p className="text-sm text-muted-foreground">{entry.description}</p>
+        <div className="flex flex-wrap items-center gap-2 pt-0.5 text-xs text-muted-foreground">
+          <PriorityBadge priority={entry.priority} />
+          <span className="flex items-center gap-1.5" data-testid="library-frequency">
+            {entry.frequency ? (
+              <>
+                <Repeat className="size-3.5 text-primary" aria-hidden="true" />
+                {everyText(entry.frequency)}
+              </>
+            ) : (
+              "One-time"
+            )}
+          </span>
+        </div>
+      </div>
+      {entry.added ? (
+        <span className="inline-flex h-8 items-center gap-1.5 self-start px-3 text-xs font-medium text-success">
+          <Check className="size-4" aria-hidden="true" />
+          Added
+        </span>
+      ) : (
+        <Button variant="outline" size="sm" className="self-start" onClick={onAdd} disabled={adding}>
+          {adding ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
+          Add
+          <span className="sr-only">: {entry.name}</span>
+        </Button>
+      )}
+    </li>
+  );
+}
