@@ -1,9 +1,8 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ApiErrorBody } from "../../../shared/api-error";
 import type { Firm } from "../../../shared/firm";
 import type { TaskListItem, TaskStatus } from "../../../shared/tasks";
 import type { CreateTemplateInput, LibraryTemplateEntry, Template } from "../../../shared/templates";
-import { ApiError, requestJson } from "../../lib/api";
+import { requestJson, requestJsonWithHeaders } from "../../lib/api";
 
 /** Tasks per request: a screenful and a half, so scrolling rarely waits (the API allows 500). */
 export const auditPageSize = 50;
@@ -11,28 +10,19 @@ export const auditPageSize = 50;
 export type AuditFilter = { q: string; status: TaskStatus | "all" };
 export type TaskPage = { tasks: TaskListItem[]; nextCursor: string | null };
 
-/**
- * One page of GET /api/tasks. The cursor of the next page travels in the `x-next-cursor` header
- * (decision 0010), which `requestJson` does not expose, so this reads the response itself and
- * fails the same way: an ApiError whose message is spec 8's "status: body".
- */
+/** One page of GET /api/tasks; the next page's cursor travels in `x-next-cursor` (decision 0010). */
 async function fetchTaskPage(filter: AuditFilter, cursor: string | null, signal: AbortSignal): Promise<TaskPage> {
   const params = new URLSearchParams({ limit: String(auditPageSize) });
   if (filter.q) params.set("q", filter.q);
   if (filter.status !== "all") params.set("status", filter.status);
   if (cursor) params.set("cursor", cursor);
-  const response = await fetch(`/api/tasks?${params}`, { credentials: "include", signal });
-  const text = await response.text();
-  if (!response.ok) {
-    let body: Partial<ApiErrorBody> | undefined;
-    try {
-      body = JSON.parse(text) as Partial<ApiErrorBody>;
-    } catch {
-      body = undefined;
-    }
-    throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, body);
-  }
-  return { tasks: JSON.parse(text) as TaskListItem[], nextCursor: response.headers.get("x-next-cursor") };
+  const { body, headers } = await requestJsonWithHeaders<TaskListItem[]>(
+    "GET",
+    `/api/tasks?${params}`,
+    undefined,
+    signal,
+  );
+  return { tasks: body, nextCursor: headers.get("x-next-cursor") };
 }
 
 /**
