@@ -1,0 +1,215 @@
+import { z } from "zod";
+import "./validation";
+import { clientStatuses } from "./clients";
+import { roles } from "./roles";
+import { taskPriorities, taskStatuses } from "./tasks";
+
+/*
+ * The contract of the reports, the user profile's activity and the firm's audit trail (spec
+ * sections 2 and 9, design section 3). Figures are computed in SQL in the firm's time zone.
+ *
+ * A report's range is the last `days` calendar days of the firm's time zone, today included:
+ * from local midnight `days - 1` days ago up to now. A task belongs to the range when it was
+ * created or completed in it; a task completed exactly at the range's start is in.
+ * Rates are whole percentages, `null` when there is nothing to divide by (the UI shows "—").
+ * Average completion days: the mean of (completedAt - createdAt) in days over the completed tasks,
+ * rounded (spec 9); `null` when none was completed.
+ */
+
+export const reportDays = [7, 30, 90, 365] as const;
+export type ReportDays = (typeof reportDays)[number];
+export const defaultReportDays: ReportDays = 30;
+
+/** `?days=7|30|90|365` (default 30) and `?format=csv` for a download instead of JSON. */
+export const reportQuerySchema = z.strictObject({
+  days: z
+    .enum(["7", "30", "90", "365"], { error: "days must be 7, 30, 90 or 365" })
+    .default("30")
+    .transform((value) => Number(value) as ReportDays),
+  format: z.enum(["json", "csv"], { error: "format must be json or csv" }).default("json"),
+});
+export type ReportQuery = z.infer<typeof reportQuerySchema>;
+
+const rateSchema = z.number().int().min(0).max(100).nullable();
+const averageDaysSchema = z.number().int().min(0).nullable();
+
+export const reportRangeSchema = z.object({
+  days: z.union(reportDays.map((days) => z.literal(days))),
+  /** Local midnight of the first day, as an instant. */
+  from: z.iso.datetime(),
+  /** When the report was computed. */
+  to: z.iso.datetime(),
+  timeZone: z.string(),
+  /** The chart's buckets: days for 7 and 30, weeks (starting Monday) for 90 and 365. */
+  bucket: z.enum(["day", "week"]),
+});
+export type ReportRange = z.infer<typeof reportRangeSchema>;
+
+/** One row of a client's task history, newest activity first. */
+export const reportTaskSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  status: z.enum(taskStatuses),
+  priority: z.enum(taskPriorities),
+  dueDate: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  completedAt: z.iso.datetime().nullable(),
+  /** The signer's printed name and the user who signed, for completed tasks. */
+  printedName: z.string().nullable(),
+  completedBy: z.object({ id: z.uuid(), fullName: z.string() }).nullable(),
+});
+export type ReportTask = z.infer<typeof reportTaskSchema>;
+
+/** GET /api/reports/clients/{id}: spec 2's client audit. */
+export const clientReportSchema = z.object({
+  client: z.object({ id: z.uuid(), name: z.string(), industry: z.string().nullable(), status: z.enum(clientStatuses) }),
+  range: reportRangeSchema,
+  totalTasks: z.number().int(),
+  completedTasks: z.number().int(),
+  completionRate: rateSchema,
+  /** Tasks of the range that are overdue now. */
+  overdueTasks: z.number().int(),
+  averageCompletionDays: averageDaysSchema,
+  /** Every task of the range, newest first by coalesce(completedAt, createdAt). */
+  history: z.array(reportTaskSchema),
+  /** One point per bucket of the range, oldest first, empty buckets included. */
+  series: z.array(z.object({ start: z.iso.date(), created: z.number().int(), completed: z.number().int() })),
+});
+export type ClientReport = z.infer<typeof clientReportSchema>;
+
+/** A completion in the user audit: on time when completed on or before its due date. */
+export const completionSchema = z.object({
+  taskId: z.uuid(),
+  name: z.string(),
+  client: z.object({ id: z.uuid(), name: z.string() }),
+  priority: z.enum(taskPriorities),
+  dueDate: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  completedAt: z.iso.datetime(),
+  /** `null` for a task without a due date: it is neither on time nor late. */
+  onTime: z.boolean().nullable(),
+});
+export type Completion = z.infer<typeof completionSchema>;
+
+/** GET /api/reports/users/{id}: spec 2's user audit, over the tasks the user completed in the range. */
+export const userReportSchema = z.object({
+  user: z.object({
+    id: z.uuid(),
+    username: z.string(),
+    fullName: z.string(),
+    email: z.string().nullable(),
+    role: z.enum(roles),
+    disabled: z.boolean(),
+    createdAt: z.iso.datetime(),
+    assignedClients: z.number().int(),
+  }),
+  range: reportRangeSchema,
+  tasksCompleted: z.number().int(),
+  /** Completed on or before the due date, among the completed tasks that had one. */
+  onTimeRate: rateSchema,
+  clientsServed: z.number().int(),
+  averageCompletionDays: averageDaysSchema,
+  /** The performance breakdown: every priority (all three, zeros included), then each client served. */
+  byPriority: z.array(
+    z.object({ priority: z.enum(taskPriorities), completed: z.number().int(), onTimeRate: rateSchema }),
+  ),
+  byClient: z.array(
+    z.object({
+      client: z.object({ id: z.uuid(), name: z.string() }),
+      completed: z.number().int(),
+      onTimeRate: rateSchema,
+    }),
+  ),
+  /** The 10 most recent completions, newest first (spec 9). */
+  recentCompletions: z.array(completionSchema).max(10),
+  series: z.array(
+    z.object({ start: z.iso.date(), completed: z.number().int(), onTime: z.number().int(), late: z.number().int() }),
+  ),
+});
+export type UserReport = z.infer<typeof userReportSchema>;
+
+/**
+ * GET /api/users/{id}/activity: the user profile (spec 2). A user's tasks are the tasks of the
+ * clients assigned to them and the tasks they completed. Counts are exact; `tasks` holds the
+ * newest 200 in the audit order (spec 2, Tasks), each with its client.
+ */
+export const userActivitySchema = z.object({
+  user: z.object({
+    id: z.uuid(),
+    username: z.string(),
+    fullName: z.string(),
+    email: z.string().nullable(),
+    role: z.enum(roles),
+    disabled: z.boolean(),
+    createdAt: z.iso.datetime(),
+  }),
+  totals: z.object({
+    total: z.number().int(),
+    completed: z.number().int(),
+    pending: z.number().int(),
+    overdue: z.number().int(),
+    completionRate: rateSchema,
+    averageCompletionDays: averageDaysSchema,
+  }),
+  tasks: z.array(
+    reportTaskSchema.omit({ completedBy: true }).extend({ client: z.object({ id: z.uuid(), name: z.string() }) }),
+  ),
+  assignedClients: z.array(
+    z.object({ id: z.uuid(), name: z.string(), industry: z.string().nullable(), status: z.enum(clientStatuses) }),
+  ),
+});
+export type UserActivity = z.infer<typeof userActivitySchema>;
+export const activityTasksLimit = 200;
+
+/*
+ * The firm's audit trail (design section 5), for super_admin and admin.
+ * GET /api/audit-events?entity=&entityId=&userId=&from=&to=&cursor=&limit= answers the newest
+ * events first, at most `limit` (default and maximum 100), with `x-next-cursor` when more follow.
+ */
+export const auditEntities = ["firm", "user", "client", "contact", "task", "template"] as const;
+
+export const auditEventsQuerySchema = z.strictObject({
+  entity: z
+    .enum(auditEntities, { error: "entity must be one of firm, user, client, contact, task, template" })
+    .optional(),
+  entityId: z.uuid({ error: "entityId must be an id" }).optional(),
+  userId: z.uuid({ error: "userId must be an id" }).optional(),
+  /** Calendar dates in the firm's time zone, both included. */
+  from: z.iso.date({ error: "from must be a date (YYYY-MM-DD)" }).optional(),
+  to: z.iso.date({ error: "to must be a date (YYYY-MM-DD)" }).optional(),
+  cursor: z.string().max(200, "Invalid cursor").optional(),
+  limit: z.coerce
+    .number({ error: "limit must be a number from 1 to 100" })
+    .int("limit must be a number from 1 to 100")
+    .min(1, "limit must be a number from 1 to 100")
+    .max(100, "limit must be a number from 1 to 100")
+    .default(100),
+});
+export type AuditEventsQuery = z.infer<typeof auditEventsQuerySchema>;
+
+export const auditEventSchema = z.object({
+  id: z.uuid(),
+  seq: z.number().int(),
+  action: z.string(),
+  entityType: z.enum(auditEntities),
+  entityId: z.uuid().nullable(),
+  /** Who: `null` for the system (the recurring-work scheduler). */
+  actor: z.object({ id: z.uuid(), username: z.string(), fullName: z.string() }).nullable(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  before: z.unknown(),
+  after: z.unknown(),
+});
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+
+/** GET /api/audit-events/verify: the firm's hash chain walked from its first event. */
+export const auditVerificationSchema = z.discriminatedUnion("intact", [
+  z.object({ intact: z.literal(true), events: z.number().int() }),
+  z.object({
+    intact: z.literal(false),
+    events: z.number().int(),
+    brokenAt: z.object({ id: z.uuid(), seq: z.number().int(), action: z.string(), createdAt: z.iso.datetime() }),
+  }),
+]);
+export type AuditVerification = z.infer<typeof auditVerificationSchema>;
