@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, lt } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, lt } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RouteAccess } from "../src/server/auth/access-control";
 import type { Database } from "../src/server/db/database";
@@ -636,6 +636,43 @@ const tenantMatrix: Record<string, TenantRow> = {
       expect(await world.db.select().from(firms).where(eq(firms.id, world.a.firm.id))).toEqual(before);
     },
   }),
+  "GET /api/audit-events": {
+    kind: "lists own firm only",
+    cases: {
+      "answers the caller's firm's newest events and not one id of another firm": async (world, route) => {
+        const response = await send(world.bSuperAdmin, route, {});
+        expect(response.status).toBe(200);
+        const newest = await world.db
+          .select({ id: auditEvents.id })
+          .from(auditEvents)
+          .where(eq(auditEvents.firmId, world.b.firm.id))
+          .orderBy(desc(auditEvents.seq))
+          .limit(100);
+        expect(newest.length).toBeGreaterThan(0);
+        expect(response.body.map((event: { id: string }) => event.id)).toEqual(newest.map((row) => row.id));
+        const foreign = await idsOfFirm(world.db, world.a.firm.id);
+        expect([...idsIn(response.body)].filter((id) => foreign.has(id))).toEqual([]);
+      },
+      "finds nothing when asked for another firm's user or entity": async (world, route) => {
+        for (const query of [`userId=${world.a.users.super_admin.id}`, `entityId=${world.a.users.admin.id}`]) {
+          const response = await send(world.bSuperAdmin, route, { path: `${route.url}?${query}` });
+          expect(response.status).toBe(200);
+          expect(response.body).toEqual([]);
+        }
+      },
+    },
+  },
+  "GET /api/audit-events/verify": noTenantData("walks the caller's own firm's chain; it takes no firm id", {
+    "counts firm B's events, not firm A's": async (world, route) => {
+      const response = await send(world.bSuperAdmin, route, {});
+      const [own] = await world.db
+        .select({ n: count() })
+        .from(auditEvents)
+        .where(eq(auditEvents.firmId, world.b.firm.id));
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ intact: true, events: own?.n });
+    },
+  }),
   "GET /api/tasks": listsOwnFirmOnly({
     ownIds: async (world) =>
       (
@@ -940,6 +977,19 @@ const roleMatrix: Record<string, RoleRow> = {
   },
   // Design section 3: everyone sees tasks (a user those of assigned clients); creating, changing
   // and completing tasks is open to a user on their assigned clients.
+  // The audit trail is evidence for those who answer for the firm: super admins and admins.
+  "GET /api/audit-events": {
+    access: "audit.read",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 200,
+    request: (world) => ({ path: `/api/audit-events?entity=user&userId=${world.a.users.admin.id}&limit=5` }),
+  },
+  "GET /api/audit-events/verify": {
+    access: "audit.read",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 200,
+    request: () => ({}),
+  },
   "GET /api/tasks": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
   "GET /api/tasks/overdue": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
   "POST /api/tasks": {

@@ -1111,6 +1111,49 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
+  it("GET /api/audit-events with bad queries", async () => {
+    const clean = (value: string) => encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"));
+    const notADate = fc
+      .oneof(
+        fc.string({ maxLength: 20 }),
+        fc.constantFrom("2026-02-30", "2026-13-01", "2026-1-1", "20260101", "2026-01-01T00:00:00Z", "yesterday", ""),
+      )
+      .filter((value) => !/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/.test(value) || value === "2026-02-30");
+    const badQuery = fc.oneof(
+      notInEnum(["firm", "user", "client", "contact", "task", "template"]).map((value) => `entity=${clean(value)}`),
+      notAUuid.map((id) => `entityId=${clean(id)}`),
+      notAUuid.map((id) => `userId=${clean(id)}`),
+      notADate.map((date) => `from=${clean(date)}`),
+      notADate.map((date) => `to=${clean(date)}`),
+      fc.constantFrom("from=2026-01-02&to=2026-01-01", "from=2027-01-01&to=2026-12-31"),
+      fc.constantFrom("limit=0", "limit=-1", "limit=101", "limit=1.5", "limit=abc", "limit=", "x=1", "entity="),
+      fc.integer({ min: 101, max: 1_000_000 }).map((limit) => `limit=${limit}`),
+      fc.integer({ min: 201, max: 2_000 }).map((length) => `cursor=${"a".repeat(length)}`),
+      // Cursors this list never gave out: any JSON, and keys of almost the right shape.
+      fc
+        .oneof(
+          fc.jsonValue(),
+          fc.tuple(fc.constantFrom("a", "b", 1), fc.constantFrom(0, 1, -5, 1.5, "7", null, 2 ** 60)),
+        )
+        .map((key) => `cursor=${Buffer.from(JSON.stringify(key) ?? "").toString("base64url")}`),
+      fc.string({ maxLength: 30 }).map((cursor) => `cursor=${clean(cursor)}x`),
+    );
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badQuery, async (query) => {
+          await refusedWithoutWrites(`GET /api/audit-events?${preview(query)}`, () =>
+            send("GET", `/api/audit-events?${query}`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+    // The verify route takes no query at all.
+    await refusedWithoutWrites("GET /api/audit-events/verify?x=1", () =>
+      send("GET", "/api/audit-events/verify?x=1", { signedIn: true }),
+    );
+  });
+
   it("GET /api/clients with bad queries", async () => {
     const badQuery = fc.oneof(
       notInEnum(clientStatuses).map((value) => `status=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"))}`),

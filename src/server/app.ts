@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { assignmentsRoutes } from "./assignments/assignments.routes";
+import { auditRoutes } from "./audit/audit.routes";
 import { registerAccessControl } from "./auth/access-control";
 import { authRoutes } from "./auth/auth.routes";
 import { clientsRoutes } from "./clients/clients.routes";
@@ -96,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   templatesRoutes(app, { db: database.db });
   dashboardRoutes(app, { db: database.db });
   firmRoutes(app, { db: database.db });
+  auditRoutes(app, { db: database.db });
   docsRoutes(app);
   await webRoutes(app, { clientDir: options.clientDir ?? projectPaths.clientBuild });
   return app;

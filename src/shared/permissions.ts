@@ -53,6 +53,10 @@ export const policies = {
     description: "change the firm's name and time zone",
     scope: { super_admin: "all", admin: "none", user: "none" },
   },
+  "audit.read": {
+    description: "view the firm's audit trail",
+    scope: { super_admin: "all", admin: "all", user: "none" },
+  },
   "billing.manage": {
     description: "manage billing and the plan",
     scope: { super_admin: "all", admin: "none", user: "none" },

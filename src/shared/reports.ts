@@ -168,23 +168,28 @@ export const activityTasksLimit = 200;
  */
 export const auditEntities = ["firm", "user", "client", "contact", "task", "template"] as const;
 
-export const auditEventsQuerySchema = z.strictObject({
-  entity: z
-    .enum(auditEntities, { error: "entity must be one of firm, user, client, contact, task, template" })
-    .optional(),
-  entityId: z.uuid({ error: "entityId must be an id" }).optional(),
-  userId: z.uuid({ error: "userId must be an id" }).optional(),
-  /** Calendar dates in the firm's time zone, both included. */
-  from: z.iso.date({ error: "from must be a date (YYYY-MM-DD)" }).optional(),
-  to: z.iso.date({ error: "to must be a date (YYYY-MM-DD)" }).optional(),
-  cursor: z.string().max(200, "Invalid cursor").optional(),
-  limit: z.coerce
-    .number({ error: "limit must be a number from 1 to 100" })
-    .int("limit must be a number from 1 to 100")
-    .min(1, "limit must be a number from 1 to 100")
-    .max(100, "limit must be a number from 1 to 100")
-    .default(100),
-});
+export const auditEventsQuerySchema = z
+  .strictObject({
+    entity: z
+      .enum(auditEntities, { error: "entity must be one of firm, user, client, contact, task, template" })
+      .optional(),
+    entityId: z.uuid({ error: "entityId must be an id" }).optional(),
+    userId: z.uuid({ error: "userId must be an id" }).optional(),
+    /** Calendar dates in the firm's time zone, both included. */
+    from: z.iso.date({ error: "from must be a date (YYYY-MM-DD)" }).optional(),
+    to: z.iso.date({ error: "to must be a date (YYYY-MM-DD)" }).optional(),
+    cursor: z.string().max(200, "Invalid cursor").optional(),
+    limit: z.coerce
+      .number({ error: "limit must be a number from 1 to 100" })
+      .int("limit must be a number from 1 to 100")
+      .min(1, "limit must be a number from 1 to 100")
+      .max(100, "limit must be a number from 1 to 100")
+      .default(100),
+  })
+  .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, {
+    message: "from must be on or before to",
+    path: ["from"],
+  });
 export type AuditEventsQuery = z.infer<typeof auditEventsQuerySchema>;
 
 export const auditEventSchema = z.object({
@@ -203,7 +208,11 @@ export const auditEventSchema = z.object({
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 
-/** GET /api/audit-events/verify: the firm's hash chain walked from its first event. */
+/**
+ * GET /api/audit-events/verify: the firm's hash chain walked from its first event. `events` is how
+ * many events verified intact (all of them when intact; those before the break otherwise).
+ * `brokenAt` is the first event that was changed, or that follows a removed one.
+ */
 export const auditVerificationSchema = z.discriminatedUnion("intact", [
   z.object({ intact: z.literal(true), events: z.number().int() }),
   z.object({

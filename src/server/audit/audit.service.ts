@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
-import { asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
 import type { AuditEventInput } from "../../shared/audit-events";
+import type { AuditEvent, AuditEventsQuery, AuditVerification } from "../../shared/reports";
+import type { SessionInfo } from "../auth/sessions";
 import { type Database, type DbExecutor, lockFirm } from "../db/database";
-import { auditEvents } from "../db/schema";
+import { auditEvents, firms, users } from "../db/schema";
+import { AppError } from "../errors";
 
 /** Who did it and from where: taken from the request by the routes. */
 export type AuditContext = {
@@ -50,8 +53,8 @@ export async function recordAudit(
     action: event.action,
     entityType: event.entityType,
     entityId: event.entityId,
-    before: "before" in event ? event.before : null,
-    after: "after" in event ? event.after : null,
+    before: "before" in event ? asStored(event.before) : null,
+    after: "after" in event ? asStored(event.after) : null,
     ip: context.ip,
     userAgent: context.userAgent,
     createdAt: new Date(),
@@ -60,21 +63,52 @@ export async function recordAudit(
   await tx.insert(auditEvents).values({ ...fields, hash: hashEvent(fields) });
 }
 
-/** Recomputes a firm's chain; reports the first event whose content or link does not match. */
+/** How many events verification reads per round trip: memory stays flat however long the chain. */
+export const VERIFY_BATCH = 1_000;
+
+/**
+ * Recomputes a firm's chain from its first event, in pages of `batchSize` by seq, and reports the
+ * first event whose content or link does not match: an edited event names itself; a removed one
+ * names the event after the gap (its seq skips and its link points at the missing hash).
+ * `events` counts the events verified intact (all of them when the chain holds).
+ */
 export async function verifyAuditChain(
   db: Database,
   firmId: string,
-): Promise<{ ok: true; events: number } | { ok: false; brokenAtSeq: number }> {
-  const rows = await db.select().from(auditEvents).where(eq(auditEvents.firmId, firmId)).orderBy(asc(auditEvents.seq));
+  batchSize = VERIFY_BATCH,
+): Promise<AuditVerification> {
   let prevHash: string | null = null;
-  for (const [index, row] of rows.entries()) {
-    const { id: _id, hash, ...fields } = row;
-    if (row.seq !== index + 1 || row.prevHash !== prevHash || hashEvent(fields) !== hash) {
-      return { ok: false, brokenAtSeq: row.seq };
+  let expectedSeq = 1;
+  for (;;) {
+    const rows = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.firmId, firmId), gt(auditEvents.seq, expectedSeq - 1)))
+      .orderBy(asc(auditEvents.seq))
+      .limit(batchSize);
+    for (const row of rows) {
+      const { id, hash, ...fields } = row;
+      if (row.seq !== expectedSeq || row.prevHash !== prevHash || hashEvent(fields) !== hash) {
+        return {
+          intact: false,
+          events: expectedSeq - 1,
+          brokenAt: { id, seq: row.seq, action: row.action, createdAt: row.createdAt.toISOString() },
+        };
+      }
+      prevHash = hash;
+      expectedSeq += 1;
     }
-    prevHash = hash;
+    if (rows.length < batchSize) return { intact: true, events: expectedSeq - 1 };
   }
-  return { ok: true, events: rows.length };
+}
+
+/**
+ * A value as jsonb will give it back: keys holding undefined dropped, dates as ISO strings. The
+ * hash is taken over this, so verification (which reads the stored jsonb) recomputes the same
+ * text; hashing the raw object made every event with an omitted optional field look tampered.
+ */
+function asStored(value: unknown): unknown {
+  return value === undefined ? null : JSON.parse(JSON.stringify(value));
 }
 
 function hashEvent(fields: StoredFields): string {
@@ -91,4 +125,95 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
   }
   return JSON.stringify(value ?? null);
+}
+
+/**
+ * A page of the firm's audit trail, newest first by seq. Each filter has a firm-leading index
+ * ending in seq (migration 0005), so a page is a short backward index walk from the cursor.
+ * `from` and `to` are calendar dates in the firm's time zone, both included. A rare read for two
+ * roles, so an ordinary query (decision 0008): PostgreSQL plans each combination of filters.
+ */
+export async function listAuditEvents(options: {
+  db: Database;
+  actor: SessionInfo;
+  query: AuditEventsQuery;
+}): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
+  const { db, actor, query } = options;
+  const before = query.cursor === undefined ? null : decodeAuditCursor(query.cursor);
+  // The firm's midnight of a date, as an instant: the time zone is read in the same statement.
+  const firmZone = sql`(select ${firms.timeZone} from ${firms} where ${firms.id} = ${actor.firmId})`;
+  const localMidnight = (date: string) => sql`(${date}::date::timestamp at time zone ${firmZone})`;
+  const rows = await db
+    .select({
+      id: auditEvents.id,
+      seq: auditEvents.seq,
+      action: auditEvents.action,
+      entityType: auditEvents.entityType,
+      entityId: auditEvents.entityId,
+      actorId: auditEvents.actorUserId,
+      actorUsername: users.username,
+      actorFullName: users.fullName,
+      ip: auditEvents.ip,
+      userAgent: auditEvents.userAgent,
+      createdAt: auditEvents.createdAt,
+      before: auditEvents.before,
+      after: auditEvents.after,
+    })
+    .from(auditEvents)
+    .leftJoin(users, and(eq(users.firmId, auditEvents.firmId), eq(users.id, auditEvents.actorUserId)))
+    .where(
+      and(
+        eq(auditEvents.firmId, actor.firmId),
+        query.entity === undefined ? undefined : eq(auditEvents.entityType, query.entity),
+        query.entityId === undefined ? undefined : eq(auditEvents.entityId, query.entityId),
+        query.userId === undefined ? undefined : eq(auditEvents.actorUserId, query.userId),
+        query.from === undefined ? undefined : sql`${auditEvents.createdAt} >= ${localMidnight(query.from)}`,
+        query.to === undefined
+          ? undefined
+          : sql`${auditEvents.createdAt} < ${localMidnight(query.to)} + interval '1 day'`,
+        before === null ? undefined : lt(auditEvents.seq, before),
+      ),
+    )
+    .orderBy(desc(auditEvents.seq))
+    .limit(query.limit + 1);
+  const more = rows.length > query.limit;
+  const page = more ? rows.slice(0, query.limit) : rows;
+  const last = page.at(-1);
+  return {
+    events: page.map((row) => ({
+      id: row.id,
+      seq: row.seq,
+      action: row.action,
+      entityType: row.entityType as AuditEvent["entityType"],
+      entityId: row.entityId,
+      actor:
+        row.actorId !== null && row.actorUsername !== null && row.actorFullName !== null
+          ? { id: row.actorId, username: row.actorUsername, fullName: row.actorFullName }
+          : null,
+      ip: row.ip,
+      userAgent: row.userAgent,
+      createdAt: row.createdAt.toISOString(),
+      before: row.before,
+      after: row.after,
+    })),
+    nextCursor: more && last ? encodeAuditCursor(last.seq) : null,
+  };
+}
+
+/** Cursors are the last event's seq, opaque to callers: `["a", seq]` as base64url JSON. */
+function encodeAuditCursor(seq: number): string {
+  return Buffer.from(JSON.stringify(["a", seq])).toString("base64url");
+}
+
+function decodeAuditCursor(cursor: string): number {
+  try {
+    const key: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(key) && key.length === 2 && key[0] === "a") {
+      const seq: unknown = key[1];
+      if (typeof seq === "number" && Number.isSafeInteger(seq) && seq > 1) return seq;
+    }
+  } catch {
+    // fall through to the refusal
+  }
+  throw new AppError("BAD_REQUEST", "The cursor is not one this list gave out");
 }

@@ -56,7 +56,7 @@ describe("the audit trail", () => {
     expect(events[2]?.before).toEqual({ fullName: "Bo Clerk", role: "user", disabled: false });
     expect(events[2]?.after).toEqual({ fullName: "Bo Senior Clerk", role: "user", disabled: false });
     expect(JSON.stringify(events)).not.toMatch(/chain-of-custody|clerk-pass|argon2/);
-    expect(await verifyAuditChain(ctx.database.db, firmId)).toEqual({ ok: true, events: 7 });
+    expect(await verifyAuditChain(ctx.database.db, firmId)).toEqual({ intact: true, events: 7 });
   });
 
   it("keeps one chain per firm, so firms never see or break each other's", async () => {
@@ -78,7 +78,7 @@ describe("the audit trail", () => {
     await signIn(ctx.app, users.admin);
     await signIn(ctx.app, users.user);
     await signIn(ctx.app, users.super_admin);
-    expect(await verifyAuditChain(ctx.database.db, firm.id)).toEqual({ ok: true, events: 3 });
+    expect(await verifyAuditChain(ctx.database.db, firm.id)).toEqual({ intact: true, events: 3 });
 
     const client = await ctx.database.pool.connect();
     try {
@@ -88,7 +88,7 @@ describe("the audit trail", () => {
     } finally {
       client.release();
     }
-    expect(await verifyAuditChain(ctx.database.db, firm.id)).toEqual({ ok: false, brokenAtSeq: 2 });
+    expect(await verifyAuditChain(ctx.database.db, firm.id)).toMatchObject({ intact: false, brokenAt: { seq: 2 } });
   });
 
   it("keeps one unbroken chain when a firm's people sign in and add users at the same moment", async () => {
@@ -106,6 +106,6 @@ describe("the audit trail", () => {
     );
     const statuses = (await Promise.all([...signIns, ...additions])).map((response) => response.status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 201, 201, 201, 201]);
-    expect(await verifyAuditChain(ctx.database.db, firm.id)).toMatchObject({ ok: true });
+    expect(await verifyAuditChain(ctx.database.db, firm.id)).toMatchObject({ intact: true });
   });
 });

@@ -396,7 +396,11 @@ export const auditEvents = pgTable(
   },
   (t) => [
     unique("audit_events_firm_id_seq_key").on(t.firmId, t.seq),
-    index("audit_events_firm_id_entity_idx").on(t.firmId, t.entityType, t.entityId),
+    // The audit trail's filters, each walked newest first by seq (decision 0020).
+    index("audit_events_firm_id_entity_type_seq_idx").on(t.firmId, t.entityType, t.seq),
+    index("audit_events_firm_id_entity_id_seq_idx").on(t.firmId, t.entityId, t.seq),
+    index("audit_events_firm_id_actor_user_id_seq_idx").on(t.firmId, t.actorUserId, t.seq),
+    index("audit_events_firm_id_created_at_idx").on(t.firmId, t.createdAt),
     foreignKey({
       name: "audit_events_actor_fk",
       columns: [t.firmId, t.actorUserId],
