@@ -71,6 +71,12 @@ export const router = createBrowserRouter([
               import("./features/settings/settings-page").then((m) => ({ Component: m.SettingsPage })),
             ),
           },
+          {
+            path: "/settings/audit-trail",
+            ...page("Audit Trail", () =>
+              import("./features/settings/audit-trail-page").then((m) => ({ Component: m.AuditTrailPage })),
+            ),
+          },
         ],
       },
     ],

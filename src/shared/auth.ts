@@ -52,3 +52,12 @@ export const changePasswordSchema = z.strictObject({
   newPassword: passwordSchema,
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+/** The change-password form: the API's fields and the new password typed twice (spec 5's message). */
+export const changePasswordFormSchema = changePasswordSchema
+  .extend({ confirmPassword: z.string({ error: "Passwords do not match" }) })
+  .refine((value) => value.confirmPassword === value.newPassword, {
+    message: "Passwords do not match",
+    path: ["confirmPassword"],
+  });
+export type ChangePasswordFormInput = z.infer<typeof changePasswordFormSchema>;

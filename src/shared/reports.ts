@@ -167,6 +167,7 @@ export const activityTasksLimit = 200;
  * events first, at most `limit` (default and maximum 100), with `x-next-cursor` when more follow.
  */
 export const auditEntities = ["firm", "user", "client", "contact", "task", "template"] as const;
+export type AuditEntity = (typeof auditEntities)[number];
 
 export const auditEventsQuerySchema = z
   .strictObject({

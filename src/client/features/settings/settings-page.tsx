@@ -1,4 +1,108 @@
-/** Issue 8 part B builds this page; until then the shell shows its title and nothing else. */
+import { useQuery } from "@tanstack/react-query";
+import { Bell, ChevronRight, type LucideIcon, ScrollText, Settings2, ShieldCheck, UserCog } from "lucide-react";
+import { Link } from "react-router";
+import { can } from "../../../shared/permissions";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
+import { PageHeader } from "../../components/ui/page-header";
+import { currentUserQueryOptions } from "../auth/api";
+import { ChangePasswordCard } from "./change-password-card";
+import { FirmCard } from "./firm-card";
+
+/*
+ * Spec 2: four static cards that list features and do nothing (S-SET-01..05). Issue 9 adds what
+ * works below them, under their own heading: the password change for everyone, the firm's name
+ * and time zone for a super admin, and the audit trail for super admins and admins
+ * (decision 0020).
+ */
+const staticCards: { title: string; description: string; icon: LucideIcon; features: string[] }[] = [
+  {
+    title: "Account Management",
+    description: "Your profile and how you sign in.",
+    icon: UserCog,
+    features: ["Profile and contact details", "Password changes", "Sign-in sessions", "Your role and permissions"],
+  },
+  {
+    title: "Notification Preferences",
+    description: "What Tendwell tells you about, and when.",
+    icon: Bell,
+    features: ["Overdue task alerts", "Task assignment notices", "Weekly activity digest", "Client status changes"],
+  },
+  {
+    title: "Security Settings",
+    description: "How your firm's data is protected.",
+    icon: ShieldCheck,
+    features: ["Password requirements", "Session timeouts", "Role-based access", "Tamper-evident audit trail"],
+  },
+  {
+    title: "System Preferences",
+    description: "How the workspace behaves for your firm.",
+    icon: Settings2,
+    features: ["Firm name and time zone", "Date and time formats", "Default task priority", "Data export"],
+  },
+];
+
 export function SettingsPage() {
-  return null;
+  const { data: user } = useQuery(currentUserQueryOptions());
+  const role = user?.role;
+
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader description="Manage your account, your firm and how Tendwell works for you." />
+      <section aria-label="Settings overview" className="grid grid-cols-1 gap-4 md:grid-cols-2">
+        {staticCards.map((card) => (
+          <Card key={card.title} data-testid="settings-card">
+            <CardHeader className="flex-row items-start gap-3">
+              <div className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary-subtle text-primary-subtle-foreground">
+                <card.icon className="size-5" aria-hidden="true" />
+              </div>
+              <div className="flex min-w-0 flex-col gap-1">
+                <CardTitle>{card.title}</CardTitle>
+                <CardDescription>{card.description}</CardDescription>
+              </div>
+            </CardHeader>
+            <CardContent>
+              <ul className="flex flex-col gap-1.5 text-sm">
+                {card.features.map((feature) => (
+                  <li key={feature} className="flex items-center gap-2">
+                    <span className="size-1.5 shrink-0 rounded-full bg-primary" aria-hidden="true" />
+                    {feature}
+                  </li>
+                ))}
+              </ul>
+            </CardContent>
+          </Card>
+        ))}
+      </section>
+
+      <section aria-labelledby="settings-manage" className="flex flex-col gap-4">
+        <h2 id="settings-manage" className="text-base font-semibold">
+          Your account and firm
+        </h2>
+        <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
+          <ChangePasswordCard />
+          {role && can(role, "firm.manage") && <FirmCard />}
+          {role && can(role, "audit.read") && (
+            <Card>
+              <CardHeader>
+                <CardTitle>Audit trail</CardTitle>
+                <CardDescription>
+                  Every change in your firm: who made it, when and from where, with a check that no record was altered.
+                </CardDescription>
+              </CardHeader>
+              <CardContent>
+                <Link
+                  to="/settings/audit-trail"
+                  className="inline-flex items-center gap-2 rounded-md text-sm font-medium text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                >
+                  <ScrollText className="size-4" aria-hidden="true" />
+                  Open the audit trail
+                  <ChevronRight className="size-4" aria-hidden="true" />
+                </Link>
+              </CardContent>
+            </Card>
+          )}
+        </div>
+      </section>
+    </div>
+  );
 }

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { actionLabel, entityName, shortUserAgent } from "./audit-labels";
+
+describe("the audit trail's wording", () => {
+  it("reads an action as a sentence, and shows an unknown one as recorded", () => {
+    expect(actionLabel("task.completed")).toBe("Completed task");
+    expect(actionLabel("client.updated")).toBe("Changed client");
+    expect(actionLabel("something.new")).toBe("something.new");
+    expect(actionLabel("toString")).toBe("toString");
+  });
+
+  it("names the entity from what the event recorded", () => {
+    expect(entityName({ before: { name: "Old Co" }, after: { name: "New Co" } })).toBe("New Co");
+    expect(entityName({ before: { name: "Gone Co" }, after: null })).toBe("Gone Co");
+    expect(entityName({ before: null, after: { fullName: "Bo Clerk" } })).toBe("Bo Clerk");
+    expect(entityName({ before: null, after: { clientIds: [] } })).toBeNull();
+    expect(entityName({ before: null, after: null })).toBeNull();
+  });
+
+  it("shortens user agents to browser and system", () => {
+    expect(
+      shortUserAgent(
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+      ),
+    ).toBe("Chrome on macOS");
+    expect(shortUserAgent("Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0")).toBe(
+      "Firefox on Windows",
+    );
+    expect(
+      shortUserAgent(
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+      ),
+    ).toBe("Safari on iOS");
+    expect(shortUserAgent("curl/8.5.0")).toBe("curl/8.5.0");
+    expect(shortUserAgent(`x${"y".repeat(60)}`)).toHaveLength(41);
+    expect(shortUserAgent(null)).toBe("Unknown device");
+  });
+});

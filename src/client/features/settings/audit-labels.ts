@@ -1,0 +1,81 @@
+import type { AuditAction } from "../../../shared/audit-events";
+import type { AuditEntity, AuditEvent } from "../../../shared/reports";
+
+/** What each recorded action reads as in the trail: a short sentence in the past tense. */
+export const actionLabels: Record<AuditAction, string> = {
+  "account.registered": "Created the firm's account",
+  "session.signed_in": "Signed in",
+  "session.signed_out": "Signed out",
+  "user.password_changed": "Changed their password",
+  "user.created": "Created user",
+  "user.updated": "Changed user",
+  "user.clients_assigned": "Assigned clients to user",
+  "client.created": "Created client",
+  "client.updated": "Changed client",
+  "client.archived": "Archived client",
+  "client.restored": "Restored client",
+  "client.purged": "Deleted client for good",
+  "contact.created": "Added contact",
+  "contact.updated": "Changed contact",
+  "contact.deleted": "Deleted contact",
+  "task.created": "Created task",
+  "task.updated": "Changed task",
+  "task.deleted": "Deleted task",
+  "task.completed": "Completed task",
+  "template.created": "Created template",
+  "template.updated": "Changed template",
+  "template.deleted": "Deleted template",
+  "firm.updated": "Changed firm settings",
+};
+
+/** An action recorded by a later version than this screen still reads sensibly. */
+export function actionLabel(action: string): string {
+  return Object.hasOwn(actionLabels, action) ? actionLabels[action as AuditAction] : action;
+}
+
+export const entityLabels: Record<AuditEntity, string> = {
+  firm: "Firm",
+  user: "User",
+  client: "Client",
+  contact: "Contact",
+  task: "Task",
+  template: "Template",
+};
+
+/** The entity's name as the event recorded it (after a change, else before), when it has one. */
+export function entityName(event: Pick<AuditEvent, "before" | "after">): string | null {
+  for (const side of [event.after, event.before]) {
+    if (side !== null && typeof side === "object") {
+      const record = side as Record<string, unknown>;
+      for (const key of ["name", "fullName", "username"]) {
+        const value = record[key];
+        if (typeof value === "string" && value.trim()) return value;
+      }
+    }
+  }
+  return null;
+}
+
+/** "Chrome on macOS": the browser and system a user agent names, or its start when it names neither. */
+export function shortUserAgent(userAgent: string | null): string {
+  if (!userAgent) return "Unknown device";
+  const browser = [
+    [/Edg\//, "Edge"],
+    [/OPR\//, "Opera"],
+    [/Firefox\//, "Firefox"],
+    [/HeadlessChrome\//, "Headless Chrome"],
+    [/Chrom(e|ium)\//, "Chrome"],
+    [/Safari\//, "Safari"],
+  ].find(([pattern]) => (pattern as RegExp).test(userAgent))?.[1] as string | undefined;
+  const system = [
+    [/Android/, "Android"],
+    [/iPhone|iPad|iPod/, "iOS"],
+    [/Windows/, "Windows"],
+    [/Mac OS X|Macintosh/, "macOS"],
+    [/CrOS/, "ChromeOS"],
+    [/Linux/, "Linux"],
+  ].find(([pattern]) => (pattern as RegExp).test(userAgent))?.[1] as string | undefined;
+  if (browser && system) return `${browser} on ${system}`;
+  if (browser || system) return (browser ?? system) as string;
+  return userAgent.length > 40 ? `${userAgent.slice(0, 40)}…` : userAgent;
+}

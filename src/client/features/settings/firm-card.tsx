@@ -1,0 +1,138 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQuery } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { type Firm, updateFirmSchema } from "../../../shared/firm";
+import { Button } from "../../components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
+import {
+  Form,
+  FormControl,
+  FormDescription,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from "../../components/ui/form";
+import { Input } from "../../components/ui/input";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
+import { Skeleton } from "../../components/ui/skeleton";
+import { toast } from "../../components/ui/toaster";
+import { ApiError, errorMessage } from "../../lib/api";
+import { firmQueryOptions } from "../tasks/api";
+import { useUpdateFirm } from "./api";
+
+type Fields = z.input<typeof updateFirmSchema>;
+type Output = z.output<typeof updateFirmSchema>;
+
+/** The zones this browser knows (the server accepts the same IANA names), with the firm's own first in mind. */
+function timeZoneOptions(current: string): string[] {
+  const known = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  return [...new Set(["UTC", current, ...known])].sort((a, b) =>
+    a === "UTC" ? -1 : b === "UTC" ? 1 : a.localeCompare(b),
+  );
+}
+
+/** A super admin renames the firm and sets the time zone its dates are computed in (issue 9). */
+export function FirmCard() {
+  const firm = useQuery(firmQueryOptions());
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Firm</CardTitle>
+        <CardDescription>
+          Your firm's name and the time zone its due dates, reports and audit trail are shown in.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {firm.data ? (
+          <FirmForm firm={firm.data} />
+        ) : firm.isError ? (
+          <p className="text-sm text-destructive">{errorMessage(firm.error, "The firm could not be loaded.")}</p>
+        ) : (
+          <div className="flex flex-col gap-3" aria-hidden="true">
+            <Skeleton className="h-9 w-full" />
+            <Skeleton className="h-9 w-full" />
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function FirmForm({ firm }: { firm: Firm }) {
+  const update = useUpdateFirm();
+  const form = useForm<Fields, unknown, Output>({
+    resolver: zodResolver(updateFirmSchema),
+    defaultValues: { name: firm.name, timeZone: firm.timeZone },
+  });
+  const zones = timeZoneOptions(firm.timeZone);
+
+  const onSubmit = form.handleSubmit((input) =>
+    update.mutate(input, {
+      onSuccess: (saved) => {
+        form.reset({ name: saved.name, timeZone: saved.timeZone });
+        toast.success("Firm settings saved");
+      },
+      onError: (error) => {
+        const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
+        for (const issue of issues) {
+          if (issue.path[0] === "name" || issue.path[0] === "timeZone") {
+            form.setError(issue.path[0], { message: issue.message });
+          }
+        }
+        toast.error("Failed to save firm settings", { description: errorMessage(error, "Please try again.") });
+      },
+    }),
+  );
+
+  return (
+    <Form {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label="Firm settings">
+        <fieldset disabled={update.isPending} className="flex flex-col gap-4">
+          <FormField
+            control={form.control}
+            name="name"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>Firm name</FormLabel>
+                <FormControl>
+                  <Input autoComplete="organization" {...field} value={field.value ?? ""} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="timeZone"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>Time zone</FormLabel>
+                <Select value={field.value} onValueChange={field.onChange} disabled={update.isPending}>
+                  <FormControl>
+                    <SelectTrigger>
+                      <SelectValue placeholder="Choose a time zone" />
+                    </SelectTrigger>
+                  </FormControl>
+                  <SelectContent className="max-h-72">
+                    {zones.map((zone) => (
+                      <SelectItem key={zone} value={zone}>
+                        {zone.replaceAll("_", " ")}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+                <FormDescription>"Today", due dates and report ranges follow this zone.</FormDescription>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <div>
+            <Button type="submit">{update.isPending ? "Saving..." : "Save firm settings"}</Button>
+          </div>
+        </fieldset>
+      </form>
+    </Form>
+  );
+}
