@@ -36,6 +36,20 @@ const backLink = (
   </Link>
 );
 
+/** "Nov 23, 2026, 1:54:09 AM UTC": to the second, in the firm's zone (the browser's until it loads). */
+function eventTimeFormat(timeZone: string | undefined) {
+  return new Intl.DateTimeFormat("en-US", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    second: "2-digit",
+    timeZoneName: "short",
+    timeZone,
+  });
+}
+
 /** The firm's audit trail (design section 5), for super admins and admins; decision 0020. */
 export function AuditTrailPage() {
   const { data: user } = useQuery(currentUserQueryOptions());
@@ -66,12 +80,7 @@ function AuditTrail() {
   const users = useQuery(firmUsersQueryOptions());
   const events = useInfiniteQuery(auditEventsQueryOptions(filter, true));
   const timeZone = firm.data?.timeZone;
-  const format = new Intl.DateTimeFormat("en-US", {
-    dateStyle: "medium",
-    timeStyle: "medium",
-    timeZone,
-    ...(timeZone ? { timeZoneName: "short" } : {}),
-  });
+  const format = eventTimeFormat(timeZone);
   const filtered = filter.entity !== "all" || filter.userId !== "all" || filter.from !== "" || filter.to !== "";
   const rangeReversed = filter.from !== "" && filter.to !== "" && filter.from > filter.to;
   const shown = events.data?.pages.flatMap((page) => page.events) ?? [];
@@ -209,12 +218,14 @@ function EventRow({ event, when }: { event: AuditEvent; when: string }) {
         <div className="flex min-w-0 flex-col gap-1">
           <p className="font-medium">
             <span>{event.actor?.fullName ?? "System"}</span>{" "}
+            {event.actor && (
+              <span className="break-all font-normal text-muted-foreground">@{event.actor.username}</span>
+            )}{" "}
             <span className="font-normal text-muted-foreground">·</span> <span>{actionLabel(event.action)}</span>
           </p>
-          <p className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-muted-foreground">
+          <p className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
             <Badge variant="outline">{entityLabels[event.entityType]}</Badge>
-            {name && <span className="min-w-0 break-words text-foreground">{name}</span>}
-            {event.actor && <span className="break-all">@{event.actor.username}</span>}
+            {name && <span className="min-w-0 break-words">{name}</span>}
           </p>
         </div>
         <div className="flex shrink-0 flex-col gap-1 text-muted-foreground sm:items-end sm:text-right">
@@ -293,11 +304,7 @@ function VerificationBanner() {
       </div>
     );
   }
-  const when = new Intl.DateTimeFormat("en-US", {
-    dateStyle: "medium",
-    timeStyle: "medium",
-    timeZone: firm.data?.timeZone,
-  }).format(new Date(result.brokenAt.createdAt));
+  const when = eventTimeFormat(firm.data?.timeZone).format(new Date(result.brokenAt.createdAt));
   return (
     <div
       role="alert"

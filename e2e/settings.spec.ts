@@ -1,0 +1,160 @@
+import { expect, type Page, test } from "@playwright/test";
+import type { Firm } from "../src/shared/firm";
+import type { CurrentUser } from "../src/shared/users";
+import { signInToNewFirm, uniqueName } from "./clients-support";
+import {
+  apiGet,
+  attachScreenshot,
+  expectNoAxeViolations,
+  expectNoHorizontalScroll,
+  signInAs,
+  viewports,
+} from "./fixtures";
+
+/*
+ * Settings (spec 2, issue 9): the four static cards, and below them the password change and,
+ * for a super admin, the firm's name and time zone. Tests that write do so in a firm of their
+ * own (signInToNewFirm): the demo users' passwords and firm name never change.
+ */
+
+const staticCards = ["Account Management", "Notification Preferences", "Security Settings", "System Preferences"];
+/** The registration password signInToNewFirm uses. */
+const newFirmPassword = "tendwell-e2e";
+
+const card = (page: Page, title: string) => page.getByTestId("settings-card").filter({ hasText: title });
+
+/** Every write the page sends from now on. */
+function recordWrites(page: Page): string[] {
+  const writes: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() !== "GET") writes.push(`${request.method()} ${request.url()}`);
+  });
+  return writes;
+}
+
+test.describe("settings", () => {
+  test("S-SET-01 S-SET-02 S-SET-03 S-SET-04 the four static cards list their features", async ({ page }) => {
+    await signInAs(page, "user");
+    await page.goto("/settings");
+    await expect(page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
+    for (const title of staticCards) {
+      const item = card(page, title);
+      await expect(item.getByRole("heading", { name: title })).toBeVisible();
+      expect(await item.getByRole("listitem").count()).toBeGreaterThanOrEqual(3);
+    }
+    await expect(page.getByTestId("settings-card")).toHaveCount(4);
+  });
+
+  test("S-SET-05 the cards have no behaviour: clicking and typing in them sends no write", async ({ page }) => {
+    await signInAs(page, "admin");
+    await page.goto("/settings");
+    await expect(card(page, "System Preferences")).toBeVisible();
+    const writes = recordWrites(page);
+    for (const title of staticCards) {
+      const item = card(page, title);
+      await expect(item.locator("button, a, input, select, textarea, form")).toHaveCount(0);
+      await item.click();
+      for (const feature of await item.getByRole("listitem").all()) await feature.click();
+      await page.keyboard.press("Enter");
+    }
+    await page.waitForLoadState("networkidle");
+    expect(writes).toEqual([]);
+  });
+
+  test("S-SET-01 change a password with the current one, stay signed in, then sign in with the new one", async ({
+    page,
+  }) => {
+    await signInToNewFirm(page);
+    const me = await apiGet<CurrentUser>(page, "/api/auth/me");
+    const newPassword = `ledger-${Date.now().toString(36)}-new`;
+    await page.goto("/settings");
+    const form = page.getByRole("form", { name: "Change password" });
+
+    // Spec 5's messages before any request: a mismatch, then a wrong current password from the server.
+    await form.getByLabel("Current password").fill(newFirmPassword);
+    await form.getByLabel("New password", { exact: true }).fill(newPassword);
+    await form.getByLabel("Confirm new password").fill(`${newPassword}x`);
+    await form.getByRole("button", { name: "Change password" }).click();
+    await expect(form.getByText("Passwords do not match")).toBeVisible();
+
+    await form.getByLabel("Current password").fill("not-my-password");
+    await form.getByLabel("Confirm new password").fill(newPassword);
+    await form.getByRole("button", { name: "Change password" }).click();
+    await expect(form.getByText("Current password is incorrect")).toBeVisible();
+    await expect(page.getByText("Failed to change password")).toBeVisible();
+
+    await form.getByLabel("Current password").fill(newFirmPassword);
+    await form.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByText("Password changed")).toBeVisible();
+    await expect(form.getByLabel("Current password")).toHaveValue("");
+
+    // Still signed in here: the server kept this session.
+    await page.goto("/dashboard");
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+
+    // Sign out, and back in through the login page: the old password fails, the new one works.
+    await page.getByRole("button", { name: "User menu" }).click();
+    await page.getByRole("menuitem", { name: "Sign Out" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.getByLabel("Username").fill(me.username);
+    await page.getByLabel("Password").fill(newFirmPassword);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page.getByRole("alert")).toBeVisible();
+    await page.getByLabel("Password").fill(newPassword);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test("S-SET-01 S-ROLE-06 a super admin renames the firm and sets its time zone", async ({ page }) => {
+    await signInToNewFirm(page);
+    await page.goto("/settings");
+    const form = page.getByRole("form", { name: "Firm settings" });
+    const name = uniqueName("Harbor Ledger LLP");
+
+    await form.getByLabel("Firm name").fill("   ");
+    await form.getByRole("button", { name: "Save firm settings" }).click();
+    await expect(form.getByText("Firm name is required")).toBeVisible();
+
+    await form.getByLabel("Firm name").fill(name);
+    await form.getByRole("combobox", { name: "Time zone" }).click();
+    await page.getByRole("option", { name: "Europe/London" }).click();
+    await form.getByRole("button", { name: "Save firm settings" }).click();
+    await expect(page.getByText("Firm settings saved")).toBeVisible();
+
+    const firm = await apiGet<Firm>(page, "/api/firm");
+    expect(firm).toMatchObject({ name, timeZone: "Europe/London" });
+    await page.reload();
+    await expect(page.getByRole("form", { name: "Firm settings" }).getByLabel("Firm name")).toHaveValue(name);
+  });
+
+  test("S-ROLE-06 an admin and a user see no Firm form; only super admins and admins see the audit trail link", async ({
+    page,
+  }) => {
+    await signInAs(page, "admin");
+    await page.goto("/settings");
+    await expect(page.getByRole("form", { name: "Change password" })).toBeVisible();
+    await expect(page.getByRole("form", { name: "Firm settings" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Open the audit trail" })).toBeVisible();
+
+    await page.context().clearCookies();
+    await signInAs(page, "user");
+    await page.goto("/settings");
+    await expect(page.getByRole("form", { name: "Change password" })).toBeVisible();
+    await expect(page.getByRole("form", { name: "Firm settings" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Open the audit trail" })).toHaveCount(0);
+  });
+
+  for (const [label, viewport] of Object.entries(viewports)) {
+    test(`S-SET-01 S-SET-02 S-SET-03 S-SET-04 axe and a screenshot at ${viewport.width} px`, async ({
+      page,
+    }, testInfo) => {
+      await page.setViewportSize(viewport);
+      await signInAs(page, "super_admin");
+      await page.goto("/settings");
+      await expect(page.getByRole("form", { name: "Firm settings" }).getByLabel("Firm name")).not.toHaveValue("");
+      await expectNoAxeViolations(page);
+      await expectNoHorizontalScroll(page);
+      await attachScreenshot(page, testInfo, `settings-${label}`);
+    });
+  }
+});
