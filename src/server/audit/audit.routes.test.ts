@@ -167,6 +167,23 @@ describe("the audit trail API", () => {
       }
     });
 
+    it("keeps a day whole when the firm's clocks change: 8 March 2026 lasts 23 hours in New York", async () => {
+      const { firm, users } = await seedFirm(ctx.database.db, "Trail DST");
+      await ctx.database.db.update(firms).set({ timeZone: "America/New_York" }).where(eq(firms.id, firm.id));
+      const client = "0196a000-0000-7000-8000-0000000000d5";
+      // 00:30 EST on the 8th, 23:30 EDT on the 8th, 00:30 EDT on the 9th.
+      for (const at of ["2026-03-08T05:30:00.000Z", "2026-03-09T03:30:00.000Z", "2026-03-09T04:30:00.000Z"]) {
+        await recordAt(firm.id, at, { entityType: "client", entityId: client }, users.admin.id);
+      }
+      const reader = await signIn(ctx.app, users.admin);
+      const day = async (date: string) =>
+        ((await reader.get(`/api/audit-events?from=${date}&to=${date}`)).body as AuditEvent[]).map(
+          (event) => event.seq,
+        );
+      expect(await day("2026-03-08")).toEqual([2, 1]);
+      expect(await day("2026-03-09")).toEqual([3]);
+    });
+
     it("refuses a range that ends before it starts, and a cursor it never gave out", async () => {
       const reversed = await admin.get("/api/audit-events?from=2026-01-11&to=2026-01-10");
       expect(reversed.status).toBe(400);

@@ -142,7 +142,10 @@ export async function listAuditEvents(options: {
   const before = query.cursor === undefined ? null : decodeAuditCursor(query.cursor);
   // The firm's midnight of a date, as an instant: the time zone is read in the same statement.
   const firmZone = sql`(select ${firms.timeZone} from ${firms} where ${firms.id} = ${actor.firmId})`;
-  const localMidnight = (date: string) => sql`(${date}::date::timestamp at time zone ${firmZone})`;
+  // `to` ends at the next day's local midnight (a date plus one, not an instant plus 24 hours: a
+  // day in the firm's zone lasts 23 or 25 hours when the clocks change).
+  const localMidnight = (date: string, plusDays = 0) =>
+    sql`((${date}::date + ${plusDays}::int)::timestamp at time zone ${firmZone})`;
   const rows = await db
     .select({
       id: auditEvents.id,
@@ -168,9 +171,7 @@ export async function listAuditEvents(options: {
         query.entityId === undefined ? undefined : eq(auditEvents.entityId, query.entityId),
         query.userId === undefined ? undefined : eq(auditEvents.actorUserId, query.userId),
         query.from === undefined ? undefined : sql`${auditEvents.createdAt} >= ${localMidnight(query.from)}`,
-        query.to === undefined
-          ? undefined
-          : sql`${auditEvents.createdAt} < ${localMidnight(query.to)} + interval '1 day'`,
+        query.to === undefined ? undefined : sql`${auditEvents.createdAt} < ${localMidnight(query.to, 1)}`,
         before === null ? undefined : lt(auditEvents.seq, before),
       ),
     )
