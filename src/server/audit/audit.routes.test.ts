@@ -184,6 +184,30 @@ describe("the audit trail API", () => {
       expect(await day("2026-03-09")).toEqual([3]);
     });
 
+    it("never lets time step back along the chain, so a day is a range of seq: a lagging clock takes the last event's time", async () => {
+      const { firm, users } = await seedFirm(ctx.database.db, "Trail Skew");
+      const entity = { entityType: "client", entityId: "0196a000-0000-7000-8000-0000000000e1" } as const;
+      await recordAt(firm.id, "2026-05-02T12:00:00.000Z", entity, users.admin.id);
+      // An app instance whose clock is a day behind appends next.
+      await recordAt(firm.id, "2026-05-01T12:00:00.000Z", entity, users.admin.id);
+      const rows = await ctx.database.db
+        .select({ seq: auditEvents.seq, createdAt: auditEvents.createdAt })
+        .from(auditEvents)
+        .where(eq(auditEvents.firmId, firm.id))
+        .orderBy(auditEvents.seq);
+      expect(rows.map((row) => row.createdAt.toISOString())).toEqual([
+        "2026-05-02T12:00:00.000Z",
+        "2026-05-02T12:00:00.000Z",
+      ]);
+      const reader = await signIn(ctx.app, users.admin);
+      const seqs = async (query: string) =>
+        ((await reader.get(`/api/audit-events?${query}`)).body as AuditEvent[]).map((event) => event.seq);
+      expect(await seqs("from=2026-05-01&to=2026-05-01")).toEqual([]);
+      expect(await seqs("from=2026-05-02&to=2026-05-02")).toEqual([2, 1]);
+      expect(await seqs("from=2026-05-02&to=2026-05-02&limit=1")).toEqual([2]);
+      expect(await verifyAuditChain(ctx.database.db, firm.id)).toMatchObject({ intact: true });
+    });
+
     it("refuses a range that ends before it starts, and a cursor it never gave out", async () => {
       const reversed = await admin.get("/api/audit-events?from=2026-01-11&to=2026-01-10");
       expect(reversed.status).toBe(400);

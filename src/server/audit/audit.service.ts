@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { AuditEventInput } from "../../shared/audit-events";
 import type { AuditEvent, AuditEventsQuery, AuditVerification } from "../../shared/reports";
 import type { SessionInfo } from "../auth/sessions";
@@ -41,7 +41,7 @@ export async function recordAudit(
 ): Promise<void> {
   await lockFirm(tx, context.firmId);
   const [last] = await tx
-    .select({ seq: auditEvents.seq, hash: auditEvents.hash })
+    .select({ seq: auditEvents.seq, hash: auditEvents.hash, createdAt: auditEvents.createdAt })
     .from(auditEvents)
     .where(eq(auditEvents.firmId, context.firmId))
     .orderBy(desc(auditEvents.seq))
@@ -57,7 +57,9 @@ export async function recordAudit(
     after: "after" in event ? asStored(event.after) : null,
     ip: context.ip,
     userAgent: context.userAgent,
-    createdAt: new Date(),
+    // Never earlier than the event before it (an app instance whose clock lags cannot step back),
+    // so time order is seq order and a date range is a range of seq (listAuditEvents).
+    createdAt: new Date(Math.max(Date.now(), last?.createdAt.getTime() ?? 0)),
     prevHash: last?.hash ?? null,
   };
   await tx.insert(auditEvents).values({ ...fields, hash: hashEvent(fields) });
@@ -130,8 +132,10 @@ function canonicalJson(value: unknown): string {
 /**
  * A page of the firm's audit trail, newest first by seq. Each filter has a firm-leading index
  * ending in seq (migration 0005), so a page is a short backward index walk from the cursor.
- * `from` and `to` are calendar dates in the firm's time zone, both included. A rare read for two
- * roles, so an ordinary query (decision 0008): PostgreSQL plans each combination of filters.
+ * `from` and `to` are calendar dates in the firm's time zone, both included; as createdAt never
+ * decreases along seq (recordAudit), they become a range of seq, found with two probes of the
+ * (firm_id, created_at, seq) index, and a long range costs no more than a short one. A rare read
+ * for two roles, so ordinary queries (decision 0008): PostgreSQL plans each combination.
  */
 export async function listAuditEvents(options: {
   db: Database;
@@ -140,12 +144,8 @@ export async function listAuditEvents(options: {
 }): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
   const { db, actor, query } = options;
   const before = query.cursor === undefined ? null : decodeAuditCursor(query.cursor);
-  // The firm's midnight of a date, as an instant: the time zone is read in the same statement.
-  const firmZone = sql`(select ${firms.timeZone} from ${firms} where ${firms.id} = ${actor.firmId})`;
-  // `to` ends at the next day's local midnight (a date plus one, not an instant plus 24 hours: a
-  // day in the firm's zone lasts 23 or 25 hours when the clocks change).
-  const localMidnight = (date: string, plusDays = 0) =>
-    sql`((${date}::date + ${plusDays}::int)::timestamp at time zone ${firmZone})`;
+  const range = await seqRangeOfDays(db, actor.firmId, query.from, query.to);
+  if (range === "empty") return { events: [], nextCursor: null };
   const rows = await db
     .select({
       id: auditEvents.id,
@@ -170,8 +170,8 @@ export async function listAuditEvents(options: {
         query.entity === undefined ? undefined : eq(auditEvents.entityType, query.entity),
         query.entityId === undefined ? undefined : eq(auditEvents.entityId, query.entityId),
         query.userId === undefined ? undefined : eq(auditEvents.actorUserId, query.userId),
-        query.from === undefined ? undefined : sql`${auditEvents.createdAt} >= ${localMidnight(query.from)}`,
-        query.to === undefined ? undefined : sql`${auditEvents.createdAt} < ${localMidnight(query.to, 1)}`,
+        range.first === null ? undefined : gte(auditEvents.seq, range.first),
+        range.last === null ? undefined : lte(auditEvents.seq, range.last),
         before === null ? undefined : lt(auditEvents.seq, before),
       ),
     )
@@ -199,6 +199,44 @@ export async function listAuditEvents(options: {
     })),
     nextCursor: more && last ? encodeAuditCursor(last.seq) : null,
   };
+}
+
+/**
+ * The seq of the first event on or after `from`'s local midnight and of the last one before the
+ * local midnight after `to`, in the firm's time zone (read in the same statement). The day after
+ * `to` is a date plus one, not an instant plus 24 hours: a day lasts 23 or 25 hours when the
+ * clocks change. "empty" when no event falls in the range.
+ */
+async function seqRangeOfDays(
+  db: Database,
+  firmId: string,
+  from: string | undefined,
+  to: string | undefined,
+): Promise<{ first: number | null; last: number | null } | "empty"> {
+  if (from === undefined && to === undefined) return { first: null, last: null };
+  const zone = sql`(select ${firms.timeZone} from ${firms} where ${firms.id} = ${firmId})`;
+  const midnight = (date: string, plusDays: number) =>
+    sql`((${date}::date + ${plusDays}::int)::timestamp at time zone ${zone})`;
+  const probe = (condition: SQL, direction: "asc" | "desc") =>
+    sql`(select ${auditEvents.seq} from ${auditEvents} where ${auditEvents.firmId} = ${firmId} and ${condition}
+      order by ${auditEvents.createdAt} ${sql.raw(direction)}, ${auditEvents.seq} ${sql.raw(direction)} limit 1)`;
+  const [row] = await db
+    .select({
+      first:
+        from === undefined
+          ? sql<null>`null`
+          : sql<string | null>`${probe(sql`${auditEvents.createdAt} >= ${midnight(from, 0)}`, "asc")}`,
+      last:
+        to === undefined
+          ? sql<null>`null`
+          : sql<string | null>`${probe(sql`${auditEvents.createdAt} < ${midnight(to, 1)}`, "desc")}`,
+    })
+    .from(sql`(select 1) as one`);
+  const first = row?.first == null ? null : Number(row.first);
+  const last = row?.last == null ? null : Number(row.last);
+  if ((from !== undefined && first === null) || (to !== undefined && last === null)) return "empty";
+  if (first !== null && last !== null && first > last) return "empty";
+  return { first, last };
 }
 
 /** Cursors are the last event's seq, opaque to callers: `["a", seq]` as base64url JSON. */

@@ -400,7 +400,7 @@ export const auditEvents = pgTable(
     index("audit_events_firm_id_entity_type_seq_idx").on(t.firmId, t.entityType, t.seq),
     index("audit_events_firm_id_entity_id_seq_idx").on(t.firmId, t.entityId, t.seq),
     index("audit_events_firm_id_actor_user_id_seq_idx").on(t.firmId, t.actorUserId, t.seq),
-    index("audit_events_firm_id_created_at_idx").on(t.firmId, t.createdAt),
+    index("audit_events_firm_id_created_at_seq_idx").on(t.firmId, t.createdAt, t.seq),
     foreignKey({
       name: "audit_events_actor_fk",
       columns: [t.firmId, t.actorUserId],
