@@ -76,7 +76,8 @@ export function UserCard({
           </div>
         </div>
         {hasMenu && (
-          <DropdownMenu>
+          // Not modal, like the user menu: the page stays in the accessibility tree while it is open.
+          <DropdownMenu modal={false}>
             <DropdownMenuTrigger asChild>
               <Button variant="ghost" size="icon" className="-mt-1 -mr-2 size-8" aria-label={`Manage ${user.fullName}`}>
                 <MoreHorizontal aria-hidden="true" />
