@@ -66,4 +66,4 @@ export const userCard = (page: Page, fullName: string): Locator =>
   page.getByRole("article", { name: fullName, exact: true });
 
 /** The toast on screen (one at a time, spec 4): an older one may still be leaving. */
-export const toastOf = (page: Page): Locator => page.locator('[data-sonner-toast][data-removed="false"]');
+export const toastOf = (page: Page): Locator => page.locator('[data-sonner-toast][data-front="true"]');
