@@ -260,8 +260,9 @@ function AuditTrail({ activity, className }: { activity: UserActivity | undefine
           </div>
         ) : (
           <Tabs defaultValue="all">
-            <div className="-mx-1 overflow-x-auto px-1 pb-1">
-              <TabsList aria-label="Tasks by status">
+            <div>
+              {/* The four tabs wrap onto two rows on a phone rather than hiding one off screen. */}
+              <TabsList aria-label="Tasks by status" className="h-auto flex-wrap">
                 {tabs.map((tab) => (
                   <TabsTrigger key={tab.value} value={tab.value} data-testid={`tab-${tab.value}`}>
                     {tab.label}
