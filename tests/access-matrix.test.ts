@@ -370,6 +370,12 @@ const tenantMatrix: Record<string, TenantRow> = {
       message: "User not found",
     },
   }),
+  "GET /api/users/:id/activity": refusesForeignIds({
+    "another firm's user's activity is answered 404, like a user that does not exist": {
+      request: (world) => ({ path: `/api/users/${world.a.users.user.id}/activity` }),
+      message: "User not found",
+    },
+  }),
   "POST /api/users": {
     kind: "creates in own firm only",
     cases: {
@@ -802,6 +808,14 @@ const roleMatrix: Record<string, RoleRow> = {
     ok: 200,
     request: (world) => ({ path: `/api/users/${world.a.users.admin.id}` }),
   },
+  // The profile's activity follows "reports: user audit": super_admin and admin any user, a user
+  // themself (the finer rules below: another user's is a 403).
+  "GET /api/users/:id/activity": {
+    access: "reports.userAudit",
+    allowed: signedIn,
+    ok: 200,
+    request: (_world, actor) => ({ path: `/api/users/${actor.id}/activity` }),
+  },
   // "create users": super_admin any role, admin admin or user, user no.
   "POST /api/users": {
     access: "users.create",
@@ -1174,6 +1188,23 @@ const finerRules: Record<string, RuleCase> = {
         .where(eq(userClients.firmId, world.a.firm.id));
       const key = (link: { userId: string; clientId: string }) => `${link.userId}/${link.clientId}`;
       expect(response.body.map(key).sort()).toEqual(links.map(key).sort());
+    },
+  },
+  "a user cannot see another user's activity": {
+    as: "user",
+    request: (world) => ({ method: "GET", path: `/api/users/${world.a.users.admin.id}/activity` }),
+    status: 403,
+    error: { code: "FORBIDDEN", message: "Your role (user) allows you to see only your own activity" },
+  },
+  "an admin sees another user's activity": {
+    as: "admin",
+    request: (world) => ({ method: "GET", path: `/api/users/${world.a.users.user.id}/activity` }),
+    status: 200,
+    verify: async (world, _actor, response) => {
+      expect(response.body.user.id).toBe(world.a.users.user.id);
+      expect(response.body.assignedClients.map((client: { id: string }) => client.id)).toEqual([
+        world.a.assignedClient.id,
+      ]);
     },
   },
   "a super admin cannot change their own role": {

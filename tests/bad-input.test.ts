@@ -1277,6 +1277,19 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
+  it("GET /api/users/:id/activity with bad ids", async () => {
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badPathId, async (id) => {
+          await refusedWithoutWrites(`GET /api/users/${preview(id)}/activity`, () =>
+            send("GET", `/api/users/${id}/activity`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
   it("the client and contact routes with bad ids", async () => {
     const routes: { method: "GET" | "PUT" | "PATCH" | "DELETE" | "POST"; url: (id: string) => string; json?: Json }[] =
       [

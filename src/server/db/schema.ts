@@ -291,6 +291,10 @@ export const tasks = pgTable(
     // (the dashboard) never reads the table.
     index("tasks_firm_id_status_due_date_client_id_idx").on(t.firmId, t.status, t.dueDate, t.clientId),
     index("tasks_firm_id_completed_at_idx").on(t.firmId, t.completedAt),
+    // A user's sign-offs in completion order (the profile's activity, the user audit). The
+    // creation time and client ride along so their counts and average read the index alone
+    // (decision 0019).
+    index("tasks_firm_id_completed_by_idx").on(t.firmId, t.completedBy, t.completedAt, t.createdAt, t.clientId),
     // The audit list's order (decision 0011), so a page is read in order and a cursor is a seek.
     index("tasks_firm_id_audit_order_idx").on(
       t.firmId,
