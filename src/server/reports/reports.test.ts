@@ -494,6 +494,36 @@ describe("reports", () => {
       expect(rows.map((row) => row[0])).toContain(`'=HYPERLINK("http://evil.example","T2")`);
     });
 
+    it("the user report's CSV pages through more than 1,000 completions with tied and sub-millisecond times, none lost or repeated", async () => {
+      const db = ctx.database.db;
+      const frank = await insertUser(db, { firmId: world.firm.id, role: "user" });
+      const signed = await insertTask(db, {
+        firmId: world.firm.id,
+        clientId: world.d.id,
+        name: "Bulk 0",
+        createdAt: new Date(now - 5 * DAY),
+        completed: { by: frank, at: new Date(now - 4 * DAY) },
+      });
+      // 1,204 more: three share each completion instant (the id breaks the tie), and the instants
+      // carry microseconds a JavaScript Date cannot hold.
+      await ctx.database.pool.query(
+        `insert into tasks (id, firm_id, client_id, name, status, created_at, completed_at, completed_by, printed_name, signature, signature_sha256)
+         select gen_random_uuid(), $1, $2, 'Bulk ' || g, 'completed', now() - interval '5 days',
+                now() - interval '3 days' + (g / 3) * interval '1 second' + (g % 7) * interval '1 microsecond',
+                $3, 'Frank', $4, $5
+         from generate_series(1, 1204) as g`,
+        [world.firm.id, world.d.id, frank.id, signed.signature, signed.signatureSha256],
+      );
+      const response = await (await asAdmin()).get(`/api/reports/users/${frank.id}?days=7&format=csv`);
+      expect(response.status).toBe(200);
+      const names = parseCsv(response.text)
+        .slice(1)
+        .map((row) => row[0]);
+      expect(names).toHaveLength(1205);
+      expect(new Set(names)).toEqual(new Set(Array.from({ length: 1205 }, (_, g) => `Bulk ${g}`)));
+      expect(names.at(-1)).toBe("Bulk 0");
+    });
+
     it("Accept: text/csv without a format answers CSV; format=json wins over Accept", async () => {
       const client = await asAdmin();
       const csv = await client.request("GET", `/api/reports/users/${world.admin.id}`, undefined, {
