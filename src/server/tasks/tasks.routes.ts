@@ -170,7 +170,13 @@ function sendTasksCsv(reply: FastifyReply, options: { db: Database; actor: Sessi
   async function* rows() {
     let cursor: string | undefined;
     do {
-      const page = await listTasks({ db, actor, query: { ...query, limit: maxTasksPage, cursor }, now });
+      const page = await listTasks({
+        db,
+        actor,
+        query: { ...query, limit: maxTasksPage, cursor },
+        now,
+        withoutSignatures: true,
+      });
       for (const task of page.tasks) {
         yield [
           task.name,
