@@ -82,12 +82,14 @@ describe("prepared statements", () => {
     }
   });
 
-  it("the reports' reads run prepared, once per request each", async () => {
+  it("the reports' reads and the task list's CSV download (without signatures) run prepared, once per request each", async () => {
     const client = await signIn(ctx.app, world.users.admin);
     const before = await prepared();
     const reads = [
       `/api/reports/clients/${world.assignedClient.id}`,
       `/api/reports/users/${world.users.user.id}?days=90`,
+      "/api/tasks?format=csv",
+      `/api/tasks?format=csv&clientId=${world.assignedClient.id}`,
     ];
     for (const url of reads) expect((await client.get(url)).status, url).toBe(200);
     const after = await prepared();
@@ -99,6 +101,8 @@ describe("prepared statements", () => {
       "report_user_head",
       "report_user_figures",
       "report_user_completions",
+      "tasks_csv_page",
+      "tasks_csv_page_of_client",
     ]) {
       expect(ran(name), name).toBe(1);
     }
