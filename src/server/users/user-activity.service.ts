@@ -13,7 +13,7 @@ import { getUser } from "./users.service";
  * leave both, as they leave every list. The set is written as two index-led halves that cannot
  * overlap, so nothing is de-duplicated: the assigned clients' tasks (tasks_firm_id_client_id_idx,
  * one range per client) and the user's sign-offs on any other client
- * (tasks_firm_id_completed_by_idx). The counts are exact and made in SQL; only the
+ * (tasks_firm_id_completed_by_sign_offs_idx). The counts are exact and made in SQL; only the
  * newest 200 tasks in the audit order (decision 0011) and the assigned clients leave the database.
  */
 

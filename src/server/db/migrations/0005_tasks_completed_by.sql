@@ -1,1 +1,0 @@
-CREATE INDEX "tasks_firm_id_completed_by_idx" ON "tasks" USING btree ("firm_id","completed_by","completed_at","created_at","client_id");
