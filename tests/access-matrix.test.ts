@@ -439,6 +439,26 @@ const tenantMatrix: Record<string, TenantRow> = {
       message: "Client not found",
     },
   }),
+  "GET /api/reports/clients/:id": refusesForeignIds({
+    "another firm's client is answered 404, like a client that does not exist": {
+      request: (world) => ({ path: `/api/reports/clients/${world.a.assignedClient.id}` }),
+      message: "Client not found",
+    },
+    "its CSV too": {
+      request: (world) => ({ path: `/api/reports/clients/${world.a.assignedClient.id}?format=csv` }),
+      message: "Client not found",
+    },
+  }),
+  "GET /api/reports/users/:id": refusesForeignIds({
+    "another firm's user is answered 404, like a user that does not exist": {
+      request: (world) => ({ path: `/api/reports/users/${world.a.users.user.id}` }),
+      message: "User not found",
+    },
+    "its CSV too": {
+      request: (world) => ({ path: `/api/reports/users/${world.a.users.user.id}?format=csv` }),
+      message: "User not found",
+    },
+  }),
   "POST /api/clients": {
     kind: "creates in own firm only",
     cases: {
@@ -930,6 +950,19 @@ const roleMatrix: Record<string, RoleRow> = {
     },
   },
   "GET /api/dashboard": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
+  // Design section 3: everyone sees client reports (a user on assigned clients) and user reports (a user on themself).
+  "GET /api/reports/clients/:id": {
+    access: "reports.clientAudit",
+    allowed: signedIn,
+    ok: 200,
+    request: (world) => ({ path: `/api/reports/clients/${world.a.assignedClient.id}` }),
+  },
+  "GET /api/reports/users/:id": {
+    access: "reports.userAudit",
+    allowed: signedIn,
+    ok: 200,
+    request: (_world, actor) => ({ path: `/api/reports/users/${actor.id}` }),
+  },
   "GET /api/firm": { access: "signedIn", allowed: signedIn, ok: 200, request: () => ({}) },
   // Design section 3 gives the firm's settings, like billing, to the super admin alone.
   "PATCH /api/firm": {
@@ -1089,6 +1122,27 @@ async function storedUser(db: Database, userId: string) {
 
 // One row per rule. A new rule about roles or one's own account goes here.
 const finerRules: Record<string, RuleCase> = {
+  "a user's client report on a client not assigned to them is 404, like a missing client": {
+    as: "user",
+    request: (world) => ({ method: "GET", path: `/api/reports/clients/${at(world.a.clients, 1).id}` }),
+    status: 404,
+    error: { code: "NOT_FOUND", message: "Client not found" },
+  },
+  "a user cannot see another user's report (403)": {
+    as: "user",
+    request: (world) => ({ method: "GET", path: `/api/reports/users/${world.a.users.admin.id}` }),
+    status: 403,
+    error: { code: "FORBIDDEN", message: "You can only view your own user report" },
+  },
+  "an admin sees any user's report and any client's": {
+    as: "admin",
+    request: (world) => ({ method: "GET", path: `/api/reports/users/${world.a.users.user.id}?days=7` }),
+    status: 200,
+    verify: async (world) => {
+      const response = await world.as.admin.get(`/api/reports/clients/${at(world.a.clients, 2).id}`);
+      expect(response.status).toBe(200);
+    },
+  },
   "an admin cannot create a super admin": {
     as: "admin",
     request: () => ({ method: "POST", path: "/api/users", body: newUserBody("super_admin") }),

@@ -1132,6 +1132,58 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
+  it("GET /api/reports/clients/:id and /api/reports/users/:id with bad queries and ids", async () => {
+    const badQuery = fc.oneof(
+      fc
+        .string({ maxLength: 12 })
+        .filter((days) => !["7", "30", "90", "365"].includes(days))
+        .map((days) => `days=${encodeURIComponent(days.replace(/[\ud800-\udfff]/g, "x"))}`),
+      fc
+        .integer({ min: -1_000, max: 100_000 })
+        .filter((days) => ![7, 30, 90, 365].includes(days))
+        .map((days) => `days=${days}`),
+      fc.constantFrom("days=7.0", "days=030", "days=", "days=7&days=30", "days=1e1", "days=%2030"),
+      notInEnum(["json", "csv"]).map(
+        (format) => `format=${encodeURIComponent(format.replace(/[\ud800-\udfff]/g, "x"))}`,
+      ),
+      fc.constantFrom(
+        "format=CSV",
+        "format=",
+        "format=csv&format=json",
+        "x=1",
+        "limit=5",
+        "cursor=abc",
+        "from=2026-01-01",
+      ),
+      fc
+        .tuple(fc.stringMatching(/^[a-z_]{1,12}$/), fc.string({ maxLength: 8 }))
+        .filter(([key]) => key !== "days" && key !== "format")
+        .map(([key, value]) => `${key}=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"))}`),
+    );
+    const kind = fc.constantFrom("clients", "users");
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(kind, badQuery, async (which, query) => {
+          const id = which === "clients" ? world.assignedClient.id : world.users.user.id;
+          await refusedWithoutWrites(`GET /api/reports/${which}/:id?${preview(query)}`, () =>
+            send("GET", `/api/reports/${which}/${id}?${query}`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(kind, badPathId, fc.constantFrom("", "?days=7", "?format=csv"), async (which, id, query) => {
+          await refusedWithoutWrites(`GET /api/reports/${which}/${preview(id)}${query}`, () =>
+            send("GET", `/api/reports/${which}/${id}${query}`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
   it("raw non-JSON and malformed JSON bodies, on every endpoint that takes one", async () => {
     const endpoints = [
       { method: "POST", url: () => "/api/auth/register", signedIn: false },
