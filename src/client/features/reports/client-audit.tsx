@@ -55,7 +55,7 @@ export function ClientAudit({
         <EntityPicker
           label="Client"
           placeholder="Choose a client"
-          searchLabel="Search clients"
+          searchLabel="Find a client"
           icon={Building2}
           selectedId={clientId}
           selectedLabel={selectedLabel ?? (clientId && report.isPending ? "Loading…" : null)}

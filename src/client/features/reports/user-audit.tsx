@@ -87,7 +87,7 @@ export function UserAudit({
         <EntityPicker
           label="User"
           placeholder="Choose a user"
-          searchLabel="Search users"
+          searchLabel="Find a user"
           icon={UserRound}
           selectedId={userId}
           selectedLabel={selectedLabel ?? (userId && report.isPending ? "Loading…" : null)}
