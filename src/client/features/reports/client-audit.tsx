@@ -279,14 +279,12 @@ function HistoryRow({ task, when }: { task: ReportTask; when: (iso: string | nul
     <tr data-testid="history-row" data-task-id={task.id} className="align-top">
       <td className="px-5 py-3">
         <div className="flex min-w-0 flex-col gap-1">
-          <span className="truncate font-medium" data-testid="history-task">
+          <span className="line-clamp-2 font-medium break-words" data-testid="history-task">
             {task.name}
           </span>
           <span className="text-xs text-muted-foreground">
             {priorityLabels[task.priority]} priority
-            <span className="md:hidden">
-              {" · "}Due {when(task.dueDate)}
-            </span>
+            <span className="md:hidden">{task.dueDate ? ` · Due ${when(task.dueDate)}` : " · No due date"}</span>
             <span className="sm:hidden">{task.completedAt && ` · Completed ${when(task.completedAt)}`}</span>
           </span>
           {signer && <span className="truncate text-xs text-muted-foreground lg:hidden">Signed by {signer}</span>}

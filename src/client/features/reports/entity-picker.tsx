@@ -109,7 +109,11 @@ export function EntityPicker({
             <ChevronsUpDown className="size-4 text-muted-foreground" aria-hidden="true" />
           </Button>
         </PopoverTrigger>
-        <PopoverContent align="start" aria-label={searchLabel} className="w-(--radix-popover-trigger-width) min-w-72 p-0">
+        <PopoverContent
+          align="start"
+          aria-label={searchLabel}
+          className="w-(--radix-popover-trigger-width) min-w-72 p-0"
+        >
           <div className="relative border-b p-2">
             <Search
               className="pointer-events-none absolute top-1/2 left-5 size-4 -translate-y-1/2 text-muted-foreground"

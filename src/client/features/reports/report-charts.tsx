@@ -47,7 +47,8 @@ const tooltipProps = {
   labelStyle: { fontWeight: 600, color: "var(--color-foreground)" },
 } as const;
 
-const legendProps = { iconType: "circle", iconSize: 8, wrapperStyle: { fontSize: 12 } } as const;
+// The legend keeps the bars' order (Recharts sorts by name unless told not to).
+const legendProps = { iconType: "circle", iconSize: 8, wrapperStyle: { fontSize: 12 }, itemSorter: null } as const;
 
 type Column<Row> = { header: string; value: (row: Row) => string };
 
@@ -147,7 +148,14 @@ export function ClientReportCharts({ report }: { report: ClientReport }) {
                 <YAxis allowDecimals={false} {...axisProps} width={40} />
                 <Tooltip {...tooltipProps} labelFormatter={(_, payload) => payload?.[0]?.payload?.longLabel ?? ""} />
                 <Legend {...legendProps} />
-                <Bar dataKey="created" name="Created" fill={colors.created} radius={[3, 3, 0, 0]} maxBarSize={24} />
+                <Bar
+                  isAnimationActive={false}
+                  dataKey="created"
+                  name="Created"
+                  fill={colors.created}
+                  radius={[3, 3, 0, 0]}
+                  maxBarSize={24}
+                />
                 <Bar
                   dataKey="completed"
                   name="Completed"
@@ -188,9 +196,30 @@ export function ClientReportCharts({ report }: { report: ClientReport }) {
                 <YAxis type="category" dataKey="label" {...axisProps} width={64} />
                 <Tooltip {...tooltipProps} />
                 <Legend {...legendProps} />
-                <Bar dataKey="completed" name="Completed" stackId="status" fill={colors.completed} maxBarSize={28} />
-                <Bar dataKey="pending" name="Pending" stackId="status" fill={colors.pending} maxBarSize={28} />
-                <Bar dataKey="overdue" name="Overdue" stackId="status" fill={colors.overdue} maxBarSize={28} />
+                <Bar
+                  isAnimationActive={false}
+                  dataKey="completed"
+                  name="Completed"
+                  stackId="status"
+                  fill={colors.completed}
+                  maxBarSize={28}
+                />
+                <Bar
+                  isAnimationActive={false}
+                  dataKey="pending"
+                  name="Pending"
+                  stackId="status"
+                  fill={colors.pending}
+                  maxBarSize={28}
+                />
+                <Bar
+                  isAnimationActive={false}
+                  dataKey="overdue"
+                  name="Overdue"
+                  stackId="status"
+                  fill={colors.overdue}
+                  maxBarSize={28}
+                />
               </BarChart>
             </ResponsiveContainer>
           }
@@ -241,7 +270,14 @@ export function UserReportCharts({ report }: { report: UserReport }) {
               <XAxis dataKey="label" {...axisProps} minTickGap={16} />
               <YAxis allowDecimals={false} {...axisProps} width={40} />
               <Tooltip {...tooltipProps} labelFormatter={labelFormatter} />
-              <Bar dataKey="completed" name="Completed" fill={colors.completed} radius={[3, 3, 0, 0]} maxBarSize={24} />
+              <Bar
+                isAnimationActive={false}
+                dataKey="completed"
+                name="Completed"
+                fill={colors.completed}
+                radius={[3, 3, 0, 0]}
+                maxBarSize={24}
+              />
             </BarChart>
           </ResponsiveContainer>
         }
@@ -269,8 +305,23 @@ export function UserReportCharts({ report }: { report: UserReport }) {
               <YAxis allowDecimals={false} {...axisProps} width={40} />
               <Tooltip {...tooltipProps} labelFormatter={labelFormatter} />
               <Legend {...legendProps} />
-              <Bar dataKey="onTime" name="On time" stackId="due" fill={colors.completed} maxBarSize={24} />
-              <Bar dataKey="late" name="Late" stackId="due" fill={colors.late} radius={[3, 3, 0, 0]} maxBarSize={24} />
+              <Bar
+                isAnimationActive={false}
+                dataKey="onTime"
+                name="On time"
+                stackId="due"
+                fill={colors.completed}
+                maxBarSize={24}
+              />
+              <Bar
+                isAnimationActive={false}
+                dataKey="late"
+                name="Late"
+                stackId="due"
+                fill={colors.late}
+                radius={[3, 3, 0, 0]}
+                maxBarSize={24}
+              />
             </BarChart>
           </ResponsiveContainer>
         }

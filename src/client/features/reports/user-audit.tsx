@@ -185,7 +185,11 @@ function UserReportView({
           <ReportStatCard
             label="Clients Served"
             value={formatCount(report.clientsServed)}
-            detail={`Of ${formatCount(report.user.assignedClients)} assigned`}
+            detail={
+              report.user.assignedClients > 0
+                ? `Of ${formatCount(report.user.assignedClients)} assigned`
+                : "With work signed off in the range"
+            }
             icon={Building2}
             tone="warning"
           />
@@ -267,8 +271,8 @@ function PerformanceBreakdown({ report }: { report: UserReport }) {
         <CardTitle>Performance Breakdown</CardTitle>
         <CardDescription>Completed tasks and the share done by their due date</CardDescription>
       </CardHeader>
-      <CardContent className="grid grid-cols-1 gap-6 md:grid-cols-2">
-        <table className="w-full text-sm" aria-label="By priority">
+      <CardContent className="grid grid-cols-1 items-start gap-6 md:grid-cols-5">
+        <table className="w-full text-sm md:col-span-2" aria-label="By priority">
           <thead className="text-left text-xs text-muted-foreground">
             <tr className="border-b">
               <th scope="col" className={cn(cell, "pl-0 font-medium")}>
@@ -296,17 +300,17 @@ function PerformanceBreakdown({ report }: { report: UserReport }) {
             ))}
           </tbody>
         </table>
-        <div className="flex min-w-0 flex-col gap-2">
+        <div className="flex min-w-0 flex-col gap-2 md:col-span-3">
           <table className="w-full table-fixed text-sm" aria-label="By client">
             <thead className="text-left text-xs text-muted-foreground">
               <tr className="border-b">
                 <th scope="col" className={cn(cell, "pl-0 font-medium")}>
                   By client
                 </th>
-                <th scope="col" className={cn(cell, "w-24 text-right font-medium")}>
+                <th scope="col" className={cn(cell, "w-22 text-right font-medium")}>
                   Completed
                 </th>
-                <th scope="col" className={cn(cell, "w-20 pr-0 text-right font-medium")}>
+                <th scope="col" className={cn(cell, "w-16 pr-0 text-right font-medium")}>
                   On time
                 </th>
               </tr>
