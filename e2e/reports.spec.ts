@@ -98,6 +98,38 @@ test.describe("reports", () => {
     await expect(options.filter({ hasText: demoUsers.user.fullName })).toHaveCount(1);
   });
 
+  test("S-REP-02 the client picker searches through the API, 20 at a time, and works by keyboard", async ({ page }) => {
+    await signInAs(page, "admin");
+    const searches: URL[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === "/api/clients") searches.push(url);
+    });
+    const [, second] = await listClients(page, "");
+    if (!second) throw new Error("the demo firm has clients");
+    const term = second.name.split(" ")[0] as string;
+    const matching = await listClients(page, term);
+
+    await page.goto("/reports");
+    await clientPicker(page).focus();
+    await page.keyboard.press("Enter");
+    const search = page.getByRole("combobox", { name: "Find a client", exact: true });
+    await expect(search).toBeFocused();
+    await page.keyboard.type(term);
+    await expect.poll(() => searches.some((url) => url.searchParams.get("q") === term)).toBe(true);
+    // Every list the picker asks for is a page of 20, never the firm's whole client list.
+    for (const url of searches) expect(url.searchParams.get("limit")).toBe("20");
+    const options = page.getByRole("listbox", { name: "Client" }).getByRole("option");
+    await expect(options).toHaveCount(Math.min(matching.length, 20));
+
+    const target = matching[1] ?? matching[0];
+    await page.keyboard.press(matching[1] ? "ArrowDown" : "Home");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`client=${target?.id}`));
+    await expect(clientPicker(page)).toHaveText(new RegExp(target?.name ?? ""));
+    await expect(clientPicker(page)).toBeFocused();
+  });
+
   test("S-REP-04 S-CONST-24 the date range offers 7, 30, 90 and 365 days, 30 by default, kept in the URL", async ({
     page,
   }) => {

@@ -237,16 +237,16 @@ function TaskHistory({ report }: { report: ClientReport }) {
               <th scope="col" className="px-5 py-2 font-medium">
                 Task
               </th>
-              <th scope="col" className="hidden w-28 px-3 py-2 font-medium md:table-cell">
+              <th scope="col" className="hidden w-30 px-3 py-2 font-medium lg:table-cell">
                 Created
               </th>
-              <th scope="col" className="hidden w-28 px-3 py-2 font-medium md:table-cell">
+              <th scope="col" className="hidden w-30 px-3 py-2 font-medium lg:table-cell">
                 Due
               </th>
-              <th scope="col" className="hidden w-28 px-3 py-2 font-medium sm:table-cell">
+              <th scope="col" className="hidden w-30 px-3 py-2 font-medium sm:table-cell">
                 Completed
               </th>
-              <th scope="col" className="hidden w-40 px-3 py-2 font-medium lg:table-cell">
+              <th scope="col" className="hidden w-40 px-3 py-2 font-medium xl:table-cell">
                 Signed by
               </th>
               <th scope="col" className="w-32 px-5 py-2 text-right font-medium">
@@ -284,16 +284,16 @@ function HistoryRow({ task, when }: { task: ReportTask; when: (iso: string | nul
           </span>
           <span className="text-xs text-muted-foreground">
             {priorityLabels[task.priority]} priority
-            <span className="md:hidden">{task.dueDate ? ` · Due ${when(task.dueDate)}` : " · No due date"}</span>
+            <span className="lg:hidden">{task.dueDate ? ` · Due ${when(task.dueDate)}` : " · No due date"}</span>
             <span className="sm:hidden">{task.completedAt && ` · Completed ${when(task.completedAt)}`}</span>
           </span>
-          {signer && <span className="truncate text-xs text-muted-foreground lg:hidden">Signed by {signer}</span>}
+          {signer && <span className="truncate text-xs text-muted-foreground xl:hidden">Signed by {signer}</span>}
         </div>
       </td>
-      <td className="hidden px-3 py-3 tabular-nums md:table-cell">{when(task.createdAt)}</td>
-      <td className="hidden px-3 py-3 tabular-nums md:table-cell">{when(task.dueDate)}</td>
-      <td className="hidden px-3 py-3 tabular-nums sm:table-cell">{when(task.completedAt)}</td>
-      <td className="hidden truncate px-3 py-3 lg:table-cell">{signer ?? "—"}</td>
+      <td className="hidden px-3 py-3 whitespace-nowrap tabular-nums lg:table-cell">{when(task.createdAt)}</td>
+      <td className="hidden px-3 py-3 whitespace-nowrap tabular-nums lg:table-cell">{when(task.dueDate)}</td>
+      <td className="hidden px-3 py-3 whitespace-nowrap tabular-nums sm:table-cell">{when(task.completedAt)}</td>
+      <td className="hidden truncate px-3 py-3 xl:table-cell">{signer ?? "—"}</td>
       <td className="px-5 py-3 text-right">
         <Badge variant={look.variant} data-testid="history-status" className="ml-auto">
           <look.icon aria-hidden="true" />
