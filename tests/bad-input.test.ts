@@ -1067,6 +1067,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
         (value) => `status=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"))}`,
       ),
       fc.constantFrom("limit=0", "limit=501", "limit=abc", "clientId=nope", "x=1", "limit=5&cursor=bm9wZQ"),
+      fc.constantFrom("format=xls", "format=CSV", "format=", "format=csv&limit=5", "format=csv&cursor=bm9wZQ"),
       notAUuid.map((id) => `clientId=${encodeURIComponent(id.replace(/[\ud800-\udfff]/g, "x"))}`),
       fc.integer({ min: 201, max: 2_000 }).map((length) => `q=${"a".repeat(length)}`),
       // Cursors this list never gave out: any JSON, and keys of the right shape naming no instant.
@@ -1115,6 +1116,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     const badQuery = fc.oneof(
       notInEnum(clientStatuses).map((value) => `status=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"))}`),
       fc.constantFrom("limit=0", "limit=-1", "limit=501", "limit=1.5", "limit=abc", "limit=1e3", "archived=yes", "x=1"),
+      fc.constantFrom("format=xls", "format=CSV", "format=", "format=csv&limit=5", "format=csv&cursor=abc"),
       fc
         .string({ maxLength: 30 })
         .map((cursor) => `limit=5&cursor=${encodeURIComponent(cursor.replace(/[\ud800-\udfff]/g, "x"))}x`),

@@ -17,6 +17,14 @@ import { AppError } from "../errors";
  * its completed_at is in it.
  */
 
+/** The reports' SQL by statement name, for the scale bench's EXPLAIN of them on a large firm. */
+export const reportStatements: Record<string, string> = {};
+
+function reportSql<Row>(name: string, text: string) {
+  reportStatements[name] = text;
+  return preparedSql<Row>(name, text);
+}
+
 /** The range's start as an instant, from the firm's zone: `$tz`, `$now`, `$days`. */
 const rangeFrom = (tz: string, now: string, days: string) =>
   `((date_trunc('day', ${now}::timestamptz at time zone ${tz}) - (${days}::int - 1) * interval '1 day') at time zone ${tz})`;
@@ -47,7 +55,7 @@ const averageDays = (filter: string) =>
 // -------------------------------------------------------------------------------------------
 // Client audit
 
-const clientReportHead = preparedSql<{
+const clientReportHead = reportSql<{
   id: string;
   name: string;
   industry: string | null;
@@ -70,7 +78,7 @@ const clientTasksOfRange = `select id, name, priority, status, due_date, created
      and ((created_at >= $3::timestamptz and created_at <= $4::timestamptz)
        or (completed_at >= $3::timestamptz and completed_at <= $4::timestamptz))`;
 
-const clientReportFigures = preparedSql<{
+const clientReportFigures = reportSql<{
   total: number;
   completed: number;
   completion_rate: number | null;
@@ -113,7 +121,7 @@ type HistoryRow = {
   completer_name: string | null;
 };
 
-const clientReportHistory = preparedSql<HistoryRow>(
+const clientReportHistory = reportSql<HistoryRow>(
   "report_client_history",
   `select t.*, u.full_name as completer_name
    from (${clientTasksOfRange}) t
@@ -124,7 +132,7 @@ const clientReportHistory = preparedSql<HistoryRow>(
 // -------------------------------------------------------------------------------------------
 // User audit
 
-const userReportHead = preparedSql<{
+const userReportHead = reportSql<{
   id: string;
   username: string;
   full_name: string;
@@ -152,7 +160,7 @@ const completionsOfRange = `select id, client_id, name, priority, due_date, crea
 
 type Breakdown = { completed: number; on_time_rate: number | null };
 
-const userReportFigures = preparedSql<{
+const userReportFigures = reportSql<{
   completed: number;
   on_time_rate: number | null;
   clients_served: number;
@@ -209,7 +217,7 @@ type CompletionRow = {
 };
 
 /** The user's completions newest first, a page at a time: $5/$6 the last row seen, $7 the page size. */
-const userCompletionsPage = preparedSql<CompletionRow>(
+const userCompletionsPage = reportSql<CompletionRow>(
   "report_user_completions",
   `select t.id, t.completed_at::text as completed_key, t.client_id, c.name as client_name, t.name, t.priority, t.due_date, t.created_at, t.completed_at
    from (${completionsOfRange}

@@ -1,0 +1,1 @@
+CREATE INDEX "tasks_firm_id_completed_by_completed_at_idx" ON "tasks" USING btree ("firm_id","completed_by","completed_at");
