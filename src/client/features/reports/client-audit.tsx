@@ -249,7 +249,7 @@ function TaskHistory({ report }: { report: ClientReport }) {
               <th scope="col" className="hidden w-40 px-3 py-2 font-medium xl:table-cell">
                 Signed by
               </th>
-              <th scope="col" className="w-32 px-5 py-2 text-right font-medium">
+              <th scope="col" className="w-36 px-5 py-2 text-right font-medium">
                 Status
               </th>
             </tr>

@@ -17,11 +17,11 @@ import {
  * (decision 0018). Each chart is a figure with a heading, a one-line summary people can read, and
  * the same numbers as an sr-only table; the drawing itself is hidden from assistive technology.
  * Colours are tokens: green completed / on time, amber pending, red overdue / late (design 4b),
- * and the brand teal for work created.
+ * and slate for work created (a count, not a state).
  */
 
 const colors = {
-  created: "var(--color-primary)",
+  created: "var(--color-muted-foreground)",
   completed: "var(--color-success)",
   pending: "var(--color-warning)",
   overdue: "var(--color-destructive)",
