@@ -142,7 +142,12 @@ export function ClientReportCharts({ report }: { report: ClientReport }) {
           ]}
           chart={
             <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={series} accessibilityLayer={false} margin={{ top: 4, right: 4, bottom: 0, left: -16 }}>
+              <BarChart
+                data={series}
+                accessibilityLayer={false}
+                barGap={1}
+                margin={{ top: 4, right: 4, bottom: 0, left: -16 }}
+              >
                 <CartesianGrid vertical={false} stroke={colors.grid} />
                 <XAxis dataKey="label" {...axisProps} minTickGap={16} />
                 <YAxis allowDecimals={false} {...axisProps} width={40} />
@@ -157,6 +162,7 @@ export function ClientReportCharts({ report }: { report: ClientReport }) {
                   maxBarSize={24}
                 />
                 <Bar
+                  isAnimationActive={false}
                   dataKey="completed"
                   name="Completed"
                   fill={colors.completed}
@@ -353,6 +359,7 @@ export function UserReportCharts({ report }: { report: UserReport }) {
                 <YAxis type="category" dataKey="label" {...axisProps} width={64} />
                 <Tooltip {...tooltipProps} />
                 <Bar
+                  isAnimationActive={false}
                   dataKey="completed"
                   name="Completed"
                   fill={colors.completed}
