@@ -449,7 +449,7 @@ test.describe("reports", () => {
     expect(userRows).toHaveLength(3);
   });
 
-  test("S-ROLE-REP a user picks only assigned clients and only themselves; the API refuses the rest", async ({
+  test("S-ROLE-15 S-ROLE-16 a user picks only assigned clients and only themselves; the API refuses the rest", async ({
     page,
   }) => {
     await signInAs(page, "user");
