@@ -406,6 +406,17 @@ test.describe("reports", () => {
     ).toBeVisible();
   });
 
+  test("S-REP-12 a charts chunk that fails to load costs only the charts", async ({ page }) => {
+    await signInAs(page, "super_admin");
+    const [report] = (await demoReports(page, 365)).sort((a, b) => b.totalTasks - a.totalTasks);
+    if (!report) throw new Error("no demo client with tasks");
+    await page.route(/report-charts-[^/]*\.js$/, (route) => route.abort());
+    await page.goto(`/reports?client=${report.client.id}&days=365`);
+    await expect(page.getByRole("alert")).toContainText("The charts could not be loaded");
+    await expect(statValue(page, "Total Tasks")).toHaveText(String(report.totalTasks));
+    await expect(page.getByTestId("history-row").first()).toBeVisible();
+  });
+
   test("S-REP-12 S-REP-14 Download CSV saves each report as a file that parses", async ({ page }) => {
     await signInToNewFirm(page);
     const user = await me(page);

@@ -1,4 +1,5 @@
-import { lazy, Suspense } from "react";
+import { AlertTriangle } from "lucide-react";
+import { Component, lazy, type ReactNode, Suspense } from "react";
 import type { ClientReport, UserReport } from "../../../shared/reports";
 import { Card } from "../../components/ui/card";
 import { Skeleton } from "../../components/ui/skeleton";
@@ -12,17 +13,21 @@ const UserCharts = lazy(() => import("./report-charts").then((module) => ({ defa
 
 export function LazyClientCharts({ report }: { report: ClientReport }) {
   return (
-    <Suspense fallback={<ChartsSkeleton count={2} />}>
-      <ClientCharts report={report} />
-    </Suspense>
+    <ChartsBoundary>
+      <Suspense fallback={<ChartsSkeleton count={2} />}>
+        <ClientCharts report={report} />
+      </Suspense>
+    </ChartsBoundary>
   );
 }
 
 export function LazyUserCharts({ report }: { report: UserReport }) {
   return (
-    <Suspense fallback={<ChartsSkeleton count={3} />}>
-      <UserCharts report={report} />
-    </Suspense>
+    <ChartsBoundary>
+      <Suspense fallback={<ChartsSkeleton count={3} />}>
+        <UserCharts report={report} />
+      </Suspense>
+    </ChartsBoundary>
   );
 }
 
@@ -38,4 +43,26 @@ export function ChartsSkeleton({ count }: { count: number }) {
       ))}
     </div>
   );
+}
+
+/**
+ * A charts chunk that fails to load (the network dropped, or a new release replaced it) costs the
+ * charts only: the figures, history and lists around them stay, with a note instead of the charts.
+ */
+class ChartsBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <Card role="alert" className="flex items-center gap-2 p-4 text-sm text-muted-foreground">
+        <AlertTriangle className="size-4 text-warning" aria-hidden="true" />
+        The charts could not be loaded. Reload the page to try again; the figures and lists are complete.
+      </Card>
+    );
+  }
 }
