@@ -291,8 +291,11 @@ export const tasks = pgTable(
     // (the dashboard) never reads the table.
     index("tasks_firm_id_status_due_date_client_id_idx").on(t.firmId, t.status, t.dueDate, t.clientId),
     index("tasks_firm_id_completed_at_idx").on(t.firmId, t.completedAt),
-    // The user audit (decision 0017): a user's completions of a range are one range of this index.
-    index("tasks_firm_id_completed_by_completed_at_idx").on(t.firmId, t.completedBy, t.completedAt),
+    // The user audit (decision 0017): a user's completions of a range are one range of this index,
+    // which carries every column the figures read, so they are an index-only scan. Sign-offs only.
+    index("tasks_firm_id_completed_by_sign_offs_idx")
+      .on(t.firmId, t.completedBy, t.completedAt, t.dueDate, t.createdAt, t.clientId, t.priority)
+      .where(sql`${t.completedBy} is not null`),
     // The audit list's order (decision 0011), so a page is read in order and a cursor is a seek.
     index("tasks_firm_id_audit_order_idx").on(
       t.firmId,

@@ -1,0 +1,2 @@
+DROP INDEX "tasks_firm_id_completed_by_completed_at_idx";--> statement-breakpoint
+CREATE INDEX "tasks_firm_id_completed_by_sign_offs_idx" ON "tasks" USING btree ("firm_id","completed_by","completed_at","due_date","created_at","client_id","priority") WHERE "tasks"."completed_by" is not null;
