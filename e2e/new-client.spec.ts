@@ -324,7 +324,7 @@ test.describe("new client dialog", () => {
     await field(page, "Company Name *").fill("One Too Many LLC");
     await dialog(page).getByRole("button", { name: "Create Client" }).click();
 
-    const toast = page.locator("[data-sonner-toast]");
+    const toast = page.locator("[data-app-toast]");
     await expect(toast).toContainText("Failed to create client");
     await expect(toast).toContainText("Your Starter plan allows up to 100 clients. Upgrade to add more.");
     await expect(toast).toHaveAttribute("data-type", "error");

@@ -52,7 +52,7 @@ const card = (page: Page, name: string) =>
   page.getByRole("list", { name: "Task templates" }).getByRole("article", { name });
 const cards = (page: Page) => page.getByRole("list", { name: "Task templates" }).getByRole("article");
 /** The toast on screen: a replaced one lingers in the DOM for a moment, hidden. */
-const toast = (page: Page) => page.locator("[data-sonner-toast][data-visible=true]");
+const toast = (page: Page) => page.locator("[data-app-toast][data-state=open]");
 
 async function openTemplates(page: Page) {
   await page.goto("/tasks?tab=templates");

@@ -370,6 +370,12 @@ const tenantMatrix: Record<string, TenantRow> = {
       message: "User not found",
     },
   }),
+  "GET /api/users/:id/activity": refusesForeignIds({
+    "another firm's user's activity is answered 404, like a user that does not exist": {
+      request: (world) => ({ path: `/api/users/${world.a.users.user.id}/activity` }),
+      message: "User not found",
+    },
+  }),
   "POST /api/users": {
     kind: "creates in own firm only",
     cases: {
@@ -437,6 +443,26 @@ const tenantMatrix: Record<string, TenantRow> = {
     "another firm's client is answered 404, like a client that does not exist": {
       request: (world) => ({ path: `/api/clients/${world.a.assignedClient.id}` }),
       message: "Client not found",
+    },
+  }),
+  "GET /api/reports/clients/:id": refusesForeignIds({
+    "another firm's client is answered 404, like a client that does not exist": {
+      request: (world) => ({ path: `/api/reports/clients/${world.a.assignedClient.id}` }),
+      message: "Client not found",
+    },
+    "its CSV too": {
+      request: (world) => ({ path: `/api/reports/clients/${world.a.assignedClient.id}?format=csv` }),
+      message: "Client not found",
+    },
+  }),
+  "GET /api/reports/users/:id": refusesForeignIds({
+    "another firm's user is answered 404, like a user that does not exist": {
+      request: (world) => ({ path: `/api/reports/users/${world.a.users.user.id}` }),
+      message: "User not found",
+    },
+    "its CSV too": {
+      request: (world) => ({ path: `/api/reports/users/${world.a.users.user.id}?format=csv` }),
+      message: "User not found",
     },
   }),
   "POST /api/clients": {
@@ -839,6 +865,14 @@ const roleMatrix: Record<string, RoleRow> = {
     ok: 200,
     request: (world) => ({ path: `/api/users/${world.a.users.admin.id}` }),
   },
+  // The profile's activity follows "reports: user audit": super_admin and admin any user, a user
+  // themself (the finer rules below: another user's is a 403).
+  "GET /api/users/:id/activity": {
+    access: "reports.userAudit",
+    allowed: signedIn,
+    ok: 200,
+    request: (_world, actor) => ({ path: `/api/users/${actor.id}/activity` }),
+  },
   // "create users": super_admin any role, admin admin or user, user no.
   "POST /api/users": {
     access: "users.create",
@@ -967,6 +1001,19 @@ const roleMatrix: Record<string, RoleRow> = {
     },
   },
   "GET /api/dashboard": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
+  // Design section 3: everyone sees client reports (a user on assigned clients) and user reports (a user on themself).
+  "GET /api/reports/clients/:id": {
+    access: "reports.clientAudit",
+    allowed: signedIn,
+    ok: 200,
+    request: (world) => ({ path: `/api/reports/clients/${world.a.assignedClient.id}` }),
+  },
+  "GET /api/reports/users/:id": {
+    access: "reports.userAudit",
+    allowed: signedIn,
+    ok: 200,
+    request: (_world, actor) => ({ path: `/api/reports/users/${actor.id}` }),
+  },
   "GET /api/firm": { access: "signedIn", allowed: signedIn, ok: 200, request: () => ({}) },
   // Design section 3 gives the firm's settings, like billing, to the super admin alone.
   "PATCH /api/firm": {
@@ -1139,6 +1186,27 @@ async function storedUser(db: Database, userId: string) {
 
 // One row per rule. A new rule about roles or one's own account goes here.
 const finerRules: Record<string, RuleCase> = {
+  "a user's client report on a client not assigned to them is 404, like a missing client": {
+    as: "user",
+    request: (world) => ({ method: "GET", path: `/api/reports/clients/${at(world.a.clients, 1).id}` }),
+    status: 404,
+    error: { code: "NOT_FOUND", message: "Client not found" },
+  },
+  "a user cannot see another user's report (403)": {
+    as: "user",
+    request: (world) => ({ method: "GET", path: `/api/reports/users/${world.a.users.admin.id}` }),
+    status: 403,
+    error: { code: "FORBIDDEN", message: "You can only view your own user report" },
+  },
+  "an admin sees any user's report and any client's": {
+    as: "admin",
+    request: (world) => ({ method: "GET", path: `/api/reports/users/${world.a.users.user.id}?days=7` }),
+    status: 200,
+    verify: async (world) => {
+      const response = await world.as.admin.get(`/api/reports/clients/${at(world.a.clients, 2).id}`);
+      expect(response.status).toBe(200);
+    },
+  },
   "an admin cannot create a super admin": {
     as: "admin",
     request: () => ({ method: "POST", path: "/api/users", body: newUserBody("super_admin") }),
@@ -1224,6 +1292,23 @@ const finerRules: Record<string, RuleCase> = {
         .where(eq(userClients.firmId, world.a.firm.id));
       const key = (link: { userId: string; clientId: string }) => `${link.userId}/${link.clientId}`;
       expect(response.body.map(key).sort()).toEqual(links.map(key).sort());
+    },
+  },
+  "a user cannot see another user's activity": {
+    as: "user",
+    request: (world) => ({ method: "GET", path: `/api/users/${world.a.users.admin.id}/activity` }),
+    status: 403,
+    error: { code: "FORBIDDEN", message: "Your role (user) allows you to see only your own activity" },
+  },
+  "an admin sees another user's activity": {
+    as: "admin",
+    request: (world) => ({ method: "GET", path: `/api/users/${world.a.users.user.id}/activity` }),
+    status: 200,
+    verify: async (world, _actor, response) => {
+      expect(response.body.user.id).toBe(world.a.users.user.id);
+      expect(response.body.assignedClients.map((client: { id: string }) => client.id)).toEqual([
+        world.a.assignedClient.id,
+      ]);
     },
   },
   "a super admin cannot change their own role": {

@@ -1067,6 +1067,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
         (value) => `status=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"))}`,
       ),
       fc.constantFrom("limit=0", "limit=501", "limit=abc", "clientId=nope", "x=1", "limit=5&cursor=bm9wZQ"),
+      fc.constantFrom("format=xls", "format=CSV", "format=", "format=csv&limit=5", "format=csv&cursor=bm9wZQ"),
       notAUuid.map((id) => `clientId=${encodeURIComponent(id.replace(/[\ud800-\udfff]/g, "x"))}`),
       fc.integer({ min: 201, max: 2_000 }).map((length) => `q=${"a".repeat(length)}`),
       // Cursors this list never gave out: any JSON, and keys of the right shape naming no instant.
@@ -1158,6 +1159,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     const badQuery = fc.oneof(
       notInEnum(clientStatuses).map((value) => `status=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"))}`),
       fc.constantFrom("limit=0", "limit=-1", "limit=501", "limit=1.5", "limit=abc", "limit=1e3", "archived=yes", "x=1"),
+      fc.constantFrom("format=xls", "format=CSV", "format=", "format=csv&limit=5", "format=csv&cursor=abc"),
       fc
         .string({ maxLength: 30 })
         .map((cursor) => `limit=5&cursor=${encodeURIComponent(cursor.replace(/[\ud800-\udfff]/g, "x"))}x`),
@@ -1168,6 +1170,58 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
         fc.asyncProperty(badQuery, async (query) => {
           await refusedWithoutWrites(`GET /api/clients?${preview(query)}`, () =>
             send("GET", `/api/clients?${query}`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  it("GET /api/reports/clients/:id and /api/reports/users/:id with bad queries and ids", async () => {
+    const badQuery = fc.oneof(
+      fc
+        .string({ maxLength: 12 })
+        .filter((days) => !["7", "30", "90", "365"].includes(days))
+        .map((days) => `days=${encodeURIComponent(days.replace(/[\ud800-\udfff]/g, "x"))}`),
+      fc
+        .integer({ min: -1_000, max: 100_000 })
+        .filter((days) => ![7, 30, 90, 365].includes(days))
+        .map((days) => `days=${days}`),
+      fc.constantFrom("days=7.0", "days=030", "days=", "days=7&days=30", "days=1e1", "days=%2030"),
+      notInEnum(["json", "csv"]).map(
+        (format) => `format=${encodeURIComponent(format.replace(/[\ud800-\udfff]/g, "x"))}`,
+      ),
+      fc.constantFrom(
+        "format=CSV",
+        "format=",
+        "format=csv&format=json",
+        "x=1",
+        "limit=5",
+        "cursor=abc",
+        "from=2026-01-01",
+      ),
+      fc
+        .tuple(fc.stringMatching(/^[a-z_]{1,12}$/), fc.string({ maxLength: 8 }))
+        .filter(([key]) => key !== "days" && key !== "format")
+        .map(([key, value]) => `${key}=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"))}`),
+    );
+    const kind = fc.constantFrom("clients", "users");
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(kind, badQuery, async (which, query) => {
+          const id = which === "clients" ? world.assignedClient.id : world.users.user.id;
+          await refusedWithoutWrites(`GET /api/reports/${which}/:id?${preview(query)}`, () =>
+            send("GET", `/api/reports/${which}/${id}?${query}`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(kind, badPathId, fc.constantFrom("", "?days=7", "?format=csv"), async (which, id, query) => {
+          await refusedWithoutWrites(`GET /api/reports/${which}/${preview(id)}${query}`, () =>
+            send("GET", `/api/reports/${which}/${id}${query}`, { signedIn: true }),
           );
         }),
         { numRuns: RUNS },
@@ -1313,6 +1367,19 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
         fc.asyncProperty(badPathId, async (id) => {
           await refusedWithoutWrites(`GET /api/users/${preview(id)}`, () =>
             send("GET", `/api/users/${id}`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  it("GET /api/users/:id/activity with bad ids", async () => {
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badPathId, async (id) => {
+          await refusedWithoutWrites(`GET /api/users/${preview(id)}/activity`, () =>
+            send("GET", `/api/users/${id}/activity`, { signedIn: true }),
           );
         }),
         { numRuns: RUNS },

@@ -82,6 +82,32 @@ describe("prepared statements", () => {
     }
   });
 
+  it("the reports' reads and the task list's CSV download (without signatures) run prepared, once per request each", async () => {
+    const client = await signIn(ctx.app, world.users.admin);
+    const before = await prepared();
+    const reads = [
+      `/api/reports/clients/${world.assignedClient.id}`,
+      `/api/reports/users/${world.users.user.id}?days=90`,
+      "/api/tasks?format=csv",
+      `/api/tasks?format=csv&clientId=${world.assignedClient.id}`,
+    ];
+    for (const url of reads) expect((await client.get(url)).status, url).toBe(200);
+    const after = await prepared();
+    const ran = (name: string) => (after.get(name)?.executions ?? 0) - (before.get(name)?.executions ?? 0);
+    for (const name of [
+      "report_client_head",
+      "report_client_figures",
+      "report_client_history",
+      "report_user_head",
+      "report_user_figures",
+      "report_user_completions",
+      "tasks_csv_page",
+      "tasks_csv_page_of_client",
+    ]) {
+      expect(ran(name), name).toBe(1);
+    }
+  });
+
   it("a session unused for a minute is touched by a prepared statement", async () => {
     const client = await signIn(ctx.app, world.users.user);
     await ctx.database.pool.query("update sessions set last_seen_at = now() - interval '2 minutes'");

@@ -17,6 +17,7 @@ import { isApiRequest, serializerCompiler, unacceptableInput, validatorCompiler 
 import { createLogger } from "./logger";
 import { projectPaths } from "./paths";
 import { registerRateLimit } from "./rate-limit/rate-limit";
+import { reportsRoutes } from "./reports/reports.routes";
 import { securityHeaders } from "./security-headers";
 import { tasksRoutes } from "./tasks/tasks.routes";
 import { templatesRoutes } from "./templates/templates.routes";
@@ -96,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   tasksRoutes(app, { db: database.db });
   templatesRoutes(app, { db: database.db });
   dashboardRoutes(app, { db: database.db });
+  reportsRoutes(app, { db: database.db });
   firmRoutes(app, { db: database.db });
   auditRoutes(app, { db: database.db });
   docsRoutes(app);

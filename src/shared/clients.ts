@@ -113,6 +113,8 @@ export const listClientsQuerySchema = z.strictObject({
   archived: z.enum(["true", "false"]).optional(),
   limit: z.coerce.number().int("limit must be a whole number").min(1).max(500).optional(),
   cursor: z.string().max(1000).optional(),
+  /** `csv`: every matching client as a CSV download (then without limit and cursor). */
+  format: z.enum(["json", "csv"], { error: "format must be json or csv" }).optional(),
 });
 export type ListClientsQuery = z.infer<typeof listClientsQuerySchema>;
 

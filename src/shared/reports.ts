@@ -20,13 +20,16 @@ export const reportDays = [7, 30, 90, 365] as const;
 export type ReportDays = (typeof reportDays)[number];
 export const defaultReportDays: ReportDays = 30;
 
-/** `?days=7|30|90|365` (default 30) and `?format=csv` for a download instead of JSON. */
+/**
+ * `?days=7|30|90|365` (default 30) and `?format=csv` for a download instead of JSON. Without a
+ * format, `Accept: text/csv` asks for the download too (so `format` has no default).
+ */
 export const reportQuerySchema = z.strictObject({
   days: z
     .enum(["7", "30", "90", "365"], { error: "days must be 7, 30, 90 or 365" })
     .default("30")
     .transform((value) => Number(value) as ReportDays),
-  format: z.enum(["json", "csv"], { error: "format must be json or csv" }).default("json"),
+  format: z.enum(["json", "csv"], { error: "format must be json or csv" }).optional(),
 });
 export type ReportQuery = z.infer<typeof reportQuerySchema>;
 

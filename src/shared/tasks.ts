@@ -132,6 +132,8 @@ export const listTasksQuerySchema = z.strictObject({
   clientId: z.uuid("clientId must be a client id").optional(),
   limit: z.coerce.number().int("limit must be a whole number").min(1).max(maxTasksPage).optional(),
   cursor: z.string().max(1000).optional(),
+  /** `csv`: every matching task as a CSV download (then without limit and cursor). */
+  format: z.enum(["json", "csv"], { error: "format must be json or csv" }).optional(),
 });
 export type ListTasksQuery = z.infer<typeof listTasksQuerySchema>;
 

@@ -131,7 +131,7 @@ function canonicalJson(value: unknown): string {
 
 /**
  * A page of the firm's audit trail, newest first by seq. Each filter has a firm-leading index
- * ending in seq (migration 0005), so a page is a short backward index walk from the cursor.
+ * ending in seq (migration 0006), so a page is a short backward index walk from the cursor.
  * `from` and `to` are calendar dates in the firm's time zone, both included; as createdAt never
  * decreases along seq (recordAudit), they become a range of seq, found with two probes of the
  * (firm_id, created_at, seq) index, and a long range costs no more than a short one. A rare read

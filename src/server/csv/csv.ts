@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
 /*
@@ -38,4 +39,46 @@ export function sendCsv(reply: FastifyReply, filename: string, csv: string) {
     .header("content-type", "text/csv; charset=utf-8")
     .header("content-disposition", `attachment; filename="${safeName}"`)
     .send(csv);
+}
+
+/**
+ * Sends a CSV download whose rows are read as they are sent (a list of a million tasks is never
+ * one string or one array): `rows` is read one row at a time, pulled by the socket's back-pressure.
+ * A failure after the first bytes can only cut the download short (the status is already sent).
+ */
+export function sendCsvStream(
+  reply: FastifyReply,
+  filename: string,
+  header: readonly string[],
+  rows: AsyncIterable<readonly CsvValue[]>,
+) {
+  async function* lines() {
+    yield `${header.map(csvCell).join(",")}\r\n`;
+    let chunk = "";
+    for await (const row of rows) {
+      chunk += `${row.map(csvCell).join(",")}\r\n`;
+      if (chunk.length >= 64 * 1024) {
+        yield chunk;
+        chunk = "";
+      }
+    }
+    if (chunk) yield chunk;
+  }
+  const safeName = filename.replace(/[^A-Za-z0-9._-]+/g, "-");
+  return reply
+    .header("content-type", "text/csv; charset=utf-8")
+    .header("content-disposition", `attachment; filename="${safeName}"`)
+    .send(Readable.from(lines()));
+}
+
+/** A name as a file name part: lower case letters, digits and single dashes. */
+export function fileSlug(text: string): string {
+  const slug = text
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/g, "");
+  return slug || "export";
 }

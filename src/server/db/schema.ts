@@ -291,6 +291,12 @@ export const tasks = pgTable(
     // (the dashboard) never reads the table.
     index("tasks_firm_id_status_due_date_client_id_idx").on(t.firmId, t.status, t.dueDate, t.clientId),
     index("tasks_firm_id_completed_at_idx").on(t.firmId, t.completedAt),
+    // A user's sign-offs in completion order: the user audit (decision 0017) and the profile's
+    // activity (decision 0019). It carries every column their figures read, so a user's
+    // completions of a range are an index-only scan. Sign-offs only.
+    index("tasks_firm_id_completed_by_sign_offs_idx")
+      .on(t.firmId, t.completedBy, t.completedAt, t.dueDate, t.createdAt, t.clientId, t.priority)
+      .where(sql`${t.completedBy} is not null`),
     // The audit list's order (decision 0011), so a page is read in order and a cursor is a seek.
     index("tasks_firm_id_audit_order_idx").on(
       t.firmId,

@@ -73,6 +73,20 @@ describe("demo seed", () => {
     }
   });
 
+  it("gives the reports a year of signed-off work: spread over the year, on time and late, by all three users, none in the future", async () => {
+    const completed = await ctx.database.db.select().from(tasks).where(eq(tasks.status, "completed"));
+    const ages = completed.map((task) => (now.getTime() - (task.completedAt?.getTime() ?? 0)) / 86_400_000);
+    expect(Math.min(...ages)).toBeGreaterThan(0);
+    expect(ages.some((age) => age <= 30)).toBe(true);
+    expect(ages.some((age) => age > 90 && age <= 180)).toBe(true);
+    expect(ages.some((age) => age > 180 && age <= 365)).toBe(true);
+    const late = completed.filter((task) => (task.completedAt?.getTime() ?? 0) > (task.dueDate?.getTime() ?? Infinity));
+    expect(late.length).toBeGreaterThan(5);
+    expect(completed.length - late.length).toBeGreaterThan(late.length);
+    expect(new Set(completed.map((task) => task.completedBy)).size).toBe(3);
+    for (const task of completed) expect(task.completedAt?.getTime()).toBeGreaterThan(task.createdAt.getTime());
+  });
+
   it("never seeds twice", async () => {
     const db = ctx.database.db;
     expect(await seedDemoData(db, { now })).toBe(false);

@@ -116,7 +116,7 @@ export async function seedDemoData(
       name: DEMO_FIRM_NAME,
       plan: "professional",
       trialEndsAt: addDays(now, trialDays),
-      createdAt: addDays(now, -180),
+      createdAt: addDays(now, -400),
     });
     const people = [];
     for (const login of demoLogins) {
@@ -126,7 +126,7 @@ export async function seedDemoData(
           ...login,
           email: `${login.username}@northbridge.example.com`,
           password: demoPassword,
-          createdAt: addDays(now, -180),
+          createdAt: addDays(now, -400),
         }),
       );
     }
@@ -144,6 +144,7 @@ export async function seedDemoData(
       );
     }
 
+    const servedClients: { id: string; staffServes: boolean }[] = [];
     const names = new Set<string>();
     const staffClientIds: string[] = [];
     for (let index = 0; index < CLIENT_COUNT; index++) {
@@ -162,6 +163,7 @@ export async function seedDemoData(
       if (random.chance(0.5)) await insertContact(tx, { firmId: firm.id, clientId: client.id, random });
       if (index % 3 === 0) staffClientIds.push(client.id);
       if (client.status === "prospect") continue;
+      servedClients.push({ id: client.id, staffServes: index % 3 === 0 });
 
       const taskCount = random.int(2, 6);
       for (let t = 0; t < taskCount; t++) {
@@ -185,7 +187,8 @@ export async function seedDemoData(
           await insertTask(tx, {
             ...base,
             dueDate,
-            completed: { by: completer, at: addDays(dueDate, -random.int(-3, 6)) },
+            // Never in the future: a task due after today was signed off early, a few hours ago at the latest.
+            completed: { by: completer, at: earlier(addDays(dueDate, -random.int(-3, 6)), now) },
           });
         } else if (kind === "pending") {
           await insertTask(tx, { ...base, dueDate: addDays(now, random.int(2, 45)) });
@@ -197,6 +200,33 @@ export async function seedDemoData(
       }
     }
     await insertUserClients(tx, { firmId: firm.id, userId: staff.id, clientIds: staffClientIds });
+
+    // A year of signed-off work for the reports (issue 9): three older tasks per client served,
+    // created 150 to 360 days ago, most signed off on time, some late, by each of the three
+    // users (the staff member on their own clients). Drawn from a random of its own, so the
+    // tasks above stay what they were.
+    const history = createRandom(20_261_123);
+    for (const client of servedClients) {
+      for (let t = 0; t < 3; t++) {
+        const template = history.pick(templates);
+        const createdAt = addHours(addDays(now, -history.int(150, 360)), -history.int(0, 23));
+        const dueDate = addDays(createdAt, history.int(7, 30));
+        const completer = history.pick(client.staffServes ? [owner, admin, staff] : [owner, admin]);
+        await insertTask(tx, {
+          firmId: firm.id,
+          clientId: client.id,
+          random: history,
+          templateId: template.id,
+          name: template.name,
+          description: template.description,
+          priority: template.priority,
+          createdAt,
+          createdBy: admin.id,
+          dueDate,
+          completed: { by: completer, at: addHours(dueDate, -history.int(-96, 144)) },
+        });
+      }
+    }
 
     // Recurring work: some active clients have a recurring template assigned, so the first start
     // shows schedules with this period's task due at its end (decision 0009).
@@ -221,6 +251,9 @@ export async function seedDemoData(
     return true;
   });
 }
+
+const addHours = (date: Date, hours: number) => new Date(date.getTime() + hours * 3_600_000);
+const earlier = (at: Date, now: Date) => new Date(Math.min(at.getTime(), now.getTime() - 3 * 3_600_000));
 
 /** Whether the demo firm exists, so start-up knows to print its sign-ins. */
 export async function hasDemoData(db: DbExecutor): Promise<boolean> {

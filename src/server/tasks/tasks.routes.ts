@@ -1,8 +1,9 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
 import {
   completeTaskSchema,
   createTaskSchema,
+  type ListTasksQuery,
   listOverdueQuerySchema,
   listTasksQuerySchema,
   maxTasksPage,
@@ -11,7 +12,10 @@ import {
   updateTaskSchema,
 } from "../../shared/tasks";
 import { auditContext, requestOrigin, requireSession } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
+import { sendCsvStream, wantsCsv } from "../csv/csv";
 import type { Database } from "../db/database";
+import { AppError } from "../errors";
 import { idParams, type ZodTypeProvider } from "../http";
 import { completeTask, createTask, deleteTask, listOverdueTasks, listTasks, updateTask } from "./tasks.service";
 
@@ -32,12 +36,16 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
           "completion, then by due date descending, each with its client's name. Archived clients' tasks only with " +
           "their clientId. Optional status (pending, completed, overdue), search q over task name, description and " +
           `client name, clientId, and limit with cursor for pages (the next page's cursor comes in ${NEXT_CURSOR_HEADER}). ` +
-          `Without limit, the largest page (${maxTasksPage})`,
+          `Without limit, the largest page (${maxTasksPage}). With format=csv (or Accept: text/csv and no format), ` +
+          "every matching task as a CSV download, without limit and cursor",
         querystring: listTasksQuerySchema,
         response: { 200: z.array(taskListItemSchema) },
       },
     },
     async (request, reply) => {
+      if (wantsCsv(request, request.query.format)) {
+        return sendTasksCsv(reply, { db, actor: requireSession(request), query: request.query });
+      }
       const page = await listTasks({ db, actor: requireSession(request), query: request.query });
       if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
       return page.tasks;
@@ -145,5 +153,50 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
         audit: auditContext(request),
         origin: requestOrigin(request),
       }),
+  );
+}
+
+/**
+ * Every task the list's filters match (status, q, clientId), as a CSV download: read a page of
+ * 500 (maxTasksPage) at a time through the list's own keyset cursor, with one `now` for every page,
+ * and written out as the socket takes it, so a firm of a million tasks never becomes one array.
+ */
+function sendTasksCsv(reply: FastifyReply, options: { db: Database; actor: SessionInfo; query: ListTasksQuery }) {
+  const { db, actor, query } = options;
+  if (query.limit !== undefined || query.cursor !== undefined) {
+    throw new AppError("BAD_REQUEST", "limit and cursor do not apply to a CSV download");
+  }
+  const now = new Date();
+  async function* rows() {
+    let cursor: string | undefined;
+    do {
+      const page = await listTasks({
+        db,
+        actor,
+        query: { ...query, limit: maxTasksPage, cursor },
+        now,
+        withoutSignatures: true,
+      });
+      for (const task of page.tasks) {
+        yield [
+          task.name,
+          task.clientName,
+          task.status,
+          task.priority,
+          task.dueDate,
+          task.createdAt,
+          task.completedAt,
+          task.printedName,
+          task.completedByUser?.fullName,
+        ];
+      }
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+  return sendCsvStream(
+    reply,
+    `tasks-${query.status ?? "all"}-${now.toISOString().slice(0, 10)}.csv`,
+    ["Task", "Client", "Status", "Priority", "Due date", "Created", "Completed", "Printed name", "Signed by"],
+    rows(),
   );
 }

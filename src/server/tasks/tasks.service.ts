@@ -94,11 +94,13 @@ export const taskColumns = {
  * each has one plan: the firm's walks the audit-order index, a client's reads its few tasks by
  * the client index and sorts them.
  */
-const tasksPage = (scope: "firm" | "client") =>
-  preparedStatement(scope === "firm" ? "tasks_page" : "tasks_page_of_client", (db) =>
+const tasksPage = (scope: "firm" | "client", name: string, options: { signatures: boolean }) =>
+  preparedStatement(name, (db) =>
     db
       .select({
         ...taskColumns,
+        // A CSV download never shows the drawn signature: it is not even read (nor de-TOASTed).
+        signature: options.signatures ? tasks.signature : sql<string | null>`null::text`,
         clientName: clients.name,
         completerFullName: completer.fullName,
         completerUsername: completer.username,
@@ -132,8 +134,10 @@ const tasksPage = (scope: "firm" | "client") =>
       .orderBy(sql`${completedKey} desc`, sql`${dueKey} desc`, sql`${tasks.createdAt} desc`, sql`${tasks.id} desc`)
       .limit(sql.placeholder("limit")),
   );
-const firmTasksPage = tasksPage("firm");
-const clientTasksPage = tasksPage("client");
+const firmTasksPage = tasksPage("firm", "tasks_page", { signatures: true });
+const clientTasksPage = tasksPage("client", "tasks_page_of_client", { signatures: true });
+const firmTasksCsvPage = tasksPage("firm", "tasks_csv_page", { signatures: false });
+const clientTasksCsvPage = tasksPage("client", "tasks_csv_page_of_client", { signatures: false });
 
 /**
  * The stretch of the audit order a status filter can be found in. Its first page starts at
@@ -198,13 +202,21 @@ export async function listTasks(options: {
   actor: SessionInfo;
   query: ListTasksQuery;
   now?: Date;
+  /** For a CSV download: the same page without the signatures (`signature` is null). */
+  withoutSignatures?: boolean;
 }): Promise<{ tasks: TaskListItem[]; nextCursor: string | null }> {
   const { db, actor, query, now = new Date() } = options;
   const range = statusRange(query.status, now);
   const after = query.cursor === undefined ? range.start : decodeCursor(query.cursor);
   // A firm may hold a million tasks: without a limit the answer is the largest page, never all.
   const limit = query.limit ?? maxTasksPage;
-  const statement = query.clientId === undefined ? firmTasksPage : clientTasksPage;
+  const statement = options.withoutSignatures
+    ? query.clientId === undefined
+      ? firmTasksCsvPage
+      : clientTasksCsvPage
+    : query.clientId === undefined
+      ? firmTasksPage
+      : clientTasksPage;
   const rows = await statement(db).execute({
     firmId: actor.firmId,
     userId: assignedTo(actor.role, actor.userId, "clients.read"),

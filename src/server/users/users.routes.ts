@@ -1,9 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { userActivitySchema } from "../../shared/reports";
 import { createUserSchema, updateUserSchema, userSummarySchema } from "../../shared/users";
 import { auditContext, requireSession } from "../auth/access-control";
 import type { Database } from "../db/database";
 import { idParams, type ZodTypeProvider } from "../http";
+import { getUserActivity } from "./user-activity.service";
 import { createUser, getUser, listUsers, updateUser } from "./users.service";
 
 export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
@@ -25,6 +27,20 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
       schema: { summary: "One of the firm's users", params: idParams("User"), response: { 200: userSummarySchema } },
     },
     async (request) => getUser({ db, actor: requireSession(request), userId: request.params.id }),
+  );
+
+  api.get(
+    "/api/users/:id/activity",
+    {
+      // The user audit's rule (design section 3): a `user` sees only their own (decision 0019).
+      config: { access: "reports.userAudit" },
+      schema: {
+        summary: "A user's profile: task totals, the newest 200 of their tasks, their assigned clients",
+        params: idParams("User"),
+        response: { 200: userActivitySchema },
+      },
+    },
+    async (request) => getUserActivity({ db, actor: requireSession(request), userId: request.params.id }),
   );
 
   api.post(

@@ -1,4 +1,54 @@
-/** Issue 8 part B builds this page; until then the shell shows its title and nothing else. */
+import { Building2, UserRound } from "lucide-react";
+import { useSearchParams } from "react-router";
+import { PageHeader } from "../../components/ui/page-header";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
+import { ClientAudit } from "./client-audit";
+import { parseReportParams, type ReportParams, reportSearchParams } from "./report-format";
+import { UserAudit } from "./user-audit";
+
+/**
+ * /reports (spec 2): the Client Audit and User Audit tabs. The tab, the chosen client and user and
+ * the range live in the URL (`?tab=user&client=…&user=…&days=90`), so a report can be linked,
+ * reloaded and reached with the back button (decision 0018). Both choices are kept while the
+ * other tab is open, and the range is shared by the two.
+ */
 export function ReportsPage() {
-  return null;
+  const [searchParams, setSearchParams] = useSearchParams();
+  const state = parseReportParams(searchParams);
+  const update = (change: Partial<ReportParams>, replace = false) =>
+    setSearchParams(reportSearchParams({ ...state, ...change }), { replace });
+
+  return (
+    <div className="flex flex-col gap-6">
+      <PageHeader description="Audit the work done for each client and by each member of your team" />
+      <Tabs value={state.tab} onValueChange={(tab) => update({ tab: tab === "user" ? "user" : "client" }, true)}>
+        <TabsList aria-label="Report type">
+          <TabsTrigger value="client">
+            <Building2 aria-hidden="true" />
+            Client Audit
+          </TabsTrigger>
+          <TabsTrigger value="user">
+            <UserRound aria-hidden="true" />
+            User Audit
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="client">
+          <ClientAudit
+            clientId={state.clientId}
+            days={state.days}
+            onClientChange={(clientId) => update({ clientId })}
+            onDaysChange={(days) => update({ days })}
+          />
+        </TabsContent>
+        <TabsContent value="user">
+          <UserAudit
+            userId={state.userId}
+            days={state.days}
+            onUserChange={(userId) => update({ userId })}
+            onDaysChange={(days) => update({ days })}
+          />
+        </TabsContent>
+      </Tabs>
+    </div>
+  );
 }

@@ -1,4 +1,166 @@
-/** Issue 8 part B builds this page; until then the shell shows its title and nothing else. */
+import { useQuery } from "@tanstack/react-query";
+import { AlertTriangle, Search, SearchX, Users } from "lucide-react";
+import { useMemo, useState } from "react";
+import { can, grantableRoles, roleLabels, scopeOf } from "../../../shared/permissions";
+import type { Role } from "../../../shared/roles";
+import type { CurrentUser, UserSummary } from "../../../shared/users";
+import { Button } from "../../components/ui/button";
+import { Card } from "../../components/ui/card";
+import { EmptyState } from "../../components/ui/empty-state";
+import { Input } from "../../components/ui/input";
+import { toast } from "../../components/ui/toaster";
+import { errorMessage } from "../../lib/api";
+import { currentUserQueryOptions } from "../auth/api";
+import { allClientsQueryOptions, userClientsQueryOptions, usersQueryOptions, useUpdateUser } from "./api";
+import { AssignClientsDialog } from "./assign-clients-dialog";
+import { NewUserDialog } from "./new-user-dialog";
+import { matchesUserSearch } from "./people";
+import { UserCard, type UserCardActions, UserCardSkeleton } from "./user-card";
+
+const skeletonCards = ["a", "b", "c", "d", "e", "f"];
+
+/**
+ * /users (spec 2, decision 0019): the firm's users from GET /api/users and who serves which
+ * client from GET /api/user-clients, named from GET /api/clients. The search is local: a firm
+ * has tens of users, not thousands.
+ */
 export function UsersPage() {
-  return null;
+  const [search, setSearch] = useState("");
+  const [assigning, setAssigning] = useState<string | null>(null);
+  const { data: me } = useQuery(currentUserQueryOptions());
+  const users = useQuery(usersQueryOptions());
+  const links = useQuery(userClientsQueryOptions());
+  const clients = useQuery(allClientsQueryOptions());
+  const updateUser = useUpdateUser();
+
+  const clientIdsByUser = useMemo(() => {
+    const map = new Map<string, string[]>();
+    for (const link of links.data ?? []) map.set(link.userId, [...(map.get(link.userId) ?? []), link.clientId]);
+    return map;
+  }, [links.data]);
+  const clientNameById = useMemo(
+    () => new Map((clients.data ?? []).map((client) => [client.id, client.name])),
+    [clients.data],
+  );
+  const sortedClients = useMemo(
+    () => [...(clients.data ?? [])].sort((a, b) => a.name.localeCompare(b.name)),
+    [clients.data],
+  );
+
+  const visible = (users.data ?? []).filter((user) => matchesUserSearch(user, search));
+  const assigningUser = users.data?.find((user) => user.id === assigning);
+  const pending = users.isPending || links.isPending || clients.isPending || !me;
+  const failed = users.error ?? links.error ?? clients.error;
+
+  const namesOf = (user: UserSummary): string[] | undefined => {
+    if (!me || (scopeOf(me.role, "assignments.read") === "self" && user.id !== me.id)) return undefined;
+    return (clientIdsByUser.get(user.id) ?? [])
+      .map((clientId) => clientNameById.get(clientId))
+      .filter((name): name is string => name !== undefined)
+      .sort((a, b) => a.localeCompare(b));
+  };
+
+  const change = (user: UserSummary, input: { role: Role } | { disabled: boolean }, done: string) =>
+    updateUser.mutate(
+      { userId: user.id, input },
+      {
+        onSuccess: () => toast.success(done),
+        onError: (error) =>
+          toast.error("Failed to update user", { description: errorMessage(error, "Please try again.") }),
+      },
+    );
+
+  const actionsFor = (user: UserSummary, actor: CurrentUser): UserCardActions => {
+    const mayChange =
+      can(actor.role, "users.update") && user.id !== actor.id && grantableRoles[actor.role].includes(user.role);
+    return {
+      ...(can(actor.role, "assignments.write") ? { onAssign: () => setAssigning(user.id) } : {}),
+      ...(mayChange
+        ? {
+            roleChoices: grantableRoles[actor.role].filter((role) => role !== user.role),
+            onChangeRole: (role: Role) =>
+              change(user, { role }, `${user.fullName} is now ${withArticle(roleLabels[role])}`),
+            onToggleDisabled: () =>
+              change(
+                user,
+                { disabled: !user.disabled },
+                user.disabled ? `${user.fullName} can sign in again` : `${user.fullName} is disabled`,
+              ),
+          }
+        : {}),
+    };
+  };
+
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex items-center gap-2 sm:justify-between">
+        <span className="relative block min-w-0 flex-1 sm:max-w-80">
+          <Search
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden="true"
+          />
+          <Input
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            placeholder="Search users..."
+            aria-label="Search users by username, full name or role"
+            autoComplete="off"
+            className="pl-9"
+          />
+        </span>
+        {me && can(me.role, "users.create") && <NewUserDialog grantable={grantableRoles[me.role]} />}
+      </div>
+      {failed ? (
+        <Card role="alert" className="flex flex-col items-start gap-3 p-6">
+          <div className="flex items-center gap-2 font-medium">
+            <AlertTriangle className="size-4 text-destructive" aria-hidden="true" />
+            The users could not be loaded
+          </div>
+          <p className="text-sm text-muted-foreground">{errorMessage(failed, "Please try again.")}</p>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => {
+              void users.refetch();
+              void links.refetch();
+              void clients.refetch();
+            }}
+          >
+            Try again
+          </Button>
+        </Card>
+      ) : pending ? (
+        <div role="status" aria-label="Loading users" className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3">
+          {skeletonCards.map((key) => (
+            <UserCardSkeleton key={key} />
+          ))}
+        </div>
+      ) : visible.length === 0 ? (
+        search.trim() ? (
+          <EmptyState icon={SearchX} title="No users found" description="Try adjusting your search terms" />
+        ) : (
+          <EmptyState icon={Users} title="No users yet" description="Add the people of your firm with New User." />
+        )
+      ) : (
+        <ul className="grid grid-cols-1 gap-4 md:grid-cols-2 lg:grid-cols-3" aria-label="Users">
+          {visible.map((user) => (
+            <li key={user.id} className="min-w-0">
+              <UserCard user={user} clientNames={namesOf(user)} actions={actionsFor(user, me)} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {assigningUser && (
+        <AssignClientsDialog
+          user={assigningUser}
+          clients={sortedClients}
+          assignedIds={clientIdsByUser.get(assigningUser.id) ?? []}
+          onOpenChange={(open) => !open && setAssigning(null)}
+        />
+      )}
+    </div>
+  );
 }
+
+const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) && noun !== "user" ? "an" : "a"} ${noun}`;

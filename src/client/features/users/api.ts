@@ -1,0 +1,100 @@
+import { type QueryClient, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import type { AssignClientsInput, UserAssignment, UserClientLink } from "../../../shared/assignments";
+import type { ClientSummary } from "../../../shared/clients";
+import type { UserActivity } from "../../../shared/reports";
+import type { CreateUserInput, UpdateUserInput, UserSummary } from "../../../shared/users";
+import { requestJson } from "../../lib/api";
+
+/*
+ * The people screens' data (spec 7, decision 0019). Keys are URLs split at "/" (spec 7's default
+ * fetch joins them back), so a prefix refreshes everything under it: ["/api/users"] is the list,
+ * each user and each user's activity.
+ */
+
+/** GET /api/users: the firm's users. */
+export function usersQueryOptions() {
+  return queryOptions<UserSummary[]>({ queryKey: ["/api/users"] });
+}
+
+/** GET /api/users/{id} (S-UPROF-12). */
+export function userQueryOptions(userId: string) {
+  return queryOptions<UserSummary>({ queryKey: ["/api/users", userId] });
+}
+
+/** GET /api/users/{id}/activity: the profile's totals, audit trail and assigned clients. */
+export function userActivityQueryOptions(userId: string) {
+  return queryOptions<UserActivity>({ queryKey: ["/api/users", userId, "activity"] });
+}
+
+/** GET /api/user-clients: who serves which client (a `user` sees only their own links). */
+export function userClientsQueryOptions() {
+  return queryOptions<UserClientLink[]>({ queryKey: ["/api/user-clients"] });
+}
+
+/**
+ * GET /api/clients: every client the actor can see, for the names on the cards and the assign
+ * dialog's list. The key is the list's own path, so a client change refreshes it too.
+ */
+export function allClientsQueryOptions() {
+  return queryOptions<ClientSummary[]>({ queryKey: ["/api/clients"] });
+}
+
+export function useCreateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateUserInput) => requestJson<UserSummary>("POST", "/api/users", input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["/api/users"] }),
+  });
+}
+
+export function useUpdateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, input }: { userId: string; input: UpdateUserInput }) =>
+      requestJson<UserSummary>("PATCH", `/api/users/${userId}`, input),
+    // Names and roles also show in the client detail's team; a role change of a `user` changes
+    // which clients they see, which the actor's own lists do not show.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ["/api/users"] }),
+        queryClient.invalidateQueries({ queryKey: ["/api/clients"], predicate: isClientDetail }),
+      ]),
+  });
+}
+
+/** A client detail's query (["/api/clients", id]), not a list's or a search's. */
+const isClientDetail = (query: { queryKey: readonly unknown[] }) =>
+  query.queryKey.length === 2 && typeof query.queryKey[1] === "string";
+
+/**
+ * POST /api/user-clients/assign. Afterwards exactly what shows the assignment is refreshed: the
+ * users (cards, the profile's assigned clients), the links, and the Assigned Team of each client
+ * that gained or lost the user.
+ */
+export function useAssignClients() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AssignClientsInput & { previousClientIds: readonly string[] }) =>
+      requestJson<UserAssignment>("POST", "/api/user-clients/assign", {
+        userId: input.userId,
+        clientIds: input.clientIds,
+      }),
+    onSuccess: (_result, input) => refreshAssignment(queryClient, input.previousClientIds, input.clientIds),
+  });
+}
+
+function refreshAssignment(queryClient: QueryClient, before: readonly string[], after: readonly string[]) {
+  const changed = changedClientIds(before, after);
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: ["/api/users"] }),
+    queryClient.invalidateQueries({ queryKey: ["/api/user-clients"] }),
+    ...changed.map((clientId) => queryClient.invalidateQueries({ queryKey: ["/api/clients", clientId], exact: true })),
+  ]);
+}
+
+/** The clients in one list and not the other: those whose team changes. */
+export function changedClientIds(before: readonly string[], after: readonly string[]): string[] {
+  const was = new Set(before);
+  const is = new Set(after);
+  return [...[...was].filter((id) => !is.has(id)), ...[...is].filter((id) => !was.has(id))];
+}

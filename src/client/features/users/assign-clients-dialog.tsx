@@ -1,0 +1,167 @@
+import { Loader2, Search } from "lucide-react";
+import { useId, useMemo, useState } from "react";
+import type { UserSummary } from "../../../shared/users";
+import { Button } from "../../components/ui/button";
+import { Checkbox } from "../../components/ui/checkbox";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from "../../components/ui/dialog";
+import { Input } from "../../components/ui/input";
+import { toast } from "../../components/ui/toaster";
+import { errorMessage } from "../../lib/api";
+import { useAssignClients } from "./api";
+import { matchesClientSearch } from "./people";
+
+export type AssignableClient = { id: string; name: string; industry: string | null };
+
+/** Rows drawn at once: a firm may have thousands of clients; the search narrows the rest. */
+export const assignListLimit = 200;
+
+export const assignTexts = { success: "Clients assigned successfully", failure: "Failed to assign clients" } as const;
+
+/**
+ * Spec 2's Assign Clients dialog: a checkbox per client in a list that scrolls beyond 24rem
+ * (max-h-96), searchable, saved as the user's whole list (an empty list removes every client).
+ * Mounted only while open, so each opening starts from the user's current clients.
+ */
+export function AssignClientsDialog({
+  user,
+  clients,
+  assignedIds,
+  onOpenChange,
+}: {
+  user: UserSummary;
+  clients: readonly AssignableClient[];
+  assignedIds: readonly string[];
+  onOpenChange: (open: boolean) => void;
+}) {
+  const [selected, setSelected] = useState(() => new Set(assignedIds));
+  const [search, setSearch] = useState("");
+  const assign = useAssignClients();
+  const listId = useId();
+  const pending = assign.isPending;
+  const matching = useMemo(() => clients.filter((client) => matchesClientSearch(client, search)), [clients, search]);
+  const shown = matching.slice(0, assignListLimit);
+
+  const toggle = (clientId: string, checked: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (checked) next.add(clientId);
+      else next.delete(clientId);
+      return next;
+    });
+
+  const save = () =>
+    assign.mutate(
+      { userId: user.id, clientIds: [...selected], previousClientIds: assignedIds },
+      {
+        onSuccess: () => {
+          toast.success(assignTexts.success);
+          onOpenChange(false);
+        },
+        onError: (error) => {
+          const reason = errorMessage(error, "");
+          toast.error(assignTexts.failure, reason ? { description: reason } : {});
+        },
+      },
+    );
+
+  return (
+    <Dialog open onOpenChange={(next) => !pending && onOpenChange(next)}>
+      <DialogContent className="max-w-xl">
+        <DialogHeader>
+          <DialogTitle>Assign Clients</DialogTitle>
+          <DialogDescription>
+            Choose the clients {user.fullName} works on. They see only these clients when their role is user.
+          </DialogDescription>
+        </DialogHeader>
+        <div className="flex flex-col gap-3">
+          <span className="relative block">
+            <Search
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+              aria-hidden="true"
+            />
+            <Input
+              type="search"
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+              placeholder="Search clients..."
+              aria-label="Search clients by name or industry"
+              aria-controls={listId}
+              autoComplete="off"
+              className="pl-9"
+            />
+          </span>
+          <div className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
+            <span data-testid="assign-selected-count" aria-live="polite">
+              {selected.size} of {clients.length} selected
+            </span>
+            <Button
+              variant="link"
+              size="sm"
+              onClick={() => setSelected(new Set())}
+              disabled={pending || selected.size === 0}
+            >
+              Clear all
+            </Button>
+          </div>
+          <fieldset
+            id={listId}
+            disabled={pending}
+            data-testid="assign-client-list"
+            className="max-h-96 min-w-0 overflow-y-auto rounded-md border"
+          >
+            <legend className="sr-only">Clients</legend>
+            {clients.length === 0 ? (
+              <p className="px-4 py-6 text-center text-sm text-muted-foreground">
+                The firm has no clients yet. Add clients first, then assign them here.
+              </p>
+            ) : shown.length === 0 ? (
+              <p className="px-4 py-6 text-center text-sm text-muted-foreground">No clients match your search.</p>
+            ) : (
+              <ul className="divide-y">
+                {shown.map((client) => {
+                  const checkboxId = `${listId}-${client.id}`;
+                  return (
+                    <li key={client.id} className="flex items-center gap-3 px-3 py-2 hover:bg-accent/60">
+                      <Checkbox
+                        id={checkboxId}
+                        checked={selected.has(client.id)}
+                        onCheckedChange={(checked) => toggle(client.id, checked === true)}
+                      />
+                      <label htmlFor={checkboxId} className="flex min-w-0 flex-1 cursor-pointer flex-col">
+                        <span className="truncate text-sm font-medium">{client.name}</span>
+                        {client.industry && (
+                          <span className="truncate text-xs text-muted-foreground">{client.industry}</span>
+                        )}
+                      </label>
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+            {matching.length > shown.length && (
+              <p className="border-t px-3 py-2 text-xs text-muted-foreground">
+                Showing {shown.length} of {matching.length} clients. Search to find the others.
+              </p>
+            )}
+          </fieldset>
+        </div>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
+            Cancel
+          </Button>
+          <Button onClick={save} disabled={pending}>
+            {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
+            {pending ? "Saving..." : "Save Assignments"}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,54 @@
+import { roleLabels } from "../../../shared/permissions";
+import type { Role } from "../../../shared/roles";
+
+/*
+ * Pure rules of the people screens (spec 2 and 9), unit-tested in people.test.ts.
+ */
+
+/** Spec 9: user cards show 3 client names. */
+export const cardClientNames = 3;
+
+/** The names a card shows and how many more there are ("+N more"). */
+export function clientNamesPreview(names: readonly string[], shown = cardClientNames) {
+  return { shown: names.slice(0, shown), more: Math.max(0, names.length - shown) };
+}
+
+/**
+ * Spec 2: search by username, full name or role. Case-insensitive and ignoring spaces around it;
+ * the role matches its value ("super_admin") or its label ("super admin").
+ */
+export function matchesUserSearch(user: { username: string; fullName: string; role: Role }, search: string): boolean {
+  const needle = search.trim().toLowerCase();
+  if (needle === "") return true;
+  return [user.username, user.fullName, user.role, roleLabels[user.role]].some((value) =>
+    value.toLowerCase().includes(needle),
+  );
+}
+
+/** The assign dialog's search: by client name or industry. */
+export function matchesClientSearch(client: { name: string; industry: string | null }, search: string): boolean {
+  const needle = search.trim().toLowerCase();
+  if (needle === "") return true;
+  return client.name.toLowerCase().includes(needle) || (client.industry ?? "").toLowerCase().includes(needle);
+}
+
+export type RateTone = "good" | "fair" | "poor" | "none";
+
+/** Spec 9, user profile: green at 80 or above, yellow at 60 or above, red below; none without tasks. */
+export function completionRateTone(rate: number | null): RateTone {
+  if (rate === null) return "none";
+  if (rate >= 80) return "good";
+  if (rate >= 60) return "fair";
+  return "poor";
+}
+
+/** A rate as shown: "57%", or "—" when there is nothing to divide (issue 9). */
+export function formatRate(rate: number | null): string {
+  return rate === null ? "—" : `${rate}%`;
+}
+
+/** Average days as shown: "3 days", "1 day", or "—" when nothing was completed. */
+export function formatDays(days: number | null): string {
+  if (days === null) return "—";
+  return `${days} ${days === 1 ? "day" : "days"}`;
+}

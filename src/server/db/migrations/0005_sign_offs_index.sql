@@ -1,0 +1,1 @@
+CREATE INDEX "tasks_firm_id_completed_by_sign_offs_idx" ON "tasks" USING btree ("firm_id","completed_by","completed_at","due_date","created_at","client_id","priority") WHERE "tasks"."completed_by" is not null;
