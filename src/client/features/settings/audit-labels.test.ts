@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionLabel, entityName, shortUserAgent } from "./audit-labels";
+import { actionLabel, entityName, shortUserAgent, verificationSummary } from "./audit-labels";
 
 describe("the audit trail's wording", () => {
   it("reads an action as a sentence, and shows an unknown one as recorded", () => {
@@ -34,5 +34,36 @@ describe("the audit trail's wording", () => {
     expect(shortUserAgent("curl/8.5.0")).toBe("curl/8.5.0");
     expect(shortUserAgent(`x${"y".repeat(60)}`)).toHaveLength(41);
     expect(shortUserAgent(null)).toBe("Unknown device");
+  });
+
+  it("says whether the chain holds, and where it breaks", () => {
+    const at = (iso: string) => `at ${iso}`;
+    expect(verificationSummary({ intact: true, events: 1234 }, at)).toEqual({
+      title: "Intact",
+      detail: "All 1,234 events verified: none was changed or removed.",
+    });
+    expect(verificationSummary({ intact: true, events: 1 }, at).detail).toBe(
+      "All 1 event verified: none was changed or removed.",
+    );
+    expect(
+      verificationSummary(
+        {
+          intact: false,
+          events: 41,
+          brokenAt: {
+            id: "0196a000-0000-7000-8000-000000000001",
+            seq: 42,
+            action: "task.completed",
+            createdAt: "2026-01-10T05:00:00.000Z",
+          },
+        },
+        at,
+      ),
+    ).toEqual({
+      title: "Broken at event #42",
+      detail:
+        '"Completed task" recorded at 2026-01-10T05:00:00.000Z was changed, or an event before it was removed. ' +
+        "The 41 events before it verified intact.",
+    });
   });
 });

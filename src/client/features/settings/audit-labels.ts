@@ -1,5 +1,5 @@
 import type { AuditAction } from "../../../shared/audit-events";
-import type { AuditEntity, AuditEvent } from "../../../shared/reports";
+import type { AuditEntity, AuditEvent, AuditVerification } from "../../../shared/reports";
 
 /** What each recorded action reads as in the trail: a short sentence in the past tense. */
 export const actionLabels: Record<AuditAction, string> = {
@@ -78,4 +78,23 @@ export function shortUserAgent(userAgent: string | null): string {
   if (browser && system) return `${browser} on ${system}`;
   if (browser || system) return (browser ?? system) as string;
   return userAgent.length > 40 ? `${userAgent.slice(0, 40)}…` : userAgent;
+}
+
+const count = (events: number) => `${events.toLocaleString("en-US")} ${events === 1 ? "event" : "events"}`;
+
+/** The chain's verdict as the banner says it; `formatTime` shows an instant in the firm's zone. */
+export function verificationSummary(
+  result: AuditVerification,
+  formatTime: (iso: string) => string,
+): { title: string; detail: string } {
+  if (result.intact) {
+    return { title: "Intact", detail: `All ${count(result.events)} verified: none was changed or removed.` };
+  }
+  const { brokenAt } = result;
+  return {
+    title: `Broken at event #${brokenAt.seq}`,
+    detail:
+      `"${actionLabel(brokenAt.action)}" recorded ${formatTime(brokenAt.createdAt)} was changed, or an event ` +
+      `before it was removed. The ${count(result.events)} before it verified intact.`,
+  };
 }

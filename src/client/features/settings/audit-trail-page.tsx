@@ -24,7 +24,7 @@ import {
   emptyAuditFilter,
   firmUsersQueryOptions,
 } from "./api";
-import { actionLabel, entityLabels, entityName, shortUserAgent } from "./audit-labels";
+import { actionLabel, entityLabels, entityName, shortUserAgent, verificationSummary } from "./audit-labels";
 
 const backLink = (
   <Link
@@ -283,42 +283,24 @@ function VerificationBanner() {
     );
   }
   const result = verification.data;
-  if (result.intact) {
-    return (
-      <div
-        role="status"
-        data-testid="audit-verification"
-        className="flex flex-col gap-3 rounded-lg border border-success/30 bg-success-subtle px-4 py-3 text-success-subtle-foreground sm:flex-row sm:items-center sm:justify-between"
-      >
-        <div className="flex items-start gap-3">
-          <ShieldCheck className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-          <div>
-            <p className="font-semibold">Intact</p>
-            <p className="text-sm">
-              All {result.events.toLocaleString("en-US")} {result.events === 1 ? "event" : "events"} verified: none was
-              changed or removed.
-            </p>
-          </div>
-        </div>
-        {recheck}
-      </div>
-    );
-  }
-  const when = eventTimeFormat(firm.data?.timeZone).format(new Date(result.brokenAt.createdAt));
+  const summary = verificationSummary(result, (iso) => eventTimeFormat(firm.data?.timeZone).format(new Date(iso)));
+  const Icon = result.intact ? ShieldCheck : ShieldAlert;
   return (
     <div
-      role="alert"
+      role={result.intact ? "status" : "alert"}
       data-testid="audit-verification"
-      className="flex flex-col gap-3 rounded-lg border border-destructive/30 bg-destructive-subtle px-4 py-3 text-destructive-subtle-foreground sm:flex-row sm:items-center sm:justify-between"
+      className={cn(
+        "flex flex-col gap-3 rounded-lg border px-4 py-3 sm:flex-row sm:items-center sm:justify-between",
+        result.intact
+          ? "border-success/30 bg-success-subtle text-success-subtle-foreground"
+          : "border-destructive/30 bg-destructive-subtle text-destructive-subtle-foreground",
+      )}
     >
       <div className="flex items-start gap-3">
-        <ShieldAlert className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+        <Icon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
         <div>
-          <p className="font-semibold">Broken at event #{result.brokenAt.seq}</p>
-          <p className="text-sm">
-            "{actionLabel(result.brokenAt.action)}" recorded {when} was changed, or an event before it was removed. The{" "}
-            {result.events.toLocaleString("en-US")} events before it verified intact.
-          </p>
+          <p className="font-semibold">{summary.title}</p>
+          <p className="text-sm">{summary.detail}</p>
         </div>
       </div>
       {recheck}
