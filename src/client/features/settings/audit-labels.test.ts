@@ -43,8 +43,9 @@ describe("the audit trail's wording", () => {
       detail: "All 1,234 events verified: none was changed or removed.",
     });
     expect(verificationSummary({ intact: true, events: 1 }, at).detail).toBe(
-      "All 1 event verified: none was changed or removed.",
+      "The 1 event verified: it was not changed or removed.",
     );
+    expect(verificationSummary({ intact: true, events: 0 }, at).detail).toBe("No events recorded yet.");
     expect(
       verificationSummary(
         {

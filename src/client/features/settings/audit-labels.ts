@@ -88,7 +88,13 @@ export function verificationSummary(
   formatTime: (iso: string) => string,
 ): { title: string; detail: string } {
   if (result.intact) {
-    return { title: "Intact", detail: `All ${count(result.events)} verified: none was changed or removed.` };
+    const detail =
+      result.events === 0
+        ? "No events recorded yet."
+        : result.events === 1
+          ? "The 1 event verified: it was not changed or removed."
+          : `All ${count(result.events)} verified: none was changed or removed.`;
+    return { title: "Intact", detail };
   }
   const { brokenAt } = result;
   return {
