@@ -45,6 +45,9 @@ type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Route = { method: Method; url: string };
 type RequestSpec = { path?: string; body?: unknown };
 
+/** A post of content/blog/, loaded into every test database (decision 0021). */
+const knownBlogSlug = "client-onboarding-first-30-days";
+
 type World = {
   db: Database;
   /** The home firm: the role matrix acts inside it; the tenant matrix tries to reach into it. */
@@ -286,6 +289,23 @@ const tenantMatrix: Record<string, TenantRow> = {
       const response = await send(world.bSuperAdmin, route, {});
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ status: "ok", database: "ok" });
+    },
+  }),
+  "GET /api/blog": noTenantData("the vendor's articles: public, the same for everyone, no firm", {
+    "answers every firm alike": async (world, route) => {
+      const forB = await send(world.bSuperAdmin, route, {});
+      const forA = await send(world.as.user, route, {});
+      expect(forB.status).toBe(200);
+      expect(forB.text).toBe(forA.text);
+      expect(forB.text).not.toContain(world.a.firm.id);
+    },
+  }),
+  "GET /api/blog/:slug": noTenantData("one of the vendor's articles: public, the same for everyone, no firm", {
+    "answers every firm alike": async (world, route) => {
+      const forB = await send(world.bSuperAdmin, route, { path: `/api/blog/${knownBlogSlug}` });
+      const forA = await send(world.as.user, route, { path: `/api/blog/${knownBlogSlug}` });
+      expect(forB.status).toBe(200);
+      expect(forB.text).toBe(forA.text);
     },
   }),
   "GET /api/docs": noTenantData("describes the API itself, the same for everyone", {
@@ -828,6 +848,13 @@ const signedIn = { anonymous: false, super_admin: true, admin: true, user: true 
 const roleMatrix: Record<string, RoleRow> = {
   "GET /api/health": { access: "public", allowed: everyone, ok: 200, request: () => ({}) },
   "GET /api/docs": { access: "public", allowed: everyone, ok: 200, request: () => ({}) },
+  "GET /api/blog": { access: "public", allowed: everyone, ok: 200, request: () => ({}) },
+  "GET /api/blog/:slug": {
+    access: "public",
+    allowed: everyone,
+    ok: 200,
+    request: () => ({ path: `/api/blog/${knownBlogSlug}` }),
+  },
   "POST /api/auth/register": {
     access: "public",
     allowed: everyone,

@@ -1,8 +1,11 @@
 import fs from "node:fs";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { syncBlogPosts } from "../src/server/blog/blog-content";
+import { connectDatabase } from "../src/server/db/database";
 import { startEmbeddedPostgres } from "../src/server/db/embedded-postgres";
 import { migrateDatabase } from "../src/server/db/migrate";
+import { projectPaths } from "../src/server/paths";
 import { makeTempDir } from "./temp-dir";
 import { databaseUrl, type TestDatabaseServer, testDatabasePrefix } from "./test-database";
 
@@ -35,6 +38,13 @@ export default async function setup(project: TestProject) {
   await admin.connect();
   await admin.query(`create database ${admin.escapeIdentifier(server.template)}`);
   await migrateDatabase(databaseUrl(adminUrl, server.template));
+  // The blog's posts, as at start (decision 0021): every test database has them.
+  const template = connectDatabase({ url: databaseUrl(adminUrl, server.template), poolSize: 1 });
+  try {
+    await syncBlogPosts(template.db, projectPaths.blogContent);
+  } finally {
+    await template.close();
+  }
   project.provide("testDatabaseServer", server);
 
   return async () => {

@@ -4,6 +4,7 @@ import { assignmentsRoutes } from "./assignments/assignments.routes";
 import { auditRoutes } from "./audit/audit.routes";
 import { registerAccessControl } from "./auth/access-control";
 import { authRoutes } from "./auth/auth.routes";
+import { blogRoutes } from "./blog/blog.routes";
 import { clientsRoutes } from "./clients/clients.routes";
 import type { Config } from "./config";
 import { contactsRoutes } from "./contacts/contacts.routes";
@@ -100,6 +101,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   reportsRoutes(app, { db: database.db });
   firmRoutes(app, { db: database.db });
   auditRoutes(app, { db: database.db });
+  blogRoutes(app, { db: database.db });
   docsRoutes(app);
   await webRoutes(app, { clientDir: options.clientDir ?? projectPaths.clientBuild });
   return app;

@@ -1,5 +1,6 @@
 import { brand } from "../shared/brand";
 import { buildApp } from "./app";
+import { BlogContentError, syncBlogPosts } from "./blog/blog-content";
 import { ConfigError, loadConfig } from "./config";
 import { DataDirLockedError } from "./db/data-dir-lock";
 import { connectDatabase } from "./db/database";
@@ -8,6 +9,7 @@ import { migrateDatabase } from "./db/migrate";
 import { startHousekeeping } from "./jobs/housekeeping";
 import { startScheduler } from "./jobs/scheduler";
 import { createLogger } from "./logger";
+import { projectPaths } from "./paths";
 import { demoLogins, demoPassword, hasDemoData, seedDemoData } from "./seed/demo-seed";
 
 /** Boots Tendwell: database (embedded unless DATABASE_URL), migrations, demo data, HTTP. */
@@ -36,6 +38,8 @@ async function main() {
     if (config.seedDemoData && (await seedDemoData(database.db, { onlyIfEmpty: true }))) {
       logger.info("Created the demo firm on the empty database");
     }
+    const blog = await syncBlogPosts(database.db, projectPaths.blogContent);
+    logger.info(blog, "Blog posts synced from content/blog");
   } catch (error) {
     await database?.close();
     await stopEmbedded();
@@ -103,7 +107,10 @@ async function main() {
 
 main().catch((error: unknown) => {
   const expected =
-    error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof EmbeddedPostgresError;
+    error instanceof ConfigError ||
+    error instanceof DataDirLockedError ||
+    error instanceof EmbeddedPostgresError ||
+    error instanceof BlogContentError;
   process.stderr.write(
     `\n${brand.name} could not start: ${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`,
   );

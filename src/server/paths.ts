@@ -22,4 +22,6 @@ export const projectPaths = {
   root,
   migrations: path.join(root, "src", "server", "db", "migrations"),
   clientBuild: path.join(root, "dist", "client"),
+  /** The vendor's blog posts and their images (decision 0021); read at start, also from dist/. */
+  blogContent: path.join(root, "content", "blog"),
 };
