@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { syncBlogPosts } from "../src/server/blog/blog-content";
+import { readBlogContent, syncBlogPosts } from "../src/server/blog/blog-content";
 import { connectDatabase } from "../src/server/db/database";
 import { startEmbeddedPostgres } from "../src/server/db/embedded-postgres";
 import { migrateDatabase } from "../src/server/db/migrate";
@@ -20,6 +20,8 @@ declare module "vitest" {
  * temporary folder. A template database is migrated once; each test file clones it.
  */
 export default async function setup(project: TestProject) {
+  // A malformed post fails here, before any server is started.
+  readBlogContent(projectPaths.blogContent);
   const externalUrl = process.env.TEST_DATABASE_URL;
   const tempDir = externalUrl ? undefined : makeTempDir();
   const embedded = tempDir
