@@ -1374,6 +1374,28 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
+  it("S-API-28 S-BPOST-17: GET /api/blog/:slug with bad slugs, without a session (404, never a 5xx)", async () => {
+    const knownSlug = "client-onboarding-first-30-days";
+    const badSlug = fc.oneof(
+      badPathId,
+      fc
+        .tuple(nastyChar, fc.nat())
+        .map(([char, at]) =>
+          encodeURIComponent(insertInside(knownSlug, char, at % 31).replace(/[\ud800-\udfff]/g, "x")),
+        ),
+      fc.constantFrom(knownSlug.toUpperCase(), `${knownSlug}-`, `-${knownSlug}`, knownSlug.replace("-", "--")),
+      fc.integer({ min: 101, max: 5_000 }).map((length) => "a".repeat(length)),
+    );
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badSlug, async (slug) => {
+          await refusedWithoutWrites(`GET /api/blog/${preview(slug)}`, () => send("GET", `/api/blog/${slug}`));
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
   it("GET /api/users/:id/activity with bad ids", async () => {
     await unchangedAcross(() =>
       fc.assert(
