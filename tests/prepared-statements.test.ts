@@ -108,6 +108,18 @@ describe("prepared statements", () => {
     }
   });
 
+  it("the public blog's reads run prepared, once per request each (decision 0021)", async () => {
+    const before = await prepared();
+    const anonymous = apiClient(ctx.app);
+    expect((await anonymous.get("/api/blog")).status).toBe(200);
+    expect((await anonymous.get("/api/blog/client-onboarding-first-30-days")).status).toBe(200);
+    expect((await anonymous.get("/api/blog/no-such-post")).status).toBe(404);
+    const after = await prepared();
+    const ran = (name: string) => (after.get(name)?.executions ?? 0) - (before.get(name)?.executions ?? 0);
+    expect(ran("blog_posts_published")).toBe(1);
+    expect(ran("blog_post_by_slug")).toBe(2);
+  });
+
   it("a session unused for a minute is touched by a prepared statement", async () => {
     const client = await signIn(ctx.app, world.users.user);
     await ctx.database.pool.query("update sessions set last_seen_at = now() - interval '2 minutes'");
