@@ -177,7 +177,7 @@ function sendClientsCsv(reply: FastifyReply, options: { db: Database; actor: Ses
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
   }
-  const day = new Date().toISOString().slice(0, 10);
+  const day = now.toISOString().slice(0, 10);
   return sendCsvStream(
     reply,
     `clients-${fileSlug(query.archived === "true" ? "archived" : "all")}-${day}.csv`,

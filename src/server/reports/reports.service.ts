@@ -1,7 +1,7 @@
 import { scopeOf } from "../../shared/permissions";
 import type { ClientReport, Completion, ReportDays, ReportRange, UserReport } from "../../shared/reports";
 import type { Role } from "../../shared/roles";
-import type { TaskPriority } from "../../shared/tasks";
+import { type StoredTaskStatus, type TaskPriority, taskStatus } from "../../shared/tasks";
 import type { SessionInfo } from "../auth/sessions";
 import type { Database } from "../db/database";
 import { preparedSql } from "../db/prepared";
@@ -112,7 +112,7 @@ type HistoryRow = {
   id: string;
   name: string;
   priority: TaskPriority;
-  status: "pending" | "completed";
+  status: StoredTaskStatus;
   due_date: Date | null;
   created_at: Date;
   completed_at: Date | null;
@@ -282,12 +282,7 @@ export async function getClientReport(options: {
     history: history.map((row) => ({
       id: row.id,
       name: row.name,
-      status:
-        row.status === "completed"
-          ? "completed"
-          : row.due_date !== null && row.due_date.getTime() < now.getTime()
-            ? "overdue"
-            : "pending",
+      status: taskStatus({ status: row.status, dueDate: row.due_date }, now),
       priority: row.priority,
       dueDate: row.due_date?.toISOString() ?? null,
       createdAt: row.created_at.toISOString(),
