@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BundleReport, dashboardBudgetBytes, filesNeeded, measureBundle } from "./bundle-size";
+import { type BundleReport, dashboardBudgetBytes, filesNeeded, landingBudgetBytes, measureBundle } from "./bundle-size";
 
 // A fresh build of the current sources, so a stale dist/ can never pass the budget.
 const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "tendwell-bundle-"));
@@ -13,6 +13,8 @@ beforeAll(() => {
   const vite = path.resolve("node_modules", "vite", "bin", "vite.js");
   execFileSync(process.execPath, [vite, "build", "--logLevel", "error", "--outDir", outDir, "--emptyOutDir"], {
     stdio: "inherit",
+    // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+    env: { ...process.env, NODE_ENV: "production" },
   });
   report = measureBundle(outDir);
 }, 180_000);
@@ -28,6 +30,20 @@ describe("the bundle budget (issue 8)", () => {
   it("loads other pages' code only when they are visited", () => {
     expect(report.dashboardFiles.some((file) => file.includes("login-page"))).toBe(false);
     expect(report.dashboardFiles.some((file) => file.includes("clients-page"))).toBe(false);
+  });
+});
+
+describe("the landing page's budget (issue 10)", () => {
+  it("keeps the landing page's JavaScript within 100 KB gzipped", () => {
+    expect(report.landingFiles.length).toBeGreaterThan(0);
+    expect(report.landingFiles.some((file) => /\/site-[\w-]+\.js$/.test(file))).toBe(true);
+    expect(report.landingGzipBytes).toBeLessThanOrEqual(landingBudgetBytes);
+  });
+
+  it("loads none of the signed-in app's code", () => {
+    for (const page of ["app-shell", "dashboard-page", "login-page", "index-"]) {
+      expect(report.landingFiles.some((file) => file.includes(page))).toBe(false);
+    }
   });
 });
 

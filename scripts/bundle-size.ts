@@ -4,11 +4,14 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 /**
- * The bundle budget of issue 8: the JavaScript a browser needs to show /dashboard (the entry, the
- * shell and the dashboard page, with everything they import statically) must stay within 250 KB
- * gzipped. Reads Vite's manifest of a build; `npm run build` prints the sizes and fails over budget.
+ * The bundle budgets: the JavaScript a browser needs to show /dashboard (the entry, the shell and
+ * the dashboard page, with everything they import statically) must stay within 250 KB gzipped
+ * (issue 8), and the landing page's (the public site's entry and its static imports, decision
+ * 0022) within 100 KB (issue 10). Reads Vite's manifest of a build; `npm run build` prints the
+ * sizes and fails over either budget.
  */
 export const dashboardBudgetBytes = 250 * 1024;
+export const landingBudgetBytes = 100 * 1024;
 
 /** The modules a visit to /dashboard loads, as keyed in the manifest (relative to src/client). */
 export const dashboardModules = [
@@ -17,11 +20,20 @@ export const dashboardModules = [
   "features/dashboard/dashboard-page.tsx",
 ] as const;
 
+/** The public site's entry (src/site/entry-client.tsx), as keyed in the manifest. */
+export const landingModules = ["../site/entry-client.tsx"] as const;
+
 type ManifestChunk = { file: string; imports?: string[]; css?: string[] };
 type Manifest = Record<string, ManifestChunk>;
 
 export type ChunkSize = { file: string; bytes: number; gzipBytes: number };
-export type BundleReport = { chunks: ChunkSize[]; dashboardFiles: string[]; dashboardGzipBytes: number };
+export type BundleReport = {
+  chunks: ChunkSize[];
+  dashboardFiles: string[];
+  dashboardGzipBytes: number;
+  landingFiles: string[];
+  landingGzipBytes: number;
+};
 
 function readManifest(clientDir: string): Manifest {
   const file = path.join(clientDir, ".vite", "manifest.json");
@@ -37,7 +49,8 @@ export function filesNeeded(manifest: Manifest, modules: readonly string[]): str
     if (seen.has(key)) return;
     seen.add(key);
     const chunk = manifest[key];
-    if (!chunk) throw new Error(`The build's manifest has no module "${key}": update dashboardModules`);
+    if (!chunk)
+      throw new Error(`The build's manifest has no module "${key}": update dashboardModules or landingModules`);
     if (chunk.file.endsWith(".js")) files.add(chunk.file);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
@@ -57,13 +70,18 @@ export function measureBundle(clientDir: string): BundleReport {
     .filter((name) => /\.(js|css)$/.test(name))
     .map((name) => sizeOf(`assets/${name}`))
     .sort((a, b) => b.gzipBytes - a.gzipBytes);
-  const dashboardFiles = filesNeeded(manifest, dashboardModules);
   const bySize = new Map(chunks.map((chunk) => [chunk.file, chunk.gzipBytes]));
-  const dashboardGzipBytes = dashboardFiles.reduce(
-    (sum, file) => sum + (bySize.get(file) ?? sizeOf(file).gzipBytes),
-    0,
-  );
-  return { chunks, dashboardFiles, dashboardGzipBytes };
+  const gzipTotal = (files: string[]) =>
+    files.reduce((sum, file) => sum + (bySize.get(file) ?? sizeOf(file).gzipBytes), 0);
+  const dashboardFiles = filesNeeded(manifest, dashboardModules);
+  const landingFiles = filesNeeded(manifest, landingModules);
+  return {
+    chunks,
+    dashboardFiles,
+    dashboardGzipBytes: gzipTotal(dashboardFiles),
+    landingFiles,
+    landingGzipBytes: gzipTotal(landingFiles),
+  };
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -77,6 +95,7 @@ export function formatReport(report: BundleReport): string {
     "Bundle sizes:",
     ...lines,
     `JavaScript for /dashboard: ${kb(report.dashboardGzipBytes)} gzip of ${kb(dashboardBudgetBytes)} allowed (${report.dashboardFiles.length} files)`,
+    `JavaScript for the landing page: ${kb(report.landingGzipBytes)} gzip of ${kb(landingBudgetBytes)} allowed (${report.landingFiles.length} files)`,
   ].join("\n");
 }
 
@@ -84,8 +103,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const clientDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "client");
   const report = measureBundle(clientDir);
   process.stdout.write(`${formatReport(report)}\n`);
+  let over = false;
   if (report.dashboardGzipBytes > dashboardBudgetBytes) {
     process.stderr.write("Over budget: the JavaScript for /dashboard exceeds 250 KB gzipped\n");
-    process.exit(1);
+    over = true;
   }
+  if (report.landingGzipBytes > landingBudgetBytes) {
+    process.stderr.write("Over budget: the JavaScript for the landing page exceeds 100 KB gzipped\n");
+    over = true;
+  }
+  if (over) process.exit(1);
 }

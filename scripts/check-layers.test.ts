@@ -28,6 +28,14 @@ describe("layering check", () => {
     expect(check("server/web/x.ts", 'import "../../client/styles.css";')).toHaveLength(1);
   });
 
+  it("keeps the public site between the two: it imports neither, both may import it", () => {
+    expect(check("site/landing-page.tsx", 'import { Button } from "../client/components/ui/button";')).toHaveLength(1);
+    expect(check("site/render.ts", 'import { db } from "../server/db/database";')).toHaveLength(1);
+    expect(check("site/render.ts", 'import fs from "node:fs";')).toHaveLength(1);
+    expect(check("server/site/site.routes.ts", 'import { renderSitePage } from "../../site/render";')).toEqual([]);
+    expect(check("site/landing-page.tsx", 'import { plans } from "../shared/plans";')).toEqual([]);
+  });
+
   it("allows imports of shared code and packages from every layer", () => {
     expect(
       check(

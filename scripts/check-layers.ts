@@ -6,18 +6,25 @@ import { fileURLToPath } from "node:url";
  * Enforces the layering of shared/style.md:
  *   src/shared  imports nothing from server or client, and no Node built-ins (it runs in browsers);
  *   src/client  never imports server code;
- *   src/server  never imports client code.
+ *   src/server  never imports client code;
+ *   src/site    (the public pages, rendered by the server and hydrated in the browser, decision
+ *               0022) imports neither, nor Node built-ins; the server and the client may import it.
  */
-type Layer = "shared" | "server" | "client";
+type Layer = "shared" | "server" | "client" | "site";
 export type SourceFile = { path: string; source: string };
 
-const forbidden: Record<Layer, Layer[]> = { shared: ["server", "client"], client: ["server"], server: ["client"] };
+const forbidden: Record<Layer, Layer[]> = {
+  shared: ["server", "client", "site"],
+  client: ["server"],
+  server: ["client"],
+  site: ["server", "client"],
+};
 const importPattern =
   /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|import\s*["']([^"']+)["']/g;
 
 function layerOf(file: string, srcDir: string): Layer | undefined {
   const [top] = path.relative(srcDir, file).split(path.sep);
-  return top === "shared" || top === "server" || top === "client" ? top : undefined;
+  return top === "shared" || top === "server" || top === "client" || top === "site" ? top : undefined;
 }
 
 export function findLayerViolations(files: SourceFile[], srcDir: string): string[] {

@@ -24,4 +24,6 @@ export const projectPaths = {
   clientBuild: path.join(root, "dist", "client"),
   /** The vendor's blog posts and their images (decision 0021); read at start, also from dist/. */
   blogContent: path.join(root, "content", "blog"),
+  /** The blog's bundled images, served under /blog-images (decision 0023). */
+  blogImages: path.join(root, "content", "blog", "images"),
 };

@@ -1,17 +1,14 @@
 import { z } from "zod";
+import { blogImagePattern, blogSlugMaxLength, blogSlugPattern } from "./blog-text";
+
+// The zod-free parts live in blog-text.ts, so the public pages' bundle does not carry zod.
+export { type BlogBlock, blogBlocks, blogImagePattern, blogSlugMaxLength, blogSlugPattern } from "./blog-text";
 
 /*
  * Blog posts (spec sections 2, 3, 7; design section 4): the vendor's articles, public, no firm.
  * The files in content/blog/ are checked with blogSourceSchema at start; the API answers with
  * blogPostSummarySchema (the list) and blogPostSchema (one post). See decision 0021.
  */
-
-/** A slug: lower-case words joined by single hyphens. Anything else cannot name a post. */
-export const blogSlugPattern = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-export const blogSlugMaxLength = 100;
-
-/** A bundled image's file name: a slug-like name with an image extension, no folders. */
-export const blogImagePattern = /^[a-z0-9]+(-[a-z0-9]+)*\.(svg|png|jpg|jpeg|webp)$/;
 
 export const blogPostSummarySchema = z.object({
   id: z.uuid(),
@@ -59,26 +56,3 @@ export const blogSourceSchema = z.object({
   fullContent: text("The body", 40_000),
 });
 export type BlogSource = z.infer<typeof blogSourceSchema>;
-
-/** The light format of a post body (spec section 2): what each line becomes. */
-export type BlogBlock =
-  | { kind: "heading"; text: string }
-  | { kind: "bullet"; text: string }
-  | { kind: "numbered"; text: string }
-  | { kind: "paragraph"; text: string };
-
-/** Splits a body into blocks: "### " headings, "- " or "1. " list items, other non-empty lines paragraphs. */
-export function blogBlocks(body: string): BlogBlock[] {
-  const blocks: BlogBlock[] = [];
-  for (const raw of body.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (line === "") continue;
-    if (line.startsWith("### ")) blocks.push({ kind: "heading", text: line.slice(4).trim() });
-    else if (line.startsWith("- ")) blocks.push({ kind: "bullet", text: line.slice(2).trim() });
-    else {
-      const numbered = /^\d+\.\s+(.*)$/.exec(line);
-      blocks.push(numbered ? { kind: "numbered", text: numbered[1] ?? "" } : { kind: "paragraph", text: line });
-    }
-  }
-  return blocks;
-}

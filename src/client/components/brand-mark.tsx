@@ -8,7 +8,7 @@ export function BrandMark({ className }: { className?: string }) {
       <svg viewBox="0 0 32 32" className="size-7 shrink-0" aria-hidden="true">
         <rect width="32" height="32" rx="8" className="fill-primary" />
         <path
-          d="M9 11h14M16 11v12M11.5 17.5c1.5 2 3 3 4.5 3s3-1 4.5-3"
+          d={brand.markPath}
           className="stroke-primary-foreground"
           strokeWidth="2.4"
           strokeLinecap="round"

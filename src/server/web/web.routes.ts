@@ -9,7 +9,7 @@ const immutable = "public, max-age=31536000, immutable";
 
 /**
  * Serves the built React app: hashed files under /assets/ are cached for a year; every other
- * non-API path gets index.html (revalidated on every load) so the client router can take over, including
+ * non-API path (except the server-rendered public pages of src/server/site, decision 0022) gets index.html (revalidated on every load) so the client router can take over, including
  * its own 404 page.
  */
 export async function webRoutes(app: FastifyInstance, options: { clientDir: string }) {
@@ -23,14 +23,14 @@ export async function webRoutes(app: FastifyInstance, options: { clientDir: stri
       root: options.clientDir,
       index: false,
       wildcard: true,
+      // scripts/precompress.ts writes .br and .gz copies at build time (decision 0022).
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (res, filePath) => {
         const fromAssets = path.relative(options.clientDir, filePath).startsWith(`assets${path.sep}`);
         res.header("cache-control", fromAssets ? immutable : "no-cache");
       },
     });
-    // The static handler refuses directories (403); the root is a page like any other.
-    app.get("/", (_request, reply) => sendIndex(reply));
   }
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {

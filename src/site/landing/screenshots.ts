@@ -1,0 +1,15 @@
+/**
+ * The product screenshots the landing page shows (made by `npm run screenshots` into
+ * src/client/public/screenshots, served at /screenshots/): each in 640 and 1280 px wide WebP.
+ */
+export type ScreenshotName = "client-management" | "dashboard" | "tasks" | "relationship-hub" | "signature";
+
+export const screenshotWidth = 1280;
+export const screenshotHeight = 800;
+
+export const screenshotSrc = (name: ScreenshotName, width: 640 | 1280 = 1280) => `/screenshots/${name}-${width}.webp`;
+export const screenshotSrcSet = (name: ScreenshotName) =>
+  `${screenshotSrc(name, 640)} 640w, ${screenshotSrc(name, 1280)} 1280w`;
+
+/** The carousel's `sizes`, shared with the head's preload of the first slide so both pick one file. */
+export const carouselImageSizes = "(min-width: 1024px) 640px, 72vw";
