@@ -308,6 +308,14 @@ const tenantMatrix: Record<string, TenantRow> = {
       expect(forB.text).toBe(forA.text);
     },
   }),
+  "GET /api/billing/config": noTenantData("whether the installation takes cards: the same for everyone, no firm", {
+    "answers every firm alike": async (world, route) => {
+      const forB = await send(world.bSuperAdmin, route, {});
+      const forA = await send(world.as.user, route, {});
+      expect(forB.status).toBe(200);
+      expect(forB.text).toBe(forA.text);
+    },
+  }),
   "GET /api/docs": noTenantData("describes the API itself, the same for everyone", {
     "answers every firm alike and names no firm": async (world, route) => {
       const forB = await send(world.bSuperAdmin, route, {});
@@ -682,6 +690,43 @@ const tenantMatrix: Record<string, TenantRow> = {
       expect(await world.db.select().from(firms).where(eq(firms.id, world.a.firm.id))).toEqual(before);
     },
   }),
+  "GET /api/billing": noTenantData("describes the caller's own firm's plan, from their session", {
+    "gives firm B's super admin firm B's plan": async (world, route) => {
+      const response = await send(world.bSuperAdmin, route, {});
+      expect(response.status).toBe(200);
+      expect(response.body.plan).toBe(world.b.firm.plan);
+      expect(response.text).not.toContain(world.a.firm.id);
+    },
+  }),
+  "PUT /api/billing/plan": noTenantData("changes the caller's own firm's plan; it takes no firm id", {
+    "refuses a firm id in the body and leaves the other firm alone": async (world, route) => {
+      const before = await world.db.select().from(firms).where(eq(firms.id, world.a.firm.id));
+      const response = await send(world.bSuperAdmin, route, { body: { plan: "enterprise", firmId: world.a.firm.id } });
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe("VALIDATION_FAILED");
+      expect(await world.db.select().from(firms).where(eq(firms.id, world.a.firm.id))).toEqual(before);
+    },
+  }),
+  "POST /api/create-subscription-setup": noTenantData("the payment step, before any firm exists; it takes no firm id", {
+    "touches no firm (409 without card payments, as in these tests)": async (world, route) => {
+      const before = await firmState(world.db, world.a.firm.id);
+      const response = await send(world.bSuperAdmin, route, {
+        body: { email: "someone@example.com", fullName: "Some One", plan: "starter" },
+      });
+      expect(response.status).toBe(409);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "POST /api/stripe/webhook": noTenantData("Stripe's signed events, not a caller's; without card payments a 404", {
+    "touches no firm": async (world, route) => {
+      const before = await firmState(world.db, world.a.firm.id);
+      const response = await send(world.bSuperAdmin, route, {
+        body: { id: "evt_1", type: "customer.subscription.deleted" },
+      });
+      expect(response.status).toBe(404);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
   "GET /api/audit-events": {
     kind: "lists own firm only",
     cases: {
@@ -849,6 +894,7 @@ const roleMatrix: Record<string, RoleRow> = {
   "GET /api/health": { access: "public", allowed: everyone, ok: 200, request: () => ({}) },
   "GET /api/docs": { access: "public", allowed: everyone, ok: 200, request: () => ({}) },
   "GET /api/blog": { access: "public", allowed: everyone, ok: 200, request: () => ({}) },
+  "GET /api/billing/config": { access: "public", allowed: everyone, ok: 200, request: () => ({}) },
   "GET /api/blog/:slug": {
     access: "public",
     allowed: everyone,
@@ -1052,6 +1098,33 @@ const roleMatrix: Record<string, RoleRow> = {
   // Design section 3: everyone sees tasks (a user those of assigned clients); creating, changing
   // and completing tasks is open to a user on their assigned clients.
   // The audit trail is evidence for those who answer for the firm: super admins and admins.
+  // Design section 3: billing and the plan belong to the super admin alone (S-ROLE-17).
+  "GET /api/billing": {
+    access: "billing.manage",
+    allowed: { anonymous: false, super_admin: true, admin: false, user: false },
+    ok: 200,
+    request: () => ({}),
+  },
+  "PUT /api/billing/plan": {
+    access: "billing.manage",
+    allowed: { anonymous: false, super_admin: true, admin: false, user: false },
+    ok: 200,
+    request: () => ({ body: { plan: "professional" } }),
+  },
+  // Public: the payment step runs before an account exists. Without card payments (as here) a 409.
+  "POST /api/create-subscription-setup": {
+    access: "public",
+    allowed: everyone,
+    ok: 409,
+    request: () => ({ body: { email: "someone@example.com", fullName: "Some One", plan: "starter" } }),
+  },
+  // Stripe's own calls, proven by their signature; without card payments (as here) a 404.
+  "POST /api/stripe/webhook": {
+    access: "public",
+    allowed: everyone,
+    ok: 404,
+    request: () => ({ body: { id: "evt_1", type: "customer.subscription.deleted" } }),
+  },
   "GET /api/audit-events": {
     access: "audit.read",
     allowed: { anonymous: false, super_admin: true, admin: true, user: false },

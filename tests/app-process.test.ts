@@ -9,6 +9,7 @@ import { isRunning } from "../src/server/db/data-dir-lock";
 import { POSTGRES_OS_USER } from "../src/server/db/embedded-postgres";
 import { projectPaths } from "../src/server/paths";
 import { type AppProcess, spawnApp, startApp } from "./app-process";
+import { startStripeStandIn, stripeTestKeys } from "./stripe-stand-in";
 import { makeTempDir } from "./temp-dir";
 import { createTestDatabase } from "./test-database";
 
@@ -164,6 +165,43 @@ describe("the app process with DATABASE_URL", () => {
     } finally {
       await database.drop();
       fs.rmSync(path.dirname(unusedDataDir), { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the app process with card payments (decision 0025)", () => {
+  it("starts with all the STRIPE_* variables, answers the publishable key and sends Stripe's origins in the CSP", async () => {
+    const database = await createTestDatabase();
+    const stripeApi = await startStripeStandIn();
+    const unusedDataDir = path.join(makeTempDir(), "data");
+    try {
+      const app = await startApp({
+        DATABASE_URL: database.url,
+        DATA_DIR: unusedDataDir,
+        ...stripeTestKeys,
+        STRIPE_API_URL: stripeApi.url,
+      });
+      const response = await fetch(`${app.baseUrl}/api/billing/config`);
+      expect(await response.json()).toEqual({ stripePublishableKey: stripeTestKeys.STRIPE_PUBLISHABLE_KEY });
+      expect(response.headers.get("content-security-policy")).toContain("script-src 'self' https://js.stripe.com");
+      expect(await app.stop()).toBe(0);
+    } finally {
+      await stripeApi.close();
+      await database.drop();
+      fs.rmSync(path.dirname(unusedDataDir), { recursive: true, force: true });
+    }
+  });
+
+  it("exits with a message naming what is missing from a partial Stripe configuration", async () => {
+    const { STRIPE_WEBHOOK_SECRET: _, ...partial } = stripeTestKeys;
+    const dir = makeTempDir();
+    try {
+      const bad = spawnApp({ DATA_DIR: path.join(dir, "data"), ...partial });
+      expect(await bad.exited).toBe(1);
+      expect(bad.output()).toContain("missing: STRIPE_WEBHOOK_SECRET");
+      expect(bad.output()).not.toContain(stripeTestKeys.STRIPE_SECRET_KEY);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

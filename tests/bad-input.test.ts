@@ -8,12 +8,14 @@ import { z } from "zod";
 import { SESSION_COOKIE } from "../src/server/auth/sessions";
 import {
   auditEvents,
+  billingSetups,
   clients,
   contacts,
   firms,
   loginFailures,
   recurringSchedules,
   sessions,
+  stripeEvents,
   tasks,
   taskTemplates,
   userClients,
@@ -148,6 +150,8 @@ const tables = {
   user_clients: userClients,
   audit_events: auditEvents,
   login_failures: loginFailures,
+  billing_setups: billingSetups,
+  stripe_events: stripeEvents,
 } satisfies Record<string, PgTable>;
 type TableName = keyof typeof tables;
 
@@ -1242,6 +1246,9 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       { method: "POST", url: () => "/api/contacts", signedIn: true },
       { method: "POST", url: () => "/api/task-templates", signedIn: true },
       { method: "PATCH", url: () => "/api/firm", signedIn: true },
+      { method: "PUT", url: () => "/api/billing/plan", signedIn: true },
+      { method: "POST", url: () => "/api/create-subscription-setup", signedIn: false },
+      { method: "POST", url: () => "/api/stripe/webhook", signedIn: false },
       { method: "POST", url: () => "/api/tasks", signedIn: true },
       { method: "PATCH", url: () => `/api/tasks/${world.clients[0]?.id}`, signedIn: true },
     ] as const;

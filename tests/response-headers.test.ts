@@ -109,6 +109,8 @@ describe("response headers", () => {
       "content-type": "text/html; charset=utf-8",
       etag: expect.stringMatching(/^W\/"/),
       "last-modified": expect.any(String),
+      // Files may be sent precompressed (decision 0022), so caches keep encodings apart.
+      vary: "accept-encoding",
     });
     const asset = await apiClient(ctx.app).get("/assets/index-Bx7Kq2.js");
     expect(stableHeaders(asset)).toEqual({
@@ -118,6 +120,7 @@ describe("response headers", () => {
       "content-type": "application/javascript; charset=utf-8",
       etag: expect.stringMatching(/^W\/"/),
       "last-modified": expect.any(String),
+      vary: "accept-encoding",
     });
   });
 });

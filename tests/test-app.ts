@@ -17,7 +17,8 @@ export type TestApp = {
  */
 export function useTestApp(
   options: {
-    env?: Record<string, string>;
+    /** A function when a value is known only once other beforeAll hooks ran (a stand-in's port). */
+    env?: Record<string, string> | (() => Record<string, string>);
     clientDir?: string;
     extend?: (app: FastifyInstance) => void;
     logger?: AppOptions["logger"];
@@ -39,7 +40,7 @@ export function useTestApp(
       // A test file sends thousands of requests from one address within a minute;
       // rate-limit.test.ts exercises the limiter at small limits.
       RATE_LIMIT_PER_MINUTE: "1000000",
-      ...options.env,
+      ...(typeof options.env === "function" ? options.env() : options.env),
     });
     database = connectDatabase({ url: created.url, poolSize: options.poolSize ?? 5 });
     app = await buildApp({

@@ -1,10 +1,15 @@
 import { randomUUID } from "node:crypto";
+import compress from "@fastify/compress";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { assignmentsRoutes } from "./assignments/assignments.routes";
 import { auditRoutes } from "./audit/audit.routes";
 import { registerAccessControl } from "./auth/access-control";
 import { authRoutes } from "./auth/auth.routes";
+import { billingRoutes } from "./billing/billing.routes";
+import { createStripeClient } from "./billing/stripe";
 import { blogRoutes } from "./blog/blog.routes";
+import { blogImagesRoutes } from "./blog/blog-images.routes";
+import { blogPagesRoutes } from "./blog/blog-pages.routes";
 import { clientsRoutes } from "./clients/clients.routes";
 import type { Config } from "./config";
 import { contactsRoutes } from "./contacts/contacts.routes";
@@ -20,6 +25,7 @@ import { projectPaths } from "./paths";
 import { registerRateLimit } from "./rate-limit/rate-limit";
 import { reportsRoutes } from "./reports/reports.routes";
 import { securityHeaders } from "./security-headers";
+import { siteRoutes } from "./site/site.routes";
 import { tasksRoutes } from "./tasks/tasks.routes";
 import { templatesRoutes } from "./templates/templates.routes";
 import { usersRoutes } from "./users/users.routes";
@@ -53,7 +59,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Every answer's frame, in one hook: its request id, the security headers (worked out once at
   // boot), no-store for API answers (they hold a firm's data: no browser or proxy may keep a
   // copy), and, while closing, a 503 for any request that still arrives.
-  const headers = securityHeaders();
+  const headers = securityHeaders(config);
   let closing = false;
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
@@ -79,6 +85,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // preflight, so refusing it (415) is part of the CSRF defence (design section 5).
   app.removeContentTypeParser("text/plain");
 
+  // HTML, JavaScript, CSS and other text travel brotli- or gzip-compressed when the browser asks
+  // (decision 0022). JSON API answers stay as they were (decision 0008's fast path).
+  await app.register(compress, {
+    encodings: ["br", "gzip"],
+    customTypes: /^(text\/|application\/(javascript|xml|manifest\+json)|image\/svg\+xml)/,
+  });
   registerErrorHandler(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -89,8 +101,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done(problem ? new AppError("BAD_REQUEST", problem) : undefined);
   });
   await registerAccessControl(app, { db: database.db, config });
+  // Card payments (decision 0025): one Stripe client for the app, only when Stripe is configured.
+  const cardBilling = config.stripe ? { config: config.stripe, stripe: createStripeClient(config.stripe) } : undefined;
   healthRoutes(app, { pool: database.pool });
-  authRoutes(app, { db: database.db, config });
+  authRoutes(app, { db: database.db, config, cardBilling });
   usersRoutes(app, { db: database.db });
   assignmentsRoutes(app, { db: database.db });
   clientsRoutes(app, { db: database.db });
@@ -102,7 +116,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   firmRoutes(app, { db: database.db });
   auditRoutes(app, { db: database.db });
   blogRoutes(app, { db: database.db });
+  await billingRoutes(app, { db: database.db, config, cardBilling });
+  blogImagesRoutes(app, { imagesDir: projectPaths.blogImages });
   docsRoutes(app);
-  await webRoutes(app, { clientDir: options.clientDir ?? projectPaths.clientBuild });
+  const clientDir = options.clientDir ?? projectPaths.clientBuild;
+  await siteRoutes(app, { db: database.db, config, clientDir });
+  blogPagesRoutes(app, { db: database.db });
+  await webRoutes(app, { clientDir });
   return app;
 }

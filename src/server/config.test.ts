@@ -62,6 +62,53 @@ describe("loadConfig", () => {
     expect(attempt).not.toThrow(/s3cret-pw|r3dis-pw/);
   });
 
+  const stripeEnv = {
+    STRIPE_SECRET_KEY: "sk_test_secret123",
+    STRIPE_PUBLISHABLE_KEY: "pk_test_public123",
+    STRIPE_WEBHOOK_SECRET: "whsec_signing123",
+    STRIPE_PRICE_STARTER: "price_starter",
+    STRIPE_PRICE_PROFESSIONAL: "price_professional",
+    STRIPE_PRICE_ENTERPRISE: "price_enterprise",
+  };
+
+  it("takes no cards unless Stripe is configured", () => {
+    expect(loadConfig({}).stripe).toBeUndefined();
+  });
+
+  it("reads Stripe's keys and the plans' price ids, all together, and STRIPE_API_URL when given", () => {
+    expect(loadConfig(stripeEnv).stripe).toEqual({
+      secretKey: "sk_test_secret123",
+      publishableKey: "pk_test_public123",
+      webhookSecret: "whsec_signing123",
+      prices: { starter: "price_starter", professional: "price_professional", enterprise: "price_enterprise" },
+      apiUrl: undefined,
+    });
+    const local = loadConfig({ ...stripeEnv, STRIPE_API_URL: "http://127.0.0.1:12111" });
+    expect(local.stripe?.apiUrl).toBe("http://127.0.0.1:12111");
+  });
+
+  it("refuses a partial Stripe configuration, naming what is missing", () => {
+    const { STRIPE_WEBHOOK_SECRET: _, STRIPE_PRICE_ENTERPRISE: __, ...partial } = stripeEnv;
+    const attempt = () => loadConfig(partial);
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/missing: STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ENTERPRISE/);
+    expect(() => loadConfig({ STRIPE_PUBLISHABLE_KEY: "pk_test_x" })).toThrow(/missing: STRIPE_SECRET_KEY,/);
+    // Empty counts as unset, as everywhere.
+    expect(() => loadConfig({ ...stripeEnv, STRIPE_SECRET_KEY: "" })).toThrow(/missing: STRIPE_SECRET_KEY$/m);
+    expect(() => loadConfig({ STRIPE_API_URL: "http://127.0.0.1:12111" })).toThrow(/STRIPE_API_URL is set/);
+  });
+
+  it("checks each Stripe value's shape and never repeats a secret in the message", () => {
+    const attempt = () =>
+      loadConfig({ ...stripeEnv, STRIPE_SECRET_KEY: "pk_live_oops-secret", STRIPE_PRICE_STARTER: "prod_1" });
+    expect(attempt).toThrow(
+      /STRIPE_SECRET_KEY: must be a Stripe secret key \(sk_\.\.\. or rk_\.\.\.\) \(got a value of 19 characters\)/,
+    );
+    expect(attempt).toThrow(/STRIPE_PRICE_STARTER: must be a Stripe price id/);
+    expect(attempt).not.toThrow(/oops-secret/);
+    expect(() => loadConfig({ ...stripeEnv, STRIPE_API_URL: "ftp://x" })).toThrow(/STRIPE_API_URL: must be an http/);
+  });
+
   it("rejects a port out of range", () => {
     expect(() => loadConfig({ PORT: "70000" })).toThrow(/PORT/);
   });

@@ -1,7 +1,10 @@
 import path from "node:path";
 import { z } from "zod";
+import type { PlanId } from "../shared/plans";
 
 const booleanFlag = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
+
+const stripeKey = (pattern: RegExp, what: string) => z.string().regex(pattern, `must be ${what}`).optional();
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -19,7 +22,24 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+  STRIPE_SECRET_KEY: stripeKey(/^(sk|rk)_\S+$/, "a Stripe secret key (sk_... or rk_...)"),
+  STRIPE_PUBLISHABLE_KEY: stripeKey(/^pk_\S+$/, "a Stripe publishable key (pk_...)"),
+  STRIPE_WEBHOOK_SECRET: stripeKey(/^whsec_\S+$/, "a Stripe webhook signing secret (whsec_...)"),
+  STRIPE_PRICE_STARTER: stripeKey(/^price_\S+$/, "a Stripe price id (price_...)"),
+  STRIPE_PRICE_PROFESSIONAL: stripeKey(/^price_\S+$/, "a Stripe price id (price_...)"),
+  STRIPE_PRICE_ENTERPRISE: stripeKey(/^price_\S+$/, "a Stripe price id (price_...)"),
+  STRIPE_API_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
 });
+
+/** Card billing needs all of these or none (decision 0025). */
+const stripeVariables = [
+  "STRIPE_SECRET_KEY",
+  "STRIPE_PUBLISHABLE_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+  "STRIPE_PRICE_STARTER",
+  "STRIPE_PRICE_PROFESSIONAL",
+  "STRIPE_PRICE_ENTERPRISE",
+] as const;
 
 /** Every environment variable the app reads (the README's configuration table lists them all). */
 export const configVariables = Object.keys(envSchema.shape);
@@ -48,11 +68,26 @@ export type Config = {
   redisUrl: string | undefined;
   /** How long a shutdown waits for requests in flight before it closes their connections. */
   shutdownGraceMs: number;
+  /** Card billing with Stripe (decision 0025); undefined when not configured: no card is taken. */
+  stripe: StripeConfig | undefined;
+};
+
+export type StripeConfig = {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** The Stripe price id of each plan. */
+  prices: Record<PlanId, string>;
+  /** Where the SDK sends API requests instead of api.stripe.com (a local stand-in); usually undefined. */
+  apiUrl: string | undefined;
 };
 
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
+
+/** Variables whose values never appear in an error message, not even a malformed one. */
+const secretVariables = new Set(["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"]);
 
 /** A connection string's password stays out of error messages, even in a URL too broken to parse. */
 const withoutPassword = (value: string | undefined) => value?.replace(/(\/\/[^/@:]*:)[^/@]*@/, "$1***@");
@@ -67,11 +102,25 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = issue.path.join(".");
-      return `  ${name}: ${issue.message} (got ${JSON.stringify(withoutPassword(env[name]))})`;
+      const got = secretVariables.has(name)
+        ? `a value of ${env[name]?.length ?? 0} characters`
+        : JSON.stringify(withoutPassword(env[name]));
+      return `  ${name}: ${issue.message} (got ${got})`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const values = parsed.data;
+  const missingStripe = stripeVariables.filter((name) => values[name] === undefined);
+  if (missingStripe.length > 0 && missingStripe.length < stripeVariables.length) {
+    throw new ConfigError(
+      `Invalid configuration:\n  Card billing needs all of ${stripeVariables.join(", ")} or none of them; missing: ${missingStripe.join(", ")}`,
+    );
+  }
+  if (values.STRIPE_API_URL !== undefined && missingStripe.length > 0) {
+    throw new ConfigError(
+      "Invalid configuration:\n  STRIPE_API_URL is set but card billing is not (the STRIPE_* keys)",
+    );
+  }
   return {
     env: values.NODE_ENV,
     host: values.HOST,
@@ -88,5 +137,25 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     redisUrl: values.REDIS_URL,
     shutdownGraceMs: values.SHUTDOWN_GRACE_SECONDS * 1000,
+    stripe: stripeConfig(values),
+  };
+}
+
+function stripeConfig(values: Env): StripeConfig | undefined {
+  const {
+    STRIPE_SECRET_KEY: secretKey,
+    STRIPE_PUBLISHABLE_KEY: publishableKey,
+    STRIPE_WEBHOOK_SECRET: webhookSecret,
+    STRIPE_PRICE_STARTER: starter,
+    STRIPE_PRICE_PROFESSIONAL: professional,
+    STRIPE_PRICE_ENTERPRISE: enterprise,
+  } = values;
+  if (!secretKey || !publishableKey || !webhookSecret || !starter || !professional || !enterprise) return undefined;
+  return {
+    secretKey,
+    publishableKey,
+    webhookSecret,
+    prices: { starter, professional, enterprise },
+    apiUrl: values.STRIPE_API_URL,
   };
 }

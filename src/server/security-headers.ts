@@ -1,31 +1,42 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import helmet, { type HelmetOptions } from "helmet";
+import type { Config } from "./config";
 
-/** Helmet's settings for every answer (design section 5): a strict CSP, no framing, no sniffing. */
-const helmetOptions: HelmetOptions = {
-  contentSecurityPolicy: {
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", "data:"],
-      connectSrc: ["'self'"],
-      frameAncestors: ["'none'"],
-      objectSrc: ["'none'"],
-      baseUri: ["'self'"],
-      formAction: ["'self'"],
-      // Browsers upgrade on HTTPS anyway; forcing it would break a plain-HTTP intranet install.
-      upgradeInsecureRequests: null,
+/**
+ * Helmet's settings for every answer (design section 5): a strict CSP, no framing, no sniffing.
+ * With card payments on, Stripe's Payment Element needs its script (js.stripe.com), its frames
+ * (js.stripe.com, and hooks.stripe.com for 3-D Secure) and its API (api.stripe.com); without
+ * Stripe the policy names no other origin (decision 0025).
+ */
+export function helmetOptions(config: Pick<Config, "stripe">): HelmetOptions {
+  const stripe = config.stripe !== undefined;
+  return {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(stripe ? ["https://js.stripe.com"] : [])],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        connectSrc: ["'self'", ...(stripe ? ["https://api.stripe.com"] : [])],
+        ...(stripe ? { frameSrc: ["'self'", "https://js.stripe.com", "https://hooks.stripe.com"] } : {}),
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        // Browsers upgrade on HTTPS anyway; forcing it would break a plain-HTTP intranet install.
+        upgradeInsecureRequests: null,
+      },
     },
-  },
-};
+  };
+}
 
 /**
  * The security headers helmet sends with these settings, worked out once at boot. None of them
  * depends on the request (no CSP nonces), so running helmet's middleware on every request, as
  * @fastify/helmet does, would only rebuild the same strings (decision 0008).
  */
-export function securityHeaders(options: HelmetOptions = helmetOptions): Readonly<Record<string, string>> {
+export function securityHeaders(config: Pick<Config, "stripe">): Readonly<Record<string, string>> {
+  const options = helmetOptions(config);
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: string | number) => {

@@ -15,6 +15,20 @@ export type AuditEventInput =
       before: { clientIds: string[] };
       after: { clientIds: string[] };
     }
+  /** The firm's plan, changed by its super admin (with Stripe, the subscription's price too). */
+  | {
+      action: "billing.plan_changed";
+      entityType: "firm";
+      before: Record<string, unknown>;
+      after: Record<string, unknown>;
+    }
+  /** Stripe's webhook moved the subscription's status or trial end; recorded with no actor (the system). */
+  | {
+      action: "billing.subscription_updated";
+      entityType: "firm";
+      before: Record<string, unknown>;
+      after: Record<string, unknown>;
+    }
   | WorkAuditEvent;
 
 type Fields = Record<string, unknown>;

@@ -18,6 +18,11 @@ export type RouteAccess = "public" | "signedIn" | Action;
 declare module "fastify" {
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /**
+     * A provider's signed webhook (Stripe's): the signature is its proof, so the same-origin rule
+     * and the session lookup do not apply. The route must verify the signature itself.
+     */
+    webhook?: boolean;
   }
   interface FastifyRequest {
     session: SessionInfo | null;
@@ -42,12 +47,15 @@ export async function registerAccessControl(app: FastifyInstance, options: { db:
     if (!route.url.startsWith("/api/")) return;
     const access = route.config?.access;
     if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule (config.access)`);
+    if (route.config?.webhook === true && access !== "public")
+      throw new Error(`Route ${String(route.method)} ${route.url}: a webhook skips the session, so it must be public`);
     for (const method of [route.method].flat()) {
       if (method !== "HEAD") apiRoutes.push({ method, url: route.url, access, schema: route.schema });
     }
   });
 
   app.addHook("onRequest", async (request) => {
+    if (request.routeOptions.config.webhook === true) return;
     if (stateChanging.has(request.method)) refuseCrossSite(request, options.config);
     const access = request.routeOptions.config.access;
     if (!access) return;

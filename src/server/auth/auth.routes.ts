@@ -2,6 +2,8 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { changePasswordSchema, loginSchema, registerSchema } from "../../shared/auth";
 import { currentUserSchema } from "../../shared/users";
+import { type CardBilling, findSetupForRegistration, SETUP_COOKIE } from "../billing/billing.service";
+import { clearSetupCookie } from "../billing/setup-cookie";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
 import type { ZodTypeProvider } from "../http";
@@ -9,7 +11,10 @@ import { clearSessionCookie, requestOrigin, requireSession, setSessionCookie } f
 import { changePassword, getCurrentUser, login, logout, register } from "./auth.service";
 import { SESSION_COOKIE } from "./sessions";
 
-export function authRoutes(app: FastifyInstance, { db, config }: { db: Database; config: Config }) {
+export function authRoutes(
+  app: FastifyInstance,
+  { db, config, cardBilling }: { db: Database; config: Config; cardBilling: CardBilling | undefined },
+) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post(
@@ -17,13 +22,34 @@ export function authRoutes(app: FastifyInstance, { db, config }: { db: Database;
     {
       config: { access: "public" },
       schema: {
-        summary: "Create a firm on a 14-day trial with its first user (super_admin), signed in",
+        summary:
+          "Create a firm on a 14-day trial with its first user (super_admin), signed in; with card payments on, " +
+          "linked to this browser's card setup (POST /api/create-subscription-setup) for the same email and plan",
         body: registerSchema,
         response: { 201: currentUserSchema },
       },
     },
     async (request, reply) => {
-      const { token, user } = await register({ db, config, input: request.body, origin: requestOrigin(request) });
+      const { token, user } = await register({
+        db,
+        config,
+        input: request.body,
+        origin: requestOrigin(request),
+        ...(cardBilling
+          ? {
+              cardSetup: () =>
+                findSetupForRegistration({
+                  db,
+                  billing: cardBilling,
+                  token: request.cookies[SETUP_COOKIE],
+                  email: request.body.email,
+                  plan: request.body.subscriptionPlan,
+                  log: request.log,
+                }),
+            }
+          : {}),
+      });
+      if (cardBilling) clearSetupCookie(reply);
       setSessionCookie(reply, token, config);
       return reply.status(201).send(user);
     },

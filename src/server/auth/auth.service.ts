@@ -4,6 +4,7 @@ import { addDays } from "../../shared/dates";
 import { trialDays } from "../../shared/plans";
 import type { CurrentUser } from "../../shared/users";
 import { recordAudit } from "../audit/audit.service";
+import { claimSetup, type SetupLink, setupNotFoundMessage } from "../billing/billing.service";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
 import { preparedStatement } from "../db/prepared";
@@ -30,24 +31,42 @@ export function userConflict(error: unknown): AppError | undefined {
   return undefined;
 }
 
-/** Registration: a new firm on a 14-day trial, its first user as super_admin, signed in. */
+/**
+ * Registration: a new firm on a 14-day trial, its first user as super_admin, signed in. With card
+ * billing, `cardSetup` finds the browser's card setup (or refuses): the firm is linked to its
+ * Stripe customer and subscription, and the setup is claimed in the same transaction.
+ */
 export async function register(options: {
   db: Database;
   config: Config;
   input: RegisterInput;
   origin: Origin;
+  cardSetup?: () => Promise<SetupLink>;
 }): Promise<{ token: string; user: CurrentUser }> {
   const { db, input, origin } = options;
   assertNotCommonPassword(input.password, "password");
+  const link = await options.cardSetup?.();
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction(async (tx) => {
       const now = new Date();
       const [firm] = await tx
         .insert(firms)
-        .values({ name: input.fullName, plan: input.subscriptionPlan, trialEndsAt: addDays(now, trialDays) })
+        .values({
+          name: input.fullName,
+          plan: input.subscriptionPlan,
+          trialEndsAt: link?.trialEndsAt ?? addDays(now, trialDays),
+          ...(link
+            ? {
+                subscriptionStatus: link.subscriptionStatus,
+                stripeCustomerId: link.stripeCustomerId,
+                stripeSubscriptionId: link.stripeSubscriptionId,
+              }
+            : {}),
+        })
         .returning();
       if (!firm) throw new Error("firm insert returned nothing");
+      if (link) await claimSetup(tx, link.setupId, firm.id);
       const [user] = await tx
         .insert(users)
         .values({
@@ -73,14 +92,35 @@ export async function register(options: {
           action: "account.registered",
           entityType: "firm",
           entityId: firm.id,
-          after: { firm: { name: firm.name, plan: firm.plan }, user: { username: user.username, email: user.email } },
+          after: {
+            firm: {
+              name: firm.name,
+              plan: firm.plan,
+              ...(link
+                ? {
+                    subscriptionStatus: firm.subscriptionStatus,
+                    stripeCustomerId: link.stripeCustomerId,
+                    stripeSubscriptionId: link.stripeSubscriptionId,
+                  }
+                : {}),
+            },
+            user: { username: user.username, email: user.email },
+          },
         },
       );
       return { token, user: toCurrentUser(user, firm) };
     });
   } catch (error) {
-    throw userConflict(error) ?? error;
+    throw userConflict(error) ?? setupTaken(error) ?? error;
   }
+}
+
+/** Two registrations racing for one card setup: the second finds it taken. */
+function setupTaken(error: unknown): AppError | undefined {
+  const constraint = uniqueViolation(error);
+  return constraint === "firms_stripe_subscription_id_unique" || constraint === "firms_stripe_customer_id_unique"
+    ? new AppError("BAD_REQUEST", setupNotFoundMessage)
+    : undefined;
 }
 
 let equaliserHash: Promise<string> | undefined;

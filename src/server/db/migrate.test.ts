@@ -38,6 +38,7 @@ describe("migrations", () => {
     );
     expect(rows.map((row) => row.table_name)).toEqual([
       "audit_events",
+      "billing_setups",
       "blog_posts",
       "client_task_counts",
       "clients",
@@ -46,6 +47,7 @@ describe("migrations", () => {
       "login_failures",
       "recurring_schedules",
       "sessions",
+      "stripe_events",
       "task_templates",
       "tasks",
       "user_clients",

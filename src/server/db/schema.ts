@@ -429,3 +429,55 @@ export const loginFailures = pgTable(
     index("login_failures_ip_created_at_idx").on(t.ip, t.createdAt),
   ],
 );
+
+/**
+ * A card setup started at onboarding's payment step, before the firm exists (decision 0025): the
+ * Stripe customer and trial subscription made for it, claimable once by the browser holding the
+ * token (its SHA-256 is kept, never the token) when it registers with the same email and plan.
+ */
+export const billingSetups = pgTable(
+  "billing_setups",
+  {
+    id: id(),
+    /** SHA-256 of the setup cookie's token, hex. */
+    tokenHash: text("token_hash").notNull().unique(),
+    email: text("email").notNull(),
+    plan: text("plan", { enum: planIds }).notNull(),
+    stripeCustomerId: text("stripe_customer_id").notNull(),
+    stripeSubscriptionId: text("stripe_subscription_id").notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** Set when a registration links its firm to this setup: one use only. */
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    firmId: uuid("firm_id").references((): AnyPgColumn => firms.id),
+  },
+  (t) => [
+    check("billing_setups_plan_check", oneOf(t.plan, planIds)),
+    index("billing_setups_expires_at_idx").on(t.expiresAt),
+  ],
+);
+
+export const stripeEventOutcomes = ["applied", "ignored", "stale"] as const;
+
+/**
+ * Every Stripe webhook event received, by Stripe's event id, so a replayed or retried event is
+ * never applied twice, and an event older than the last one applied to its subscription is not
+ * applied over it (Stripe does not promise delivery order).
+ */
+export const stripeEvents = pgTable(
+  "stripe_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    /** When Stripe created the event (its `created`). */
+    stripeCreatedAt: timestamp("stripe_created_at", { withTimezone: true }).notNull(),
+    outcome: text("outcome", { enum: stripeEventOutcomes }).notNull(),
+    firmId: uuid("firm_id").references((): AnyPgColumn => firms.id),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("stripe_events_outcome_check", oneOf(t.outcome, stripeEventOutcomes)),
+    index("stripe_events_subscription_created_idx").on(t.stripeSubscriptionId, t.stripeCreatedAt),
+  ],
+);

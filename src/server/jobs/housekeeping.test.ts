@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { seedFirm, signIn } from "../../../tests/fixtures";
 import { useTestApp } from "../../../tests/test-app";
 import { loadConfig } from "../config";
-import { loginFailures, sessions } from "../db/schema";
+import { billingSetups, loginFailures, sessions } from "../db/schema";
 import { purgeExpired } from "./housekeeping";
 
 describe("housekeeping", () => {
   const ctx = useTestApp();
   const config = loadConfig({ NODE_ENV: "test" });
 
-  it("removes expired and idle sessions and stale failed sign-ins, and nothing else", async () => {
+  it("removes expired and idle sessions, stale failed sign-ins and lapsed card setups, and nothing else", async () => {
     const db = ctx.database.db;
     const { users } = await seedFirm(db);
     await signIn(ctx.app, users.admin);
@@ -24,9 +24,24 @@ describe("housekeeping", () => {
       { usernameKey: "recent", ip: "203.0.113.1", createdAt: new Date(now - 60_000) },
     ]);
 
-    expect(await purgeExpired(db, config)).toEqual({ sessions: 2, loginFailures: 1 });
+    const setup = { email: "x@example.com", plan: "starter" as const, stripeCustomerId: "cus_1" };
+    await db.insert(billingSetups).values([
+      { ...setup, tokenHash: "lapsed", stripeSubscriptionId: "sub_lapsed", expiresAt: new Date(now - 1000) },
+      { ...setup, tokenHash: "open", stripeSubscriptionId: "sub_open", expiresAt: new Date(now + 3600_000) },
+      {
+        ...setup,
+        tokenHash: "claimed",
+        stripeSubscriptionId: "sub_claimed",
+        expiresAt: new Date(now - 1000),
+        claimedAt: new Date(now - 5000),
+        firmId: users.user.firmId,
+      },
+    ]);
+
+    expect(await purgeExpired(db, config)).toEqual({ sessions: 2, loginFailures: 1, billingSetups: 1 });
+    expect((await db.select().from(billingSetups)).map((row) => row.tokenHash).sort()).toEqual(["claimed", "open"]);
     expect((await db.select().from(sessions)).map((row) => row.userId)).toEqual([users.admin.id]);
     expect((await db.select().from(loginFailures)).map((row) => row.usernameKey)).toEqual(["recent"]);
-    expect(await purgeExpired(db, config)).toEqual({ sessions: 0, loginFailures: 0 });
+    expect(await purgeExpired(db, config)).toEqual({ sessions: 0, loginFailures: 0, billingSetups: 0 });
   });
 });

@@ -1,20 +1,21 @@
-import { lt, or } from "drizzle-orm";
+import { and, isNull, lt, or } from "drizzle-orm";
 import type { Logger } from "pino";
 import { THROTTLE_WINDOW_MS } from "../auth/login-throttle";
 import type { Config } from "../config";
 import type { Database } from "../db/database";
-import { loginFailures, sessions } from "../db/schema";
+import { billingSetups, loginFailures, sessions } from "../db/schema";
 
 /**
  * Deletes what can no longer matter: sessions past their idle or absolute limit (a session is
  * otherwise only removed when its cookie is presented again) and failed sign-ins older than the
- * throttling window. Safe to run from every instance at once.
+ * throttling window, and card setups that expired unclaimed (a claimed one stays, linked to its
+ * firm). Safe to run from every instance at once.
  */
 export async function purgeExpired(
   db: Database,
   config: Pick<Config, "session">,
   now = new Date(),
-): Promise<{ sessions: number; loginFailures: number }> {
+): Promise<{ sessions: number; loginFailures: number; billingSetups: number }> {
   const deadSessions = await db
     .delete(sessions)
     .where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - config.session.idleMs))))
@@ -23,7 +24,11 @@ export async function purgeExpired(
     .delete(loginFailures)
     .where(lt(loginFailures.createdAt, new Date(now.getTime() - THROTTLE_WINDOW_MS)))
     .returning({ id: loginFailures.id });
-  return { sessions: deadSessions.length, loginFailures: oldFailures.length };
+  const lapsedSetups = await db
+    .delete(billingSetups)
+    .where(and(isNull(billingSetups.claimedAt), lt(billingSetups.expiresAt, now)))
+    .returning({ id: billingSetups.id });
+  return { sessions: deadSessions.length, loginFailures: oldFailures.length, billingSetups: lapsedSetups.length };
 }
 
 /** Runs purgeExpired now and then every `intervalMs`; the returned function stops it. */

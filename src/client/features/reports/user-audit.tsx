@@ -442,7 +442,11 @@ function CompletionRow({ completion, when }: { completion: Completion; when: (is
           {completion.name}
         </span>
         <span className="truncate text-xs text-muted-foreground">
-          <Link to={`/client/${completion.client.id}`} className="text-primary hover:underline">
+          {/* Underlined: it sits in a line of text, and its colour alone does not set it apart (axe link-in-text-block). */}
+          <Link
+            to={`/client/${completion.client.id}`}
+            className="rounded-sm text-primary underline underline-offset-2 outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          >
             {completion.client.name}
           </Link>
           {` · ${priorityLabels[completion.priority]} priority`}

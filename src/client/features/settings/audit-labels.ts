@@ -26,6 +26,8 @@ export const actionLabels: Record<AuditAction, string> = {
   "template.updated": "Changed template",
   "template.deleted": "Deleted template",
   "firm.updated": "Changed firm settings",
+  "billing.plan_changed": "Changed the plan",
+  "billing.subscription_updated": "Subscription updated by the payment provider",
 };
 
 /** An action recorded by a later version than this screen still reads sensibly. */
