@@ -1,14 +1,27 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { chromiumArgs, chromiumPath } from "./scripts/chromium";
 
 /*
  * Browser tests in Debian's Chromium against the built app on a freshly seeded embedded
  * database (a new data directory each run). `npm run test:e2e` builds first.
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
+// The same app with Stripe configured (against a local stand-in of Stripe's API) for the card tests.
+const cardModePort = port + 1;
+const stripeStandInPort = port + 2;
 // One data directory per port, so two checkouts can run their browser tests side by side.
 const dataDir = path.join(os.tmpdir(), `tendwell-e2e-${port}`);
+const cardModeDataDir = path.join(os.tmpdir(), `tendwell-e2e-${cardModePort}`);
+const appEnv = {
+  HOST: "127.0.0.1",
+  SEED_DEMO_DATA: "true",
+  LOG_LEVEL: "warn",
+  // Every test's browser calls from 127.0.0.1: the general rate limit would soon answer 429.
+  RATE_LIMIT_PER_MINUTE: "100000",
+};
+const cardModeSpecs = /card-mode\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "e2e",
@@ -20,38 +33,35 @@ export default defineConfig({
   // session check can take longer than the default 5 s to show under that load.
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/e2e-results.json" }]],
+  projects: [
+    { name: "app", testIgnore: cardModeSpecs, use: { baseURL: `http://127.0.0.1:${port}` } },
+    { name: "card-mode", testMatch: cardModeSpecs, use: { baseURL: `http://127.0.0.1:${cardModePort}` } },
+  ],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
+      executablePath: chromiumPath,
+      args: chromiumArgs,
     },
   },
-  webServer: {
-    // The demo firm and a large firm are written first (e2e/seed-large-firm.ts), then the app starts.
-    command: `rm -rf ${dataDir} && node --import tsx e2e/seed-large-firm.ts ${dataDir} && node dist/server/main.js`,
-    url: `http://127.0.0.1:${port}/api/health`,
-    // Every test's browser calls from 127.0.0.1: the general rate limit would soon answer 429.
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      SEED_DEMO_DATA: "true",
-      LOG_LEVEL: "warn",
-      RATE_LIMIT_PER_MINUTE: "100000",
+  webServer: [
+    {
+      // The demo firm and a large firm are written first (e2e/seed-large-firm.ts), then the app starts.
+      command: `rm -rf ${dataDir} && node --import tsx e2e/seed-large-firm.ts ${dataDir} && node dist/server/main.js`,
+      url: `http://127.0.0.1:${port}/api/health`,
+      env: { ...appEnv, PORT: String(port), DATA_DIR: dataDir },
+      reuseExistingServer: false,
+      // Writing the large firm takes a minute or two on a busy 2-core machine.
+      timeout: 300_000,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
     },
-    reuseExistingServer: false,
-    // Writing the large firm takes a minute or two on a busy 2-core machine.
-    timeout: 300_000,
-    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-  },
+    {
+      command: `rm -rf ${cardModeDataDir} && node --import tsx e2e/card-mode-server.ts ${stripeStandInPort}`,
+      url: `http://127.0.0.1:${cardModePort}/api/health`,
+      env: { ...appEnv, PORT: String(cardModePort), DATA_DIR: cardModeDataDir },
+      reuseExistingServer: false,
+      timeout: 300_000,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+    },
+  ],
 });

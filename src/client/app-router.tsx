@@ -6,8 +6,9 @@ import { NotFoundPage } from "./pages/not-found-page";
 
 /*
  * Every page is its own lazy chunk, so a screen's code loads only when it is visited.
- * "/" shows the dashboard to a signed-in user and sends a visitor to /login until the public
- * landing page exists (decision 0012).
+ * "/" shows the dashboard to a signed-in user (decision 0012). A visitor loading "/" gets the
+ * landing page from the server (decision 0022); the app sees "/" only with a session, or when the
+ * session ends while it is open, and then its guard sends the visitor to /login.
  */
 const page = (title: string, load: () => Promise<{ Component: ComponentType }>): RouteObject => ({
   handle: { title } satisfies RouteHandle,
@@ -20,6 +21,23 @@ export const router = createBrowserRouter([
   {
     path: "/login",
     lazy: () => import("./features/auth/login-page").then((m) => ({ Component: m.LoginPage })),
+  },
+  // Onboarding (spec 2): public, outside the session guard; each screen checks the earlier steps itself.
+  {
+    path: "/signup",
+    lazy: () => import("./features/onboarding/signup-page").then((m) => ({ Component: m.SignupPage })),
+  },
+  {
+    path: "/onboarding/plans",
+    lazy: () => import("./features/onboarding/plans-page").then((m) => ({ Component: m.PlansPage })),
+  },
+  {
+    path: "/onboarding/payment",
+    lazy: () => import("./features/onboarding/payment-page").then((m) => ({ Component: m.PaymentPage })),
+  },
+  {
+    path: "/onboarding/success",
+    lazy: () => import("./features/onboarding/success-page").then((m) => ({ Component: m.SuccessPage })),
   },
   {
     element: <SessionGuard />,

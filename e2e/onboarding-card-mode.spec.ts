@@ -1,0 +1,222 @@
+import { expect, type Page, test } from "@playwright/test";
+import type { Billing } from "../src/shared/billing";
+import { stripeTestKeys } from "../tests/stripe-stand-in";
+import { apiGet, holdRequests } from "./fixtures";
+import { browserStorage, newSignup, type Signup, signUp } from "./onboarding-support";
+import {
+  authenticatedCard,
+  declinedCard,
+  declinedMessage,
+  failedAuthenticationCard,
+  installStripeJsStandIn,
+  type StripeStandInCall,
+  stripeStandInCalls,
+} from "./stripe-js-stand-in";
+
+/*
+ * Onboarding on an installation that takes cards: the app of project "card-mode"
+ * (e2e/card-mode-server.ts) has Stripe configured, its server calls answered by the local stand-in
+ * of Stripe's API, and the browser's Stripe.js by e2e/stripe-js-stand-in.ts (the network is closed
+ * here). The stand-in's failures are shared by every request, so these tests run one at a time.
+ */
+test.describe.configure({ mode: "serial" });
+
+const standInUrl = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4173) + 2}`;
+const goodCard = "4242424242424242";
+
+type StandInRequest = { method: string; path: string; form: Record<string, string> };
+
+async function standInFails(page: Page, failure: "invalid_request" | "connection_reset" | "no_setup_intent" | "none") {
+  const response = await page.request.post(`${standInUrl}/__stand-in/failure`, { data: failure });
+  expect(response.status()).toBe(200);
+}
+
+async function standInRequests(page: Page): Promise<StandInRequest[]> {
+  return (await page.request.get(`${standInUrl}/__stand-in/requests`)).json() as Promise<StandInRequest[]>;
+}
+
+/** From /signup to the card form of the payment step, with the plan chosen. */
+async function reachCardForm(page: Page, signup: Signup, plan = "Professional"): Promise<void> {
+  await installStripeJsStandIn(page);
+  await signUp(page, signup);
+  await page.getByRole("radio", { name: new RegExp(plan) }).check();
+  await page.getByRole("button", { name: "Continue to Payment" }).click();
+  await expect(page.getByRole("heading", { name: "Complete Your Setup" })).toBeVisible();
+}
+
+async function payWith(page: Page, card: string): Promise<void> {
+  await page.getByLabel("Card number").fill(card);
+  await page.getByRole("button", { name: "Start Free Trial" }).click();
+}
+
+test.afterEach(async ({ page }) => {
+  await standInFails(page, "none");
+});
+
+test("S-PAY-05 S-PAY-10 S-API-07 on load the payment step sets up a 14-day trial subscription and mounts Stripe's card form, and nothing else", async ({
+  page,
+}) => {
+  const signup = newSignup("card-load");
+  const setup = page.waitForRequest("**/api/create-subscription-setup");
+  await reachCardForm(page, signup, "Enterprise");
+  expect((await setup).postDataJSON()).toEqual({ email: signup.email, fullName: signup.fullName, plan: "enterprise" });
+  await expect(page.getByRole("button", { name: "Start Free Trial" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Create Account" })).toHaveCount(0);
+
+  const calls = await stripeStandInCalls(page);
+  expect(calls[0]).toMatchObject({ method: "Stripe", args: { publishableKey: stripeTestKeys.STRIPE_PUBLISHABLE_KEY } });
+  const elements = calls.find((call) => call.method === "elements")?.args as { clientSecret: string };
+  expect(elements.clientSecret).toMatch(/^seti_[0-9a-f]+_secret_[0-9a-f]+$/);
+  expect(calls.filter((call) => call.method === "elements.create").map((call) => call.args)).toEqual([
+    expect.objectContaining({ type: "payment" }),
+  ]);
+
+  // What our server asked Stripe for: this visitor as the customer, the plan's price, a 14-day
+  // trial, and cards as the only way to pay.
+  const requests = await standInRequests(page);
+  const customer = requests.findLast((request) => request.path === "/v1/customers");
+  expect(customer?.form).toMatchObject({ email: signup.email, name: signup.fullName });
+  const subscription = requests.findLast((request) => request.path === "/v1/subscriptions");
+  expect(subscription?.form).toMatchObject({
+    "items[0][price]": stripeTestKeys.STRIPE_PRICE_ENTERPRISE,
+    trial_period_days: "14",
+    "payment_settings[payment_method_types][0]": "card",
+  });
+});
+
+test("S-PAY-11 S-PAY-12 S-PAY-13 S-PAY-14 S-STATE-04 S-STATE-07 S-API-34 the account is created first, then the card setup is confirmed with the success page as return address, redirecting only if required", async ({
+  page,
+  baseURL,
+}) => {
+  const signup = newSignup("card-ok");
+  await reachCardForm(page, signup);
+  await expect(page.getByRole("button", { name: "Start Free Trial" })).toBeEnabled();
+  const release = await holdRequests(page, "**/api/auth/register");
+  await payWith(page, goodCard);
+
+  // While the account is being created: every control disabled, and Stripe not yet asked.
+  await expect(page.getByRole("button", { name: "Starting Your Trial..." })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Back to Plans" })).toBeDisabled();
+  expect((await stripeStandInCalls(page)).map((call) => call.method)).not.toContain("confirmSetup");
+  release();
+
+  await expect(page).toHaveURL(/\/onboarding\/success$/);
+  await expect(page.getByRole("heading", { name: "Welcome to Tendwell!" })).toBeVisible();
+  const confirm = (await stripeStandInCalls(page)).filter((call) => call.method === "confirmSetup");
+  expect(confirm).toEqual([
+    {
+      method: "confirmSetup",
+      args: { confirmParams: { return_url: `${baseURL}/onboarding/success` }, redirect: "if_required" },
+    },
+  ]);
+  expect((await browserStorage(page)).session).toEqual({ onboardingComplete: "true" });
+
+  // The new firm is linked to its Stripe subscription, on the trial.
+  const billing = await apiGet<Billing>(page, "/api/billing");
+  expect(billing).toMatchObject({ plan: "professional", subscriptionStatus: "trialing", cardBilling: true });
+});
+
+test("S-ERR-08 S-ERR-09 S-STATE-04 a declined card shows the provider's message above the form; the account exists and the retry does not create it again", async ({
+  page,
+}) => {
+  const signup = newSignup("card-declined");
+  await reachCardForm(page, signup);
+  const registrations: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/api/auth/register")) registrations.push(request.method());
+  });
+  await payWith(page, declinedCard);
+
+  const alert = page.getByRole("alert");
+  await expect(alert).toHaveText(declinedMessage);
+  const alertBox = await alert.boundingBox();
+  const formBox = await page.getByLabel("Card number").boundingBox();
+  expect(alertBox && formBox && alertBox.y + alertBox.height <= formBox.y).toBe(true);
+  await expect(page).toHaveURL(/\/onboarding\/payment$/);
+  // Spec 4: the account was created at this step, before the card was refused.
+  const me = await apiGet<{ username: string; role: string }>(page, "/api/auth/me");
+  expect(me).toMatchObject({ username: signup.username, role: "super_admin" });
+
+  await payWith(page, goodCard);
+  await expect(page).toHaveURL(/\/onboarding\/success$/);
+  expect(registrations).toEqual(["POST"]);
+});
+
+test("S-ERR-05 S-ERR-09 a failed subscription setup shows the server's message in the red alert, and no card form", async ({
+  page,
+}) => {
+  await standInFails(page, "invalid_request");
+  await reachCardForm(page, newSignup("card-setup-refused"));
+  await expect(page.getByRole("alert")).toHaveText("Invalid email address: nope");
+  await expect(page.getByRole("button", { name: "Start Free Trial" })).toHaveCount(0);
+
+  // Stripe out of reach is the provider's outage, said as such (decision 0025).
+  await standInFails(page, "connection_reset");
+  await reachCardForm(page, newSignup("card-setup-unreachable"));
+  await expect(page.getByRole("alert")).toHaveText(
+    "The payment provider cannot be reached right now. Please try again in a moment.",
+  );
+});
+
+test('S-ERR-06 S-ERR-09 a setup that gives no client secret shows "Failed to initialize payment. Please try again."', async ({
+  page,
+}) => {
+  await standInFails(page, "no_setup_intent");
+  await reachCardForm(page, newSignup("card-no-intent"));
+  await expect(page.getByRole("alert")).toHaveText("Failed to initialize payment. Please try again.");
+  await expect(page.getByRole("button", { name: "Start Free Trial" })).toHaveCount(0);
+});
+
+test("S-PAY-12 S-PAY-14 S-API-34 a card that needs 3-D Secure leaves for the bank's check and the return to /onboarding/success completes the onboarding", async ({
+  page,
+  baseURL,
+}) => {
+  await reachCardForm(page, newSignup("card-3ds"));
+  await payWith(page, authenticatedCard);
+
+  await expect(page.getByRole("heading", { name: "Welcome to Tendwell!" })).toBeVisible();
+  await expect(page).toHaveURL(/\/onboarding\/success$/);
+  const confirm = (await stripeStandInCalls(page)).filter((call) => call.method === "confirmSetup");
+  expect(confirm).toEqual([
+    {
+      method: "confirmSetup",
+      args: { confirmParams: { return_url: `${baseURL}/onboarding/success` }, redirect: "if_required" },
+    },
+  ]);
+  const { __stripeStandInCalls: _calls, ...session } = (await browserStorage(page)).session;
+  expect(session).toEqual({ onboardingComplete: "true" });
+  await page.getByRole("button", { name: "Access Your Dashboard" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test("S-STATE-04 S-ERR-08 a failed 3-D Secure check comes back to the payment step with its error; the retry needs no password and does not register again", async ({
+  page,
+}) => {
+  const signup = newSignup("card-3ds-failed");
+  await reachCardForm(page, signup);
+  await expect(page.getByRole("button", { name: "Start Free Trial" })).toBeEnabled();
+  const registrations: string[] = [];
+  const setups: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/api/auth/register")) registrations.push(request.method());
+    if (request.url().endsWith("/api/create-subscription-setup")) setups.push(request.method());
+  });
+  await payWith(page, failedAuthenticationCard);
+
+  // A full page load from the bank: the in-memory password is gone, and no longer needed.
+  await expect(page).toHaveURL(/\/onboarding\/payment$/);
+  await expect(page.getByRole("alert")).toHaveText("Payment setup failed");
+  await payWith(page, goodCard);
+  await expect(page).toHaveURL(/\/onboarding\/success$/);
+  expect(registrations).toEqual(["POST"]);
+  // The retry sets the card up on the same intent, the one the firm's subscription waits on.
+  expect(setups).toEqual([]);
+  const secretOf = (calls: StripeStandInCall[]) =>
+    calls
+      .filter((call) => call.method === "elements")
+      .map((call) => (call.args as { clientSecret: string }).clientSecret);
+  const beforeTheBank = await page.evaluate(() => sessionStorage.getItem("__stripeStandInCalls") ?? "[]");
+  const [first] = secretOf(JSON.parse(beforeTheBank) as StripeStandInCall[]);
+  expect(first).toMatch(/^seti_[0-9a-f]+_secret_/);
+  expect(secretOf(await stripeStandInCalls(page))).toEqual([first]);
+});

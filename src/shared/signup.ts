@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { registerSchema } from "./auth";
+import "./validation";
+
+/*
+ * The /signup form (spec 2 and 5): registration's own field rules, without the plan (chosen on the
+ * next screen) and with the password typed twice. Its keys run in spec 5's order, so the first
+ * issue zod reports is the one message the form shows; the confirmation is checked last, and only
+ * once every field is valid.
+ */
+export const signupFieldOrder = ["fullName", "email", "username", "password", "confirmPassword"] as const;
+export type SignupField = (typeof signupFieldOrder)[number];
+
+export const signupFormSchema = registerSchema
+  .omit({ subscriptionPlan: true })
+  .extend({ confirmPassword: z.string({ error: "Passwords do not match" }) })
+  .refine((value) => value.confirmPassword === value.password, {
+    message: "Passwords do not match",
+    path: ["confirmPassword"],
+  });
+export type SignupFormInput = z.input<typeof signupFormSchema>;
+export type SignupFormOutput = z.output<typeof signupFormSchema>;
+
+/** What the onboarding keeps in session storage between its screens: never the password (design 5). */
+export const signupDataSchema = registerSchema.pick({ fullName: true, email: true, username: true });
+export type SignupData = z.infer<typeof signupDataSchema>;
