@@ -27,6 +27,8 @@ describe("demo seed", () => {
     const clientRows = await db.select().from(clients);
     expect(clientRows).toHaveLength(36);
     expect(new Set(clientRows.map((client) => client.name)).size).toBe(36);
+    // No two demo clients share a name's first word (the client list reads like a real book).
+    expect(new Set(clientRows.map((client) => client.name.split(" ")[0])).size).toBe(36);
     expect(new Set(clientRows.map((client) => client.status))).toEqual(new Set(["active", "inactive", "prospect"]));
     const [primaryContacts] = await db.select({ n: count() }).from(contacts).where(eq(contacts.isPrimary, true));
     expect(primaryContacts?.n).toBe(36);

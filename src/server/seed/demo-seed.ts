@@ -7,6 +7,7 @@ import { clients, firms, users } from "../db/schema";
 import { createSchedule } from "../schedules/schedules.service";
 import {
   companyProfile,
+  industries,
   insertClient,
   insertContact,
   insertFirm,
@@ -146,11 +147,14 @@ export async function seedDemoData(
 
     const servedClients: { id: string; staffServes: boolean }[] = [];
     const names = new Set<string>();
+    const industryUses = new Map<string, number>();
     const staffClientIds: string[] = [];
     for (let index = 0; index < CLIENT_COUNT; index++) {
-      let profile = companyProfile(random);
-      while (names.has(profile.name)) profile = companyProfile(random);
-      names.add(profile.name);
+      // The drawn name only keeps the random draws as they were; the client is named below.
+      let drawn = companyProfile(random);
+      while (names.has(drawn.name)) drawn = companyProfile(random);
+      names.add(drawn.name);
+      const profile = { ...drawn, name: demoClientName(drawn.industry, index, industryUses) };
       const status = index % 9 === 4 ? "inactive" : index % 7 === 3 ? "prospect" : "active";
       const client = await insertClient(tx, {
         firmId: firm.id,
@@ -250,6 +254,58 @@ export async function seedDemoData(
     }
     return true;
   });
+}
+
+/*
+ * A name of its own for each demo client. The factories draw from few stems and suffixes, so by
+ * chance the list showed "Brightwater" four times in a row (and the landing page's screenshots
+ * with it). Here each client gets its own stem, and the clients of one industry take turns at
+ * its suffixes. Only the name is chosen so: the random draws, and so every other value of the
+ * demo firm, stay what they were.
+ */
+const demoStems = [
+  "Harbor",
+  "Summit",
+  "Alder",
+  "Cedar",
+  "Beacon",
+  "Lakeside",
+  "Ironwood",
+  "Copperfield",
+  "Bluebird",
+  "Evergreen",
+  "Northgate",
+  "Fairview",
+  "Redfern",
+  "Granite",
+  "Silverline",
+  "Hawthorne",
+  "Oakridge",
+  "Juniper",
+  "Brightwater",
+  "Linden",
+  "Keystone",
+  "Maplewood",
+  "Meridian",
+  "Northstar",
+  "Pinecrest",
+  "Prairie",
+  "Riverbend",
+  "Quarry",
+  "Stonebridge",
+  "Sterling",
+  "Westfield",
+  "Tidewater",
+  "Aurora",
+  "Willow",
+  "Crescent",
+  "Larkspur",
+];
+function demoClientName(industry: string, index: number, industryUses: Map<string, number>): string {
+  const turn = industryUses.get(industry) ?? 0;
+  industryUses.set(industry, turn + 1);
+  const suffixes: readonly string[] = industries[industry as keyof typeof industries];
+  return `${demoStems[index % demoStems.length]} ${suffixes[turn % suffixes.length]}`;
 }
 
 const addHours = (date: Date, hours: number) => new Date(date.getTime() + hours * 3_600_000);

@@ -83,7 +83,7 @@ const companyStems = [
   "Westfield",
   "Aurora",
 ] as const;
-const industries = {
+export const industries = {
   Construction: ["Builders", "Construction Co.", "Contracting"],
   Healthcare: ["Family Dental", "Physical Therapy", "Medical Group"],
   Hospitality: ["Bistro", "Hotel Group", "Catering"],
