@@ -72,21 +72,22 @@ test.describe("session guard", () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  // "/" is the public landing page in the spec; until it is built a visitor at "/" is sent to
-  // /login (decision 0012), so it is left out here.
-  for (const path of [
-    "/login",
-    "/signup",
-    "/onboarding/plans",
-    "/onboarding/payment",
-    "/onboarding/success",
-    "/blog",
-    "/blog/some-post",
+  // "/" is the public landing page, rendered by the server (decision 0022). The later onboarding
+  // screens send a visitor without the earlier steps' data to /signup (spec 2).
+  for (const { path, landsOn } of [
+    { path: "/", landsOn: "/" },
+    { path: "/login", landsOn: "/login" },
+    { path: "/signup", landsOn: "/signup" },
+    { path: "/onboarding/plans", landsOn: "/signup" },
+    { path: "/onboarding/payment", landsOn: "/signup" },
+    { path: "/onboarding/success", landsOn: "/signup" },
+    { path: "/blog", landsOn: "/blog" },
+    { path: "/blog/some-post", landsOn: "/blog/some-post" },
   ]) {
     test(`S-GUARD-13 ${path} needs no session and never sends a visitor to /login`, async ({ page }) => {
       await page.goto(path);
       await page.waitForLoadState("networkidle");
-      await expect(page).toHaveURL(new RegExp(`${path}$`));
+      await expect(page).toHaveURL(new RegExp(`${landsOn}$`));
     });
   }
 
@@ -105,7 +106,7 @@ test.describe("session guard", () => {
     }
   });
 
-  test('a signed-in user at "/" sees the dashboard; a visitor at "/" is sent to /login (decision 0012)', async ({
+  test('S-LAND-01 a signed-in user at "/" sees the dashboard (decision 0012); a visitor at "/" gets the landing page (decision 0022)', async ({
     page,
     browser,
   }) => {
@@ -116,7 +117,10 @@ test.describe("session guard", () => {
 
     const visitor = await browser.newPage();
     await visitor.goto("/");
-    await expect(visitor).toHaveURL(/\/login$/);
+    await expect(
+      visitor.getByRole("heading", { level: 1, name: "Structure That Strengthens Retention" }),
+    ).toBeVisible();
+    await expect(visitor).toHaveURL(/\/$/);
     await visitor.close();
   });
 });

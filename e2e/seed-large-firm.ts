@@ -10,6 +10,7 @@ import { largeFirm } from "./large-firm";
  * firm, and beside it a firm of 10,000 clients and 100,000 tasks for the large-firm tests
  * (issue 8: the client grid and the task lists stay smooth, their DOM under 1,500 elements).
  * Usage: tsx e2e/seed-large-firm.ts <data directory>
+ * E2E_SKIP_LARGE_FIRM=1 writes only the demo firm, for a quick local run of specs that do not need it.
  */
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error("usage: tsx e2e/seed-large-firm.ts <data directory>");
@@ -20,7 +21,7 @@ try {
   const database = connectDatabase({ url: embedded.url, poolSize: 2 });
   try {
     await seedDemoData(database.db);
-    await seedLargeFirm(database, largeFirm.size, largeFirm.logins);
+    if (process.env.E2E_SKIP_LARGE_FIRM !== "1") await seedLargeFirm(database, largeFirm.size, largeFirm.logins);
     await database.pool.query("vacuum analyze");
   } finally {
     await database.close();
