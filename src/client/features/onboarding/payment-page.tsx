@@ -9,7 +9,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/ca
 import { FormAlert } from "../../components/ui/form";
 import { errorMessage } from "../../lib/api";
 import { billingConfigQueryOptions, useRegister } from "./api";
-import type { CheckoutActions } from "./checkout-actions";
+import { type CheckoutActions, CheckoutForm } from "./checkout-form";
 import { formatLongDate, formatMonthlyPrice, trialEndDate } from "./onboarding-format";
 import { OnboardingGuard, type OnboardingProgress } from "./onboarding-guard";
 import { OnboardingLayout } from "./onboarding-layout";
@@ -108,41 +108,23 @@ function PaymentStep({ progress }: { progress: OnboardingProgress }) {
 
 /** An installation without Stripe (the embedded default): no card, and never a fake card form. */
 function NoCardForm({ actions }: { actions: CheckoutActions }) {
-  const { pending, setPending, error, setError, registerAccount, finish } = actions;
-  const onSubmit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    setError(undefined);
-    setPending(true);
-    try {
-      if (await registerAccount()) finish();
-    } catch {
-      setError("Setup failed. Please try again.");
-    } finally {
-      setPending(false);
-    }
-  };
+  const { pending, registerAccount, finish } = actions;
   return (
-    <>
-      {error && <FormAlert>{error}</FormAlert>}
-      <Card className="shadow-sm">
-        <CardHeader>
-          <CardTitle>No card needed</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <form onSubmit={onSubmit} className="flex flex-col gap-5">
-            <fieldset disabled={pending} className="flex flex-col gap-5">
-              <p className="text-sm text-muted-foreground">
-                This installation of {brand.name} does not take card payments, so no card is needed. Your {trialDays}
-                -day free trial starts as soon as your account is created.
-              </p>
-              <Button type="submit" size="lg" className="w-full">
-                {pending ? "Creating Account..." : "Create Account"}
-              </Button>
-            </fieldset>
-          </form>
-        </CardContent>
-      </Card>
-    </>
+    <CheckoutForm
+      title="No card needed"
+      actions={actions}
+      onSubmit={async () => {
+        if (await registerAccount()) finish();
+      }}
+    >
+      <p className="text-sm text-muted-foreground">
+        This installation of {brand.name} does not take card payments, so no card is needed. Your {trialDays}
+        -day free trial starts as soon as your account is created.
+      </p>
+      <Button type="submit" size="lg" className="w-full">
+        {pending ? "Creating Account..." : "Create Account"}
+      </Button>
+    </CheckoutForm>
   );
 }
 

@@ -1,14 +1,13 @@
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import { loadStripe, type Stripe, type StripeElementsOptions } from "@stripe/stripe-js";
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { paymentNotInitializedMessage, type SubscriptionSetupInput } from "../../../shared/billing";
 import { Button } from "../../components/ui/button";
-import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { FormAlert } from "../../components/ui/form";
 import { errorMessage } from "../../lib/api";
 import { subscriptionSetupQueryOptions } from "./api";
-import type { CheckoutActions } from "./checkout-actions";
+import { type CheckoutActions, CheckoutForm } from "./checkout-form";
 import { PaymentFormSkeleton } from "./payment-form-skeleton";
 
 /*
@@ -93,65 +92,44 @@ function CardForm({ actions }: { actions: CheckoutActions }) {
   const stripe = useStripe();
   const elements = useElements();
   const [ready, setReady] = useState(false);
-  const { pending, setPending, error, setError, registerAccount, finish } = actions;
+  const { pending, setError, registerAccount, finish } = actions;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = async () => {
     if (!stripe || !elements) return;
-    setError(undefined);
-    setPending(true);
-    try {
-      // The card fields are checked first, so an incomplete card does not leave an account behind.
-      const fields = await elements.submit();
-      if (fields.error) {
-        setError(fields.error.message ?? "Payment setup failed");
-        return;
-      }
-      // Spec 4 and 7: the account is created before the card setup is confirmed.
-      if (!(await registerAccount())) return;
-      const result = await stripe.confirmSetup({
-        elements,
-        confirmParams: { return_url: `${window.location.origin}/onboarding/success` },
-        redirect: "if_required",
-      });
-      if (result.error) {
-        setError(result.error.message ?? "Payment setup failed");
-        return;
-      }
-      finish();
-    } catch {
-      setError("Setup failed. Please try again.");
-    } finally {
-      setPending(false);
+    // The card fields are checked first, so an incomplete card does not leave an account behind.
+    const fields = await elements.submit();
+    if (fields.error) {
+      setError(fields.error.message ?? "Payment setup failed");
+      return;
     }
+    // Spec 4 and 7: the account is created before the card setup is confirmed.
+    if (!(await registerAccount())) return;
+    const result = await stripe.confirmSetup({
+      elements,
+      confirmParams: { return_url: `${window.location.origin}/onboarding/success` },
+      redirect: "if_required",
+    });
+    if (result.error) {
+      setError(result.error.message ?? "Payment setup failed");
+      return;
+    }
+    finish();
   };
 
   return (
-    <>
-      {error && <FormAlert>{error}</FormAlert>}
-      <Card className="shadow-sm">
-        <CardHeader>
-          <CardTitle>Payment details</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <form onSubmit={onSubmit} className="flex flex-col gap-5">
-            <fieldset disabled={pending} className="flex flex-col gap-5">
-              {/* Card is the only method (spec 2): the server's setup intent allows only cards, and no wallets show. */}
-              <PaymentElement
-                options={{
-                  layout: "tabs",
-                  readOnly: pending,
-                  wallets: { applePay: "never", googlePay: "never", link: "never" },
-                }}
-                onReady={() => setReady(true)}
-              />
-              <Button type="submit" size="lg" className="w-full" disabled={!stripe || !elements || !ready}>
-                {pending ? "Starting Your Trial..." : "Start Free Trial"}
-              </Button>
-            </fieldset>
-          </form>
-        </CardContent>
-      </Card>
-    </>
+    <CheckoutForm title="Payment details" actions={actions} onSubmit={onSubmit}>
+      {/* Card is the only method (spec 2): the server's setup intent allows only cards, and no wallets show. */}
+      <PaymentElement
+        options={{
+          layout: "tabs",
+          readOnly: pending,
+          wallets: { applePay: "never", googlePay: "never", link: "never" },
+        }}
+        onReady={() => setReady(true)}
+      />
+      <Button type="submit" size="lg" className="w-full" disabled={!stripe || !elements || !ready}>
+        {pending ? "Starting Your Trial..." : "Start Free Trial"}
+      </Button>
+    </CheckoutForm>
   );
 }
