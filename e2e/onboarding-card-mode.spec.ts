@@ -84,6 +84,45 @@ test("S-PAY-05 S-PAY-10 S-API-07 on load the payment step sets up a 14-day trial
   });
 });
 
+test("S-PAY-07 S-PAY-10 back to the plans and on to the payment step again: the same card setup and one Stripe customer; another plan replaces it", async ({
+  page,
+}) => {
+  const signup = newSignup("card-again");
+  await reachCardForm(page, signup);
+  await expect(page.getByRole("button", { name: "Start Free Trial" })).toBeEnabled();
+  const clientSecrets = async () =>
+    (await stripeStandInCalls(page))
+      .filter((call) => call.method === "elements")
+      .map((call) => (call.args as { clientSecret: string }).clientSecret);
+  const customersOf = async () =>
+    (await standInRequests(page)).filter(
+      (request) => request.path === "/v1/customers" && request.form.email === signup.email,
+    );
+
+  const again = page.waitForResponse("**/api/create-subscription-setup");
+  await page.getByRole("button", { name: "Back to Plans" }).click();
+  await page.getByRole("button", { name: "Continue to Payment" }).click();
+  expect((await again).status()).toBe(200);
+  await expect(page.getByRole("button", { name: "Start Free Trial" })).toBeEnabled();
+  const [first, second] = await clientSecrets();
+  expect(second).toBe(first);
+  expect(await customersOf()).toHaveLength(1);
+
+  const other = page.waitForResponse("**/api/create-subscription-setup");
+  await page.getByRole("button", { name: "Back to Plans" }).click();
+  await page.getByRole("radio", { name: /Starter/ }).check();
+  await page.getByRole("button", { name: "Continue to Payment" }).click();
+  expect((await other).status()).toBe(200);
+  await expect(page.getByRole("button", { name: "Start Free Trial" })).toBeEnabled();
+  expect((await clientSecrets()).at(-1)).not.toBe(first);
+  // The first customer was deleted (cancelling its trial) before the second was made.
+  const paths = (await standInRequests(page)).map((request) => `${request.method} ${request.path}`);
+  const deleted = paths.findIndex((path) => path.startsWith("DELETE /v1/customers/"));
+  expect(deleted).toBeGreaterThan(-1);
+  expect(paths.lastIndexOf("POST /v1/customers")).toBeGreaterThan(deleted);
+  expect(await customersOf()).toHaveLength(2);
+});
+
 test("S-PAY-11 S-PAY-12 S-PAY-13 S-PAY-14 S-STATE-04 S-STATE-07 S-API-34 the account is created first, then the card setup is confirmed with the success page as return address, redirecting only if required", async ({
   page,
   baseURL,

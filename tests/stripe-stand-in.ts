@@ -55,12 +55,15 @@ type StoredSubscription = {
   pending_setup_intent: string;
 };
 
+type StoredSetupIntent = { id: string; object: "setup_intent"; client_secret: string; status: string };
+
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
 
 export type StripeStandIn = {
   readonly url: string;
   readonly requests: RecordedRequest[];
   readonly subscriptions: Map<string, StoredSubscription>;
+  readonly setupIntents: Map<string, StoredSetupIntent>;
   fail: (failure: Failure) => void;
 };
 
@@ -72,7 +75,7 @@ export type StripeStandIn = {
 export function startStripeStandIn(port = 0): Promise<StripeStandIn & { close: () => Promise<void> }> {
   const requests: RecordedRequest[] = [];
   const subscriptions = new Map<string, StoredSubscription>();
-  const setupIntents = new Map<string, { id: string; object: "setup_intent"; client_secret: string; status: string }>();
+  const setupIntents = new Map<string, StoredSetupIntent>();
   let failure: Failure = null;
 
   const send = (response: http.ServerResponse, status: number, body: unknown) => {
@@ -87,6 +90,13 @@ export function startStripeStandIn(port = 0): Promise<StripeStandIn & { close: (
     response.end(text);
   };
   const stripeError = (type: string, message: string, code?: string) => ({ error: { type, message, code } });
+  /** A subscription as Stripe answers it: its pending setup intent as an id, or the object when expanded. */
+  const withSetupIntent = (subscription: StoredSubscription, expanded: boolean) => ({
+    ...subscription,
+    pending_setup_intent: expanded
+      ? (setupIntents.get(subscription.pending_setup_intent) ?? null)
+      : subscription.pending_setup_intent,
+  });
 
   const server = http.createServer((request, response) => {
     let raw = "";
@@ -109,7 +119,8 @@ export function startStripeStandIn(port = 0): Promise<StripeStandIn & { close: (
         );
         return;
       }
-      const form = Object.fromEntries(new URLSearchParams(raw));
+      // The SDK sends a POST's parameters as a form body, and a GET's or DELETE's in the query.
+      const form = Object.fromEntries(request.method === "POST" ? new URLSearchParams(raw) : url.searchParams);
       requests.push({ method: request.method ?? "", path: url.pathname, form, headers: request.headers });
       if (failure === "connection_reset") {
         request.socket.destroy();
@@ -129,6 +140,9 @@ export function startStripeStandIn(port = 0): Promise<StripeStandIn & { close: (
       }
       const now = Math.floor(Date.now() / 1000);
       const subscriptionPath = /^\/v1\/subscriptions\/(sub_[a-z0-9]+)$/.exec(url.pathname);
+      const customerPath = /^\/v1\/customers\/(cus_[a-z0-9]+)$/.exec(url.pathname);
+      const expands = (field: string) =>
+        Object.entries(form).some(([key, value]) => key.startsWith("expand[") && value === field);
 
       if (request.method === "POST" && url.pathname === "/v1/customers") {
         send(response, 200, {
@@ -169,14 +183,11 @@ export function startStripeStandIn(port = 0): Promise<StripeStandIn & { close: (
           pending_setup_intent: setupIntentId,
         };
         subscriptions.set(subscription.id, subscription);
-        const expanded = Object.entries(form).some(
-          ([key, value]) => key.startsWith("expand[") && value === "pending_setup_intent",
-        );
         if (failure === "no_setup_intent") {
           send(response, 200, { ...subscription, pending_setup_intent: null });
           return;
         }
-        send(response, 200, { ...subscription, pending_setup_intent: expanded ? setupIntent : setupIntentId });
+        send(response, 200, withSetupIntent(subscription, expands("pending_setup_intent")));
       } else if (subscriptionPath?.[1] && (request.method === "GET" || request.method === "POST")) {
         const subscription = subscriptions.get(subscriptionPath[1]);
         if (!subscription) {
@@ -198,7 +209,13 @@ export function startStripeStandIn(port = 0): Promise<StripeStandIn & { close: (
           item.price = { id: price, object: "price" };
           Object.assign(subscription.metadata, metadataOf(form));
         }
-        send(response, 200, subscription);
+        send(response, 200, withSetupIntent(subscription, expands("pending_setup_intent")));
+      } else if (customerPath?.[1] && request.method === "DELETE") {
+        // As Stripe does: deleting a customer cancels its subscriptions at once.
+        for (const subscription of subscriptions.values()) {
+          if (subscription.customer === customerPath[1]) subscription.status = "canceled";
+        }
+        send(response, 200, { id: customerPath[1], object: "customer", deleted: true });
       } else {
         send(
           response,
@@ -216,6 +233,7 @@ export function startStripeStandIn(port = 0): Promise<StripeStandIn & { close: (
         url: `http://127.0.0.1:${port}`,
         requests,
         subscriptions,
+        setupIntents,
         fail: (next) => {
           failure = next;
         },

@@ -27,6 +27,9 @@ export function useStripeStandIn(): StripeStandIn & { env: () => Record<string, 
     get subscriptions() {
       return get().subscriptions;
     },
+    get setupIntents() {
+      return get().setupIntents;
+    },
     fail: (failure) => get().fail(failure),
     env: () => ({ ...stripeTestKeys, STRIPE_API_URL: get().url }),
   };

@@ -20,6 +20,7 @@ import {
   changePlan,
   createSubscriptionSetup,
   getBilling,
+  SETUP_COOKIE,
 } from "./billing.service";
 import { setSetupCookie } from "./setup-cookie";
 
@@ -74,15 +75,21 @@ export async function billingRoutes(
       schema: {
         summary:
           "The payment step: a Stripe customer and a 14-day trial subscription to the plan; answers its setup " +
-          "intent's client secret and sets this browser's one-time setup cookie (409 without card payments; " +
-          "10 calls per address in 10 minutes)",
+          "intent's client secret and sets this browser's one-time setup cookie. A browser coming back with the " +
+          "same details gets its open setup again (409 without card payments; 10 calls per address in 10 minutes)",
         body: subscriptionSetupSchema,
         response: { 200: subscriptionSetupResponseSchema },
       },
     },
     async (request, reply) => {
       if (!cardBilling) throw new AppError("CONFLICT", cardsNotConfiguredMessage);
-      const setup = await createSubscriptionSetup({ db, billing: cardBilling, input: request.body, log: request.log });
+      const setup = await createSubscriptionSetup({
+        db,
+        billing: cardBilling,
+        input: request.body,
+        token: request.cookies[SETUP_COOKIE],
+        log: request.log,
+      });
       setSetupCookie(reply, setup.token, setup.expiresAt);
       return { clientSecret: setup.clientSecret };
     },

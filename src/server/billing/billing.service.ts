@@ -31,14 +31,27 @@ export const cardsNotConfiguredMessage = "Card payments are not set up on this i
  * price with a 14-day trial, which Stripe cancels at the trial's end if no card was saved. Its
  * pending setup intent's client secret goes to the browser's Payment Element; the setup is kept,
  * under a hashed one-time token, for the registration that follows.
+ *
+ * `token` is the browser's setup cookie from an earlier visit of the step (decision 0025). For the
+ * same name, email and plan, that setup is answered again while its card setup is still open, so
+ * coming back to the step makes no new customer; for other details, or a setup Stripe has closed,
+ * the earlier customer is deleted (which cancels its trial) before the new one is made.
  */
 export async function createSubscriptionSetup(options: {
   db: Database;
   billing: CardBilling;
   input: SubscriptionSetupInput;
+  token: string | undefined;
   log: Log;
 }): Promise<{ clientSecret: string; token: string; expiresAt: Date }> {
   const { db, billing, input, log } = options;
+  const earlier = options.token ? await findOpenSetup(db, options.token) : undefined;
+  if (earlier && options.token) {
+    const same = earlier.email === input.email && earlier.fullName === input.fullName && earlier.plan === input.plan;
+    const clientSecret = same ? await openClientSecret(billing, earlier.stripeSubscriptionId, log) : null;
+    if (clientSecret) return { clientSecret, token: options.token, expiresAt: earlier.expiresAt };
+    await discardSetup(db, billing, earlier, log);
+  }
   const { stripe, config } = billing;
   const customer = await callStripe(log, "creating the customer", () =>
     stripe.customers.create({
@@ -58,8 +71,7 @@ export async function createSubscriptionSetup(options: {
       expand: ["pending_setup_intent"],
     }),
   );
-  const setupIntent = subscription.pending_setup_intent;
-  const clientSecret = typeof setupIntent === "object" && setupIntent !== null ? setupIntent.client_secret : null;
+  const clientSecret = pendingClientSecret(subscription);
   if (!clientSecret) {
     log.warn({ subscription: subscription.id }, "Stripe: the trial subscription has no pending setup intent");
     throw new AppError("SERVICE_UNAVAILABLE", paymentNotInitializedMessage);
@@ -69,12 +81,68 @@ export async function createSubscriptionSetup(options: {
   await db.insert(billingSetups).values({
     tokenHash: hashToken(token),
     email: input.email,
+    fullName: input.fullName,
     plan: input.plan,
     stripeCustomerId: customer.id,
     stripeSubscriptionId: subscription.id,
     expiresAt,
   });
   return { clientSecret, token, expiresAt };
+}
+
+/** A setup intent still waiting for its card: the client secret of the subscription's, or null. */
+function pendingClientSecret(subscription: Stripe.Subscription): string | null {
+  const intent = subscription.pending_setup_intent;
+  if (typeof intent !== "object" || intent === null) return null;
+  const open = ["requires_payment_method", "requires_confirmation", "requires_action"].includes(intent.status);
+  return open ? intent.client_secret : null;
+}
+
+/** The browser's setup behind `token`: not yet claimed by a registration, not expired. */
+async function findOpenSetup(db: Database, token: string) {
+  const [setup] = await db
+    .select()
+    .from(billingSetups)
+    .where(
+      and(
+        eq(billingSetups.tokenHash, hashToken(token)),
+        isNull(billingSetups.claimedAt),
+        gt(billingSetups.expiresAt, new Date()),
+      ),
+    );
+  return setup;
+}
+
+/** The open card setup of an earlier visit's trial subscription, while it is still trialing. */
+async function openClientSecret(billing: CardBilling, subscriptionId: string, log: Log): Promise<string | null> {
+  const subscription = await callStripe(log, "reading the trial subscription", () =>
+    billing.stripe.subscriptions.retrieve(subscriptionId, { expand: ["pending_setup_intent"] }),
+  );
+  return subscription.status === "trialing" ? pendingClientSecret(subscription) : null;
+}
+
+/**
+ * An earlier visit's setup that the new one replaces: its Stripe customer is deleted, which
+ * cancels its trial at once. Stripe failing here does not stop the new setup: the old trial then
+ * cancels itself at its end, as it would have without a card.
+ */
+async function discardSetup(
+  db: Database,
+  billing: CardBilling,
+  setup: typeof billingSetups.$inferSelect,
+  log: Log,
+): Promise<void> {
+  await db.delete(billingSetups).where(and(eq(billingSetups.id, setup.id), isNull(billingSetups.claimedAt)));
+  try {
+    await callStripe(log, "deleting a replaced setup's customer", () =>
+      billing.stripe.customers.del(setup.stripeCustomerId),
+    );
+  } catch {
+    log.info(
+      { customer: setup.stripeCustomerId },
+      "Stripe: a replaced setup's customer was kept; its trial ends unpaid",
+    );
+  }
 }
 
 export type SetupLink = {

@@ -295,7 +295,7 @@ describe("billing with Stripe (the real SDK against the local stand-in)", () => 
     const cookie = setCookieOf(response.headers, SETUP_COOKIE);
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/);
-    expect(cookie).toMatch(/Path=\/api\/auth\/register/);
+    expect(cookie).toMatch(/Path=\/api;/);
     expect(cookie).not.toMatch(/Secure/); // plain HTTP here; behind HTTPS it is Secure, as the session cookie
     const token = /^[^=]+=([^;]+)/.exec(cookie ?? "")?.[1] ?? "";
     const [row] = await ctx.database.db
@@ -305,6 +305,87 @@ describe("billing with Stripe (the real SDK against the local stand-in)", () => 
     expect(row).toMatchObject({ email: "dana@whitfield.example", plan: "enterprise", claimedAt: null });
     expect(row?.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(token);
+  });
+
+  const tokenOf = (headers: Record<string, unknown>) =>
+    /^[^=]+=([^;]+)/.exec(setCookieOf(headers, SETUP_COOKIE) ?? "")?.[1] ?? "";
+  /** The stand-in's subscription whose setup intent a client secret belongs to. */
+  const subscriptionOf = (clientSecret: string) =>
+    [...stripeApi.subscriptions.values()].find((sub) => clientSecret.startsWith(`${sub.pending_setup_intent}_secret_`));
+
+  it("S-API-07 a browser back at the payment step with the same details gets its open setup again: no second customer, and it registers", async () => {
+    const browser = apiClient(ctx.app, { ip: freshIp() });
+    const body = registration({ subscriptionPlan: "starter" });
+    const input = { email: body.email, fullName: body.fullName, plan: "starter" };
+    const first = await startSetup(browser, input);
+    expect(first.status).toBe(200);
+    const before = stripeApi.requests.length;
+
+    const again = await startSetup(browser, input);
+    expect(again.status).toBe(200);
+    expect(again.body.clientSecret).toBe(first.body.clientSecret);
+    expect(tokenOf(again.headers)).toBe(tokenOf(first.headers));
+    const calls = stripeApi.requests.slice(before);
+    expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual([
+      `GET /v1/subscriptions/${subscriptionOf(first.body.clientSecret)?.id}`,
+    ]);
+    expect(calls[0]?.form).toEqual({ "expand[0]": "pending_setup_intent" });
+    const rows = await ctx.database.db.select().from(billingSetups).where(eq(billingSetups.email, body.email));
+    expect(rows).toHaveLength(1);
+
+    expect((await browser.post("/api/auth/register", body)).status).toBe(201);
+  });
+
+  it("S-API-07 other details, or a setup Stripe has closed, replace the browser's earlier setup: its customer is deleted and its cookie registers no more", async () => {
+    const browser = apiClient(ctx.app, { ip: freshIp() });
+    const body = registration({ subscriptionPlan: "professional" });
+    const input = { email: body.email, fullName: body.fullName, plan: "starter" };
+    const starter = await startSetup(browser, input);
+    const starterToken = tokenOf(starter.headers);
+    const starterSubscription = subscriptionOf(starter.body.clientSecret);
+
+    // Back to the plans: another plan is another subscription, and the first customer goes.
+    const before = stripeApi.requests.length;
+    const professional = await startSetup(browser, { ...input, plan: "professional" });
+    expect(professional.status).toBe(200);
+    expect(professional.body.clientSecret).not.toBe(starter.body.clientSecret);
+    expect(stripeApi.requests.slice(before).map((call) => `${call.method} ${call.path}`)).toEqual([
+      `DELETE /v1/customers/${starterSubscription?.customer}`,
+      "POST /v1/customers",
+      "POST /v1/subscriptions",
+    ]);
+    expect(starterSubscription?.status).toBe("canceled");
+    const stale = apiClient(ctx.app, { ip: freshIp() });
+    const refused = await stale.request(
+      "POST",
+      "/api/auth/register",
+      { ...body, subscriptionPlan: "starter" },
+      {
+        cookie: `${SETUP_COOKIE}=${starterToken}`,
+      },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(setupNotFoundMessage);
+
+    // Another name is another customer too.
+    const renamed = await startSetup(browser, { ...input, plan: "professional", fullName: "Dana W. Whitfield" });
+    expect(subscriptionOf(professional.body.clientSecret)?.status).toBe("canceled");
+
+    // A card setup Stripe has closed (here: its intent succeeded) is not answered again.
+    const intentId = renamed.body.clientSecret.split("_secret_")[0] ?? "";
+    const intent = stripeApi.setupIntents.get(intentId);
+    if (!intent) throw new Error("the stand-in has no such setup intent");
+    intent.status = "succeeded";
+    const fresh = await startSetup(browser, { ...input, plan: "professional", fullName: "Dana W. Whitfield" });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.clientSecret).not.toBe(renamed.body.clientSecret);
+    const rows = await ctx.database.db.select().from(billingSetups).where(eq(billingSetups.email, body.email));
+    expect(rows.map((row) => row.stripeSubscriptionId)).toEqual([subscriptionOf(fresh.body.clientSecret)?.id]);
+
+    const registered = await browser.post("/api/auth/register", { ...body, fullName: "Dana W. Whitfield" });
+    expect(registered.status).toBe(201);
+    const [firm] = await ctx.database.db.select().from(firms).where(eq(firms.id, registered.body.firm.id));
+    expect(firm?.stripeSubscriptionId).toBe(subscriptionOf(fresh.body.clientSecret)?.id);
   });
 
   it("S-API-07 refuses a bad email, an unknown plan or an extra field with a 400, before calling Stripe", async () => {

@@ -1,8 +1,11 @@
 import type { FastifyReply } from "fastify";
 import { SETUP_COOKIE } from "./billing.service";
 
-/** Sent only to the registration, which is the one request that claims a card setup. */
-const path = "/api/auth/register";
+/**
+ * Sent to the API only: the payment step reads it to answer a returning browser's open setup
+ * again, and the registration claims the setup with it.
+ */
+const path = "/api";
 
 /** The card setup's one-time token: HttpOnly, SameSite=Lax, Secure behind HTTPS (as the session cookie). */
 export function setSetupCookie(reply: FastifyReply, token: string, expiresAt: Date) {

@@ -442,6 +442,8 @@ export const billingSetups = pgTable(
     /** SHA-256 of the setup cookie's token, hex. */
     tokenHash: text("token_hash").notNull().unique(),
     email: text("email").notNull(),
+    /** The name the Stripe customer was made with: a later visit with another name gets a new one. */
+    fullName: text("full_name").notNull(),
     plan: text("plan", { enum: planIds }).notNull(),
     stripeCustomerId: text("stripe_customer_id").notNull(),
     stripeSubscriptionId: text("stripe_subscription_id").notNull().unique(),

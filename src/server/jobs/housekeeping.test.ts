@@ -24,7 +24,7 @@ describe("housekeeping", () => {
       { usernameKey: "recent", ip: "203.0.113.1", createdAt: new Date(now - 60_000) },
     ]);
 
-    const setup = { email: "x@example.com", plan: "starter" as const, stripeCustomerId: "cus_1" };
+    const setup = { email: "x@example.com", fullName: "X", plan: "starter" as const, stripeCustomerId: "cus_1" };
     await db.insert(billingSetups).values([
       { ...setup, tokenHash: "lapsed", stripeSubscriptionId: "sub_lapsed", expiresAt: new Date(now - 1000) },
       { ...setup, tokenHash: "open", stripeSubscriptionId: "sub_open", expiresAt: new Date(now + 3600_000) },

@@ -2,6 +2,7 @@ CREATE TABLE "billing_setups" (
 	"id" uuid PRIMARY KEY NOT NULL,
 	"token_hash" text NOT NULL,
 	"email" text NOT NULL,
+	"full_name" text NOT NULL,
 	"plan" text NOT NULL,
 	"stripe_customer_id" text NOT NULL,
 	"stripe_subscription_id" text NOT NULL,
