@@ -92,6 +92,42 @@ test.describe("users", () => {
     await expect(page.getByTestId("profile-name")).toHaveText("Uma User");
   });
 
+  test("S-USERS-05 S-USERS-13 the cards name clients from GET /api/user-clients; the client list loads only when Assign Clients opens; an archived client leaves the card", async ({
+    page,
+  }) => {
+    const { clients } = await seedPeopleFirm(page);
+    const clientListCalls: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/clients") clientListCalls.push(request.url());
+    });
+    await page.goto("/users");
+    const uma = userCard(page, "Uma User");
+    await expect(uma.getByTestId("user-clients-more")).toHaveText("+2 more");
+    expect(clientListCalls).toEqual([]);
+
+    const listed = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/clients");
+    await uma.getByRole("button", { name: "Assign Clients to Uma User" }).click();
+    expect((await listed).status()).toBe(200);
+    await expect(assignDialog(page).getByTestId("assign-selected-count")).toHaveText("5 of 6 selected");
+    await page.keyboard.press("Escape");
+
+    // Archive one of Uma's first three clients (by name) on its page: the card moves up the fourth.
+    const names = clients
+      .slice(0, 5)
+      .map((client) => client.name)
+      .sort((a, b) => a.localeCompare(b));
+    const archived = clients.find((client) => client.name === names[0]);
+    if (!archived) throw new Error("no client to archive");
+    await page.goto(`/client/${archived.id}`);
+    await page.getByRole("button", { name: "Archive" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Archive Client" }).click();
+    await expect(page).toHaveURL(/\/clients$/);
+    // Within the app, so the Users page's cached links must have been refreshed by the archive.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "User Management" }).click();
+    await expect(uma.getByTestId("user-client-name")).toHaveText(names.slice(1, 4));
+    await expect(uma.getByTestId("user-clients-more")).toHaveText("+1 more");
+  });
+
   test("S-USERS-01 S-USERS-02 S-USERS-03 the search filters by username, full name or role", async ({ page }) => {
     await signInAs(page, "super_admin");
     await page.goto("/users");

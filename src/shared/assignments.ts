@@ -10,7 +10,16 @@ export const assignClientsSchema = z.strictObject({
 });
 export type AssignClientsInput = z.infer<typeof assignClientsSchema>;
 
-export const userClientLinkSchema = z.object({ userId: z.uuid(), clientId: z.uuid() });
+/**
+ * GET /api/user-clients: one user-client link, with the client's name and whether it is archived,
+ * so the Users page can name a user's clients without loading the whole client list.
+ */
+export const userClientLinkSchema = z.object({
+  userId: z.uuid(),
+  clientId: z.uuid(),
+  clientName: z.string(),
+  clientArchived: z.boolean(),
+});
 export type UserClientLink = z.infer<typeof userClientLinkSchema>;
 
 /** The answer to POST /api/user-clients/assign: the user's clients after the change. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { AssignClientsInput, UserAssignment, UserClientLink } from "../../shared/assignments";
 import { scopeOf } from "../../shared/permissions";
 import { type AuditContext, recordAudit } from "../audit/audit.service";
@@ -13,8 +13,14 @@ export async function listAssignments(options: { db: Database; actor: SessionInf
   const { db, actor } = options;
   const inFirm = eq(userClients.firmId, actor.firmId);
   return db
-    .select({ userId: userClients.userId, clientId: userClients.clientId })
+    .select({
+      userId: userClients.userId,
+      clientId: userClients.clientId,
+      clientName: clients.name,
+      clientArchived: sql<boolean>`${clients.archivedAt} is not null`,
+    })
     .from(userClients)
+    .innerJoin(clients, and(eq(clients.id, userClients.clientId), eq(clients.firmId, userClients.firmId)))
     .where(
       scopeOf(actor.role, "assignments.read") === "self" ? and(inFirm, eq(userClients.userId, actor.userId)) : inFirm,
     )

@@ -58,7 +58,7 @@ describe("client assignment", () => {
     ]);
   });
 
-  it("S-API-25 GET /api/user-clients answers {userId, clientId} links: all the firm's to a super admin, only their own to a user", async () => {
+  it("S-API-25 GET /api/user-clients answers {userId, clientId} links with the client's name: all the firm's to a super admin, only their own to a user", async () => {
     const { users, clients, assignedClient } = await seedFirm(ctx.database.db, "Own");
     await seedFirm(ctx.database.db, "Someone Else's");
     const owner = await signIn(ctx.app, users.super_admin);
@@ -79,11 +79,19 @@ describe("client assignment", () => {
         .map(key)
         .sort(),
     );
-    for (const link of all.body) expect(Object.keys(link).sort()).toEqual(["clientId", "userId"]);
+    for (const link of all.body) {
+      expect(Object.keys(link).sort()).toEqual(["clientArchived", "clientId", "clientName", "userId"]);
+      expect(link.clientName).toBe(clients.find((client) => client.id === link.clientId)?.name);
+    }
+
+    // An archived client's link stays (saving the user's list keeps it), marked as archived.
+    expect((await owner.delete(`/api/clients/${third.id}`)).status).toBe(204);
+    const afterArchive = (await owner.get("/api/user-clients")).body as { clientId: string; clientArchived: boolean }[];
+    expect(afterArchive.filter((link) => link.clientArchived).map((link) => link.clientId)).toEqual([third.id]);
 
     const staff = await signIn(ctx.app, users.user);
     expect((await staff.get("/api/user-clients")).body).toEqual([
-      { userId: users.user.id, clientId: assignedClient.id },
+      { userId: users.user.id, clientId: assignedClient.id, clientName: assignedClient.name, clientArchived: false },
     ]);
   });
 
@@ -102,8 +110,10 @@ describe("client assignment", () => {
       }
     }
     const owner = await signIn(ctx.app, users.super_admin);
-    const links = (await owner.get("/api/user-clients")).body;
-    expect(links).toEqual([{ userId: users.user.id, clientId: assignedClient.id }]);
+    const links = (await owner.get("/api/user-clients")).body as { userId: string; clientId: string }[];
+    expect(links.map(({ userId, clientId }) => ({ userId, clientId }))).toEqual([
+      { userId: users.user.id, clientId: assignedClient.id },
+    ]);
     const allowed = await owner.post("/api/user-clients/assign", { userId: users.user.id, clientIds: ids });
     expect(allowed.status).toBe(200);
     expect(allowed.body.clientIds).toEqual([...ids].sort());

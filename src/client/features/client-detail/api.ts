@@ -33,15 +33,25 @@ function refreshTaskViews(queryClient: QueryClient) {
   ]);
 }
 
+/** A client leaving or coming back to the lists: the task views, and the Users page's client names. */
+function refreshClientLists(queryClient: QueryClient) {
+  return Promise.all([
+    refreshTaskViews(queryClient),
+    queryClient.invalidateQueries({ queryKey: ["/api/user-clients"] }),
+  ]);
+}
+
 export function useUpdateClient(clientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: UpdateClientInput) => requestJson<ClientDetail>("PATCH", `/api/clients/${clientId}`, input),
-    // The list, the header search and the dashboard's status counts show these fields.
+    // The list, the header search, the dashboard's status counts and the Users page's client
+    // names show these fields.
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
         queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] }),
+        queryClient.invalidateQueries({ queryKey: ["/api/user-clients"] }),
       ]),
   });
 }
@@ -51,7 +61,7 @@ export function useArchiveClient(clientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => requestJson<void>("DELETE", `/api/clients/${clientId}`),
-    onSuccess: () => refreshTaskViews(queryClient),
+    onSuccess: () => refreshClientLists(queryClient),
   });
 }
 
@@ -59,7 +69,7 @@ export function useRestoreClient(clientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => requestJson<ClientDetail>("POST", `/api/clients/${clientId}/restore`),
-    onSuccess: () => refreshTaskViews(queryClient),
+    onSuccess: () => refreshClientLists(queryClient),
   });
 }
 

@@ -32,8 +32,8 @@ export function userClientsQueryOptions() {
 }
 
 /**
- * GET /api/clients: every client the actor can see, for the names on the cards and the assign
- * dialog's list. The key is the list's own path, so a client change refreshes it too.
+ * GET /api/clients: every client the actor can see, for the assign dialog's list. The key is the
+ * list's own path, so a client change refreshes it too.
  */
 export function allClientsQueryOptions() {
   return queryOptions<ClientSummary[]>({ queryKey: ["/api/clients"] });

@@ -1,3 +1,4 @@
+import { useQuery } from "@tanstack/react-query";
 import { Loader2, Search } from "lucide-react";
 import { useId, useMemo, useState } from "react";
 import type { UserSummary } from "../../../shared/users";
@@ -14,10 +15,8 @@ import {
 import { Input } from "../../components/ui/input";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
-import { useAssignClients } from "./api";
+import { allClientsQueryOptions, useAssignClients } from "./api";
 import { matchesClientSearch } from "./people";
-
-export type AssignableClient = { id: string; name: string; industry: string | null };
 
 /** Rows drawn at once: a firm may have thousands of clients; the search narrows the rest. */
 export const assignListLimit = 200;
@@ -27,24 +26,25 @@ export const assignTexts = { success: "Clients assigned successfully", failure: 
 /**
  * Spec 2's Assign Clients dialog: a checkbox per client in a list that scrolls beyond 24rem
  * (max-h-96), searchable, saved as the user's whole list (an empty list removes every client).
- * Mounted only while open, so each opening starts from the user's current clients.
+ * Mounted only while open, so each opening starts from the user's current clients, and the
+ * firm's client list (GET /api/clients) is loaded only then.
  */
 export function AssignClientsDialog({
   user,
-  clients,
   assignedIds,
   onOpenChange,
 }: {
   user: UserSummary;
-  clients: readonly AssignableClient[];
   assignedIds: readonly string[];
   onOpenChange: (open: boolean) => void;
 }) {
   const [selected, setSelected] = useState(() => new Set(assignedIds));
   const [search, setSearch] = useState("");
   const assign = useAssignClients();
+  const list = useQuery(allClientsQueryOptions());
   const listId = useId();
   const pending = assign.isPending;
+  const clients = useMemo(() => [...(list.data ?? [])].sort((a, b) => a.name.localeCompare(b.name)), [list.data]);
   const matching = useMemo(() => clients.filter((client) => matchesClientSearch(client, search)), [clients, search]);
   const shown = matching.slice(0, assignListLimit);
 
@@ -99,7 +99,7 @@ export function AssignClientsDialog({
           </span>
           <div className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
             <span data-testid="assign-selected-count" aria-live="polite">
-              {selected.size} of {clients.length} selected
+              {list.isSuccess ? `${selected.size} of ${clients.length} selected` : `${selected.size} selected`}
             </span>
             <Button
               variant="link"
@@ -117,7 +117,22 @@ export function AssignClientsDialog({
             className="max-h-96 min-w-0 overflow-y-auto rounded-md border"
           >
             <legend className="sr-only">Clients</legend>
-            {clients.length === 0 ? (
+            {list.isPending ? (
+              <p
+                role="status"
+                className="flex items-center justify-center gap-2 px-4 py-6 text-sm text-muted-foreground"
+              >
+                <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+                Loading clients...
+              </p>
+            ) : list.isError ? (
+              <div role="alert" className="flex flex-col items-center gap-2 px-4 py-6 text-center text-sm">
+                <p>The clients could not be loaded. {errorMessage(list.error, "Please try again.")}</p>
+                <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
+                  Try again
+                </Button>
+              </div>
+            ) : clients.length === 0 ? (
               <p className="px-4 py-6 text-center text-sm text-muted-foreground">
                 The firm has no clients yet. Add clients first, then assign them here.
               </p>
@@ -156,7 +171,7 @@ export function AssignClientsDialog({
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
             Cancel
           </Button>
-          <Button onClick={save} disabled={pending}>
+          <Button onClick={save} disabled={pending || !list.isSuccess}>
             {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
             {pending ? "Saving..." : "Save Assignments"}
           </Button>

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Search, SearchX, Users } from "lucide-react";
 import { useMemo, useState } from "react";
+import type { UserClientLink } from "../../../shared/assignments";
 import { can, grantableRoles, roleLabels, scopeOf } from "../../../shared/permissions";
 import type { Role } from "../../../shared/roles";
 import type { CurrentUser, UserSummary } from "../../../shared/users";
@@ -11,7 +12,7 @@ import { Input } from "../../components/ui/input";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
 import { currentUserQueryOptions } from "../auth/api";
-import { allClientsQueryOptions, userClientsQueryOptions, usersQueryOptions, useUpdateUser } from "./api";
+import { userClientsQueryOptions, usersQueryOptions, useUpdateUser } from "./api";
 import { AssignClientsDialog } from "./assign-clients-dialog";
 import { NewUserDialog } from "./new-user-dialog";
 import { matchesUserSearch } from "./people";
@@ -21,8 +22,8 @@ const skeletonCards = ["a", "b", "c", "d", "e", "f"];
 
 /**
  * /users (spec 2, decision 0019): the firm's users from GET /api/users and who serves which
- * client from GET /api/user-clients, named from GET /api/clients. The search is local: a firm
- * has tens of users, not thousands.
+ * client, by name, from GET /api/user-clients. The client list itself is loaded by the Assign
+ * Clients dialog when it opens. The search is local: a firm has tens of users, not thousands.
  */
 export function UsersPage() {
   const [search, setSearch] = useState("");
@@ -30,33 +31,25 @@ export function UsersPage() {
   const { data: me } = useQuery(currentUserQueryOptions());
   const users = useQuery(usersQueryOptions());
   const links = useQuery(userClientsQueryOptions());
-  const clients = useQuery(allClientsQueryOptions());
   const updateUser = useUpdateUser();
 
-  const clientIdsByUser = useMemo(() => {
-    const map = new Map<string, string[]>();
-    for (const link of links.data ?? []) map.set(link.userId, [...(map.get(link.userId) ?? []), link.clientId]);
+  const linksByUser = useMemo(() => {
+    const map = new Map<string, UserClientLink[]>();
+    for (const link of links.data ?? []) map.set(link.userId, [...(map.get(link.userId) ?? []), link]);
     return map;
   }, [links.data]);
-  const clientNameById = useMemo(
-    () => new Map((clients.data ?? []).map((client) => [client.id, client.name])),
-    [clients.data],
-  );
-  const sortedClients = useMemo(
-    () => [...(clients.data ?? [])].sort((a, b) => a.name.localeCompare(b.name)),
-    [clients.data],
-  );
 
   const visible = (users.data ?? []).filter((user) => matchesUserSearch(user, search));
   const assigningUser = users.data?.find((user) => user.id === assigning);
-  const pending = users.isPending || links.isPending || clients.isPending || !me;
-  const failed = users.error ?? links.error ?? clients.error;
+  const pending = users.isPending || links.isPending || !me;
+  const failed = users.error ?? links.error;
 
   const namesOf = (user: UserSummary): string[] | undefined => {
     if (!me || (scopeOf(me.role, "assignments.read") === "self" && user.id !== me.id)) return undefined;
-    return (clientIdsByUser.get(user.id) ?? [])
-      .map((clientId) => clientNameById.get(clientId))
-      .filter((name): name is string => name !== undefined)
+    // Archived clients leave the cards as they leave every list; the links stay.
+    return (linksByUser.get(user.id) ?? [])
+      .filter((link) => !link.clientArchived)
+      .map((link) => link.clientName)
       .sort((a, b) => a.localeCompare(b));
   };
 
@@ -124,7 +117,6 @@ export function UsersPage() {
             onClick={() => {
               void users.refetch();
               void links.refetch();
-              void clients.refetch();
             }}
           >
             Try again
@@ -154,8 +146,7 @@ export function UsersPage() {
       {assigningUser && (
         <AssignClientsDialog
           user={assigningUser}
-          clients={sortedClients}
-          assignedIds={clientIdsByUser.get(assigningUser.id) ?? []}
+          assignedIds={(linksByUser.get(assigningUser.id) ?? []).map((link) => link.clientId)}
           onOpenChange={(open) => !open && setAssigning(null)}
         />
       )}
