@@ -160,7 +160,7 @@ test.describe("a blog post", () => {
     await expect(page.locator('meta[property="og:type"]')).toHaveAttribute("content", "article");
     await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
       "content",
-      /^http:\/\/127\.0\.0\.1:\d+\/blog-images\/compliance-calendar\.svg$/,
+      /^http:\/\/127\.0\.0\.1:\d+\/blog-images\/compliance-calendar\.png$/,
     );
     await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
     const jsonLd = await page.locator('script[type="application/ld+json"]').allTextContents();

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../tests/test-app";
-import { blogImageUrl } from "../../site/blog/blog-images";
+import { blogImageUrl, socialImageName, socialImageUrl } from "../../site/blog/blog-images";
 import { projectPaths } from "../paths";
 
 const file = (name: string) => fs.readFileSync(path.join(projectPaths.blogImages, name));
@@ -38,6 +38,25 @@ describe("the blog's bundled images, GET /blog-images/:name", () => {
     expect(response.headers["content-type"]).toBe("image/svg+xml");
     expect(response.headers["cache-control"]).toBe("public, max-age=300");
     expect(response.rawPayload.equals(file("default.svg"))).toBe(true);
+  });
+
+  it("every SVG has its 1200 x 630 PNG twin for link previews (npm run blog:social-images), served as image/png", async () => {
+    const svgs = fs.readdirSync(projectPaths.blogImages).filter((name) => name.endsWith(".svg"));
+    expect(svgs.length).toBeGreaterThanOrEqual(7);
+    for (const svg of svgs) {
+      const name = socialImageName(svg);
+      expect(name).toBe(svg.replace(/\.svg$/, ".png"));
+      const png = file(name);
+      // The PNG signature, then the IHDR chunk: width and height as big-endian 32-bit integers.
+      expect(png.subarray(1, 4).toString("latin1"), name).toBe("PNG");
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)], name).toEqual([1200, 630]);
+      expect(png.length, name).toBeLessThan(40_000);
+      const response = await ctx.app.inject({ method: "GET", url: socialImageUrl(svg) });
+      expect(response.headers["content-type"]).toBe("image/png");
+      expect(response.rawPayload.equals(png)).toBe(true);
+    }
+    expect(socialImageName("photo.jpg")).toBe("photo.jpg");
+    expect(socialImageName("../secrets.svg")).toBe("default.png");
   });
 
   it("S-BLIST-13: the page helper maps a name that cannot be an image's to the default", () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { blogSlugMaxLength, blogSlugPattern } from "../../shared/blog";
-import { blogImageUrl, defaultBlogImage } from "../../site/blog/blog-images";
+import { defaultBlogImage, socialImageUrl } from "../../site/blog/blog-images";
 import {
   blogJsonLd,
   blogListDescription,
@@ -29,7 +29,7 @@ export function blogPagesRoutes(app: FastifyInstance, { db }: { db: Database }) 
         description: blogListDescription,
         keywords: [...new Set(posts.flatMap((post) => post.seoKeywords.slice(0, 3)))].slice(0, 20),
         path: "/blog",
-        image: blogImageUrl(posts[0]?.featuredImage ?? defaultBlogImage),
+        image: socialImageUrl(posts[0]?.featuredImage ?? defaultBlogImage),
         imageAlt: "An illustration from the latest Tendwell blog article",
         ogType: "website",
         jsonLd: (origin) => [blogJsonLd(posts, origin)],
@@ -54,7 +54,7 @@ export function blogPagesRoutes(app: FastifyInstance, { db }: { db: Database }) 
           keywords: [],
           robots: "noindex, follow",
           path: "/blog",
-          image: blogImageUrl(defaultBlogImage),
+          image: socialImageUrl(defaultBlogImage),
           imageAlt: "",
         },
       });
@@ -66,7 +66,7 @@ export function blogPagesRoutes(app: FastifyInstance, { db }: { db: Database }) 
         description: post.metaDescription,
         keywords: post.seoKeywords,
         path: `/blog/${post.slug}`,
-        image: blogImageUrl(post.featuredImage),
+        image: socialImageUrl(post.featuredImage),
         imageAlt: `Illustration for "${post.title}"`,
         ogType: "article",
         article: { publishedTime: post.publishedAt, modifiedTime: post.updatedAt, tags: post.seoKeywords },

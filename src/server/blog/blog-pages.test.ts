@@ -82,7 +82,10 @@ describe("the blog pages, rendered on the server", () => {
     expect(metaContent(html, "robots")).toBe("index, follow");
     expect(html).toContain('<link rel="canonical" href="http://crm.example.com/blog">');
     expect(metaContent(html, "og:url")).toBe("http://crm.example.com/blog");
-    expect(metaContent(html, "og:image")).toBe(`http://crm.example.com/blog-images/${posts[0]?.featuredImage}`);
+    // The newest post's picture, as its PNG twin: link previews do not show SVG.
+    expect(metaContent(html, "og:image")).toBe(
+      `http://crm.example.com/blog-images/${posts[0]?.featuredImage.replace(/\.svg$/, ".png")}`,
+    );
     const [blog, ...others] = jsonLdRecords(html);
     expect(others).toEqual([]);
     expect(blog).toMatchObject({
@@ -144,13 +147,13 @@ describe("the blog pages, rendered on the server", () => {
     expect(metaContent(html, "og:title")).toBe(`${post.title} | Tendwell Blog`);
     expect(metaContent(html, "og:description")).toBe(post.metaDescription);
     expect(metaContent(html, "og:url")).toBe(url);
-    expect(metaContent(html, "og:image")).toBe("http://crm.example.com/blog-images/compliance-calendar.svg");
+    expect(metaContent(html, "og:image")).toBe("http://crm.example.com/blog-images/compliance-calendar.png");
     expect(metaContent(html, "article:published_time")).toBe(post.publishedAt);
     expect(metaContent(html, "article:modified_time")).toBe(post.updatedAt);
     expect(metaContents(html, "article:tag")).toEqual(post.seoKeywords);
     expect(metaContent(html, "twitter:card")).toBe("summary_large_image");
     expect(metaContent(html, "twitter:title")).toBe(`${post.title} | Tendwell Blog`);
-    expect(metaContent(html, "twitter:image")).toBe("http://crm.example.com/blog-images/compliance-calendar.svg");
+    expect(metaContent(html, "twitter:image")).toBe("http://crm.example.com/blog-images/compliance-calendar.png");
   });
 
   it("S-BPOST-05: a post's JSON-LD is a BlogPosting with its headline, dates, image, keywords and the Organization", async () => {
@@ -166,7 +169,7 @@ describe("the blog pages, rendered on the server", () => {
       "@type": "BlogPosting",
       headline: post.title,
       description: post.metaDescription,
-      image: ["http://crm.example.com/blog-images/compliance-calendar.svg"],
+      image: ["http://crm.example.com/blog-images/compliance-calendar.png"],
       datePublished: post.publishedAt,
       dateModified: post.updatedAt,
       author: organization,
@@ -244,7 +247,7 @@ describe("the blog pages with edited rows", () => {
     expect(image.body).toBe(fallback.body);
     const post = (await ctx.app.inject({ method: "GET", url: "/blog/client-onboarding-first-30-days" })).body;
     expect(post).toContain('src="/blog-images/default.svg"');
-    expect(metaContent(post, "og:image")).toMatch(/\/blog-images\/default\.svg$/);
+    expect(metaContent(post, "og:image")).toMatch(/\/blog-images\/default\.png$/);
   });
 
   it('S-BLIST-11: with no posts /blog says "No blog posts yet"', async () => {

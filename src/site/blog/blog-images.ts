@@ -16,7 +16,21 @@ export function blogImageUrl(featuredImage: string): string {
   return `${blogImagesPath}/${name}`;
 }
 
-/** The same image as an absolute URL, for social cards and structured data. */
-export function absoluteBlogImageUrl(origin: string, featuredImage: string): string {
-  return `${origin.replace(/\/+$/, "")}${blogImageUrl(featuredImage)}`;
+/**
+ * The picture link previews show for a post: social networks do not render SVG, so an SVG's
+ * 1200 x 630 PNG twin beside it (written by `npm run blog:social-images`); other images as they are.
+ */
+export function socialImageName(featuredImage: string): string {
+  const name = blogImagePattern.test(featuredImage) ? featuredImage : defaultBlogImage;
+  return name.replace(/\.svg$/i, ".png");
+}
+
+/** The path of that picture on this site. */
+export function socialImageUrl(featuredImage: string): string {
+  return `${blogImagesPath}/${socialImageName(featuredImage)}`;
+}
+
+/** That picture as an absolute URL, for structured data. */
+export function absoluteSocialImageUrl(origin: string, featuredImage: string): string {
+  return `${origin.replace(/\/+$/, "")}${socialImageUrl(featuredImage)}`;
 }

@@ -1,6 +1,6 @@
 import type { BlogPost, BlogPostSummary } from "../../shared/blog";
 import { brand } from "../../shared/brand";
-import { absoluteBlogImageUrl } from "./blog-images";
+import { absoluteSocialImageUrl } from "./blog-images";
 
 /*
  * What search engines and link previews read about the blog (spec section 2, S-BPOST-02..05):
@@ -30,7 +30,7 @@ export function blogPostingJsonLd(post: BlogPost, origin: string) {
     headline: post.title,
     description: post.metaDescription,
     abstract: post.introSummary,
-    image: [absoluteBlogImageUrl(origin, post.featuredImage)],
+    image: [absoluteSocialImageUrl(origin, post.featuredImage)],
     datePublished: post.publishedAt,
     dateModified: post.updatedAt,
     author: organization(origin),
@@ -57,7 +57,7 @@ export function blogJsonLd(posts: readonly BlogPostSummary[], origin: string) {
       url: `${origin}/blog/${post.slug}`,
       datePublished: post.publishedAt,
       dateModified: post.updatedAt,
-      image: absoluteBlogImageUrl(origin, post.featuredImage),
+      image: absoluteSocialImageUrl(origin, post.featuredImage),
     })),
   };
 }
