@@ -3,6 +3,7 @@ import path from "node:path";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import sharp from "sharp";
 import type { ClientDetail, ClientSummary } from "../src/shared/clients";
+import { socialScreenshot } from "../src/site/landing/screenshots";
 import { projectRoot, startBuiltApp, withCleanup } from "./built-app";
 import { chromiumArgs, chromiumPath } from "./chromium";
 
@@ -10,7 +11,8 @@ import { chromiumArgs, chromiumPath } from "./chromium";
  * The landing carousel's screenshots (issue 10): the built app with the demo firm, in Debian's
  * Chromium, signed in as the demo super admin, at 1280 x 800. Each screen is written as WebP at
  * 1280 and 640 pixels wide into src/client/public/screenshots (Vite's publicDir, so they ship
- * as /screenshots/<name>-<width>.webp), overwriting the previous run's files.
+ * as /screenshots/<name>-<width>.webp), overwriting the previous run's files; and the dashboard
+ * once more as the 1200 x 630 JPEG of the landing page's link previews.
  * Run: npm run screenshots (it builds first). SCREENSHOTS_PORT picks the port (default 4205).
  */
 
@@ -99,6 +101,7 @@ async function main() {
           const { bytes, quality } = await writeWebp(png, width, file);
           console.log(`${path.relative(projectRoot, file)}  ${(bytes / 1024).toFixed(1)} KB (quality ${quality})`);
         }
+        if (shot.name === socialScreenshot.name) await writeSocialCard(png);
       }
     },
   );
@@ -258,6 +261,20 @@ async function atRest(page: Page) {
     timeout: 15_000,
   });
   await page.waitForTimeout(300);
+}
+
+/**
+ * The landing page's link-preview picture: the dashboard at 1200 x 630 (the top of the screen,
+ * scaled to fill), as JPEG, since LinkedIn and others do not show WebP.
+ */
+async function writeSocialCard(png: Buffer) {
+  const file = path.join(projectRoot, "src", "client", "public", socialScreenshot.src);
+  const jpeg = await sharp(png)
+    .resize(socialScreenshot.width, socialScreenshot.height, { fit: "cover", position: "top", kernel: "lanczos3" })
+    .jpeg({ quality: 85, mozjpeg: true })
+    .toBuffer();
+  fs.writeFileSync(file, jpeg);
+  console.log(`${path.relative(projectRoot, file)}  ${(jpeg.length / 1024).toFixed(1)} KB`);
 }
 
 /** WebP at the width, at the highest quality (from 90 down to 70) that fits the width's budget. */

@@ -1,11 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { brotliDecompressSync } from "node:zlib";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient } from "../../../tests/api-client";
 import { seedFirm, signIn } from "../../../tests/fixtures";
 import { makeTempDir } from "../../../tests/temp-dir";
 import { useTestApp } from "../../../tests/test-app";
+import { socialScreenshot } from "../../site/landing/screenshots";
 import { siteDataId } from "../../site/site-data";
 import { siteAssetsFromManifest } from "./site-assets";
 import { renderSiteDocument } from "./site-document";
@@ -53,15 +55,23 @@ describe("the landing page, rendered on the server", () => {
     expect(html).toContain('<link rel="canonical" href="http://crm.example.com/">');
     expect(metaContent(html, "og:title")).toMatch(/^Tendwell/);
     expect(metaContent(html, "og:description")).toBeTruthy();
-    expect(metaContent(html, "og:image")).toBe("http://crm.example.com/screenshots/dashboard-1280.webp");
+    expect(metaContent(html, "og:image")).toBe("http://crm.example.com/screenshots/dashboard-social.jpg");
     expect(metaContent(html, "og:url")).toBe("http://crm.example.com/");
     expect(metaContent(html, "og:type")).toBe("website");
     expect(metaContent(html, "twitter:card")).toBe("summary_large_image");
-    expect(metaContent(html, "twitter:image")).toBe("http://crm.example.com/screenshots/dashboard-1280.webp");
+    expect(metaContent(html, "twitter:image")).toBe("http://crm.example.com/screenshots/dashboard-social.jpg");
     // The first slide, the largest image of the first screen, is fetched early.
     expect(html).toContain(
       '<link rel="preload" as="image" href="/screenshots/client-management-1280.webp" imagesrcset="/screenshots/client-management-640.webp 640w, /screenshots/client-management-1280.webp 1280w" imagesizes="(min-width: 1024px) 640px, 72vw" fetchpriority="high">',
     );
+  });
+
+  it("the committed pictures the head names exist: the link-preview JPEG at 1200 x 630, the preloaded slide as WebP", async () => {
+    const publicDir = path.join(process.cwd(), "src", "client", "public");
+    const social = await sharp(path.join(publicDir, socialScreenshot.src)).metadata();
+    expect([social.format, social.width, social.height]).toEqual(["jpeg", 1200, 630]);
+    const slide = await sharp(path.join(publicDir, "screenshots", "client-management-1280.webp")).metadata();
+    expect([slide.format, slide.width]).toEqual(["webp", 1280]);
   });
 
   it("S-LAND-42: the JSON-LD is a SoftwareApplication with a free offer and the 14-day trial", async () => {
@@ -153,7 +163,7 @@ describe("the landing page with APP_ORIGIN set", () => {
   it("S-LAND-41: uses the configured origin for the canonical URL, og:url, og:image and the sitemap", async () => {
     const html = (await ctx.app.inject({ method: "GET", url: "/", headers: { host: "internal:3000" } })).body;
     expect(html).toContain('<link rel="canonical" href="https://tendwell.example/">');
-    expect(metaContent(html, "og:image")).toBe("https://tendwell.example/screenshots/dashboard-1280.webp");
+    expect(metaContent(html, "og:image")).toBe("https://tendwell.example/screenshots/dashboard-social.jpg");
     const xml = (await ctx.app.inject({ method: "GET", url: "/sitemap.xml" })).body;
     expect(xml).toContain("<loc>https://tendwell.example/blog</loc>");
   });

@@ -1,7 +1,7 @@
 import { brand } from "../../shared/brand";
 import { plans, trialDays } from "../../shared/plans";
 import type { SiteHead } from "../site-data";
-import { carouselImageSizes, screenshotSrc, screenshotSrcSet } from "./screenshots";
+import { carouselImageSizes, screenshotSrc, screenshotSrcSet, socialScreenshot } from "./screenshots";
 
 const description = `${brand.name} is client retention software for accounting, legal, consulting, marketing and real-estate firms: client health, recurring work, 50+ task templates and signed records. ${trialDays}-day free trial, no demo needed.`;
 
@@ -23,7 +23,7 @@ export const landingHead: SiteHead = {
   ],
   robots: "index, follow",
   path: "/",
-  image: screenshotSrc("dashboard", 1280),
+  image: socialScreenshot.src,
   imageAlt: "The Tendwell dashboard with client health, overdue work and completion rates",
   ogType: "website",
   // The carousel's first slide is the largest thing on a phone's first screen.
@@ -39,7 +39,7 @@ export const landingHead: SiteHead = {
       name: brand.name,
       description,
       url: `${origin}/`,
-      image: `${origin}${screenshotSrc("dashboard", 1280)}`,
+      image: `${origin}${socialScreenshot.src}`,
       applicationCategory: "BusinessApplication",
       operatingSystem: "Web",
       offers: {

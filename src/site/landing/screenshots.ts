@@ -13,3 +13,11 @@ export const screenshotSrcSet = (name: ScreenshotName) =>
 
 /** The carousel's `sizes`, shared with the head's preload of the first slide so both pick one file. */
 export const carouselImageSizes = "(min-width: 1024px) 640px, 72vw";
+
+/** The landing page's link-preview picture (og:image): the dashboard, 1200 x 630 JPEG, made with the rest. */
+export const socialScreenshot = {
+  name: "dashboard",
+  src: "/screenshots/dashboard-social.jpg",
+  width: 1200,
+  height: 630,
+} as const satisfies { name: ScreenshotName; src: string; width: number; height: number };
