@@ -60,7 +60,8 @@ export default defineConfig({
     {
       command: `rm -rf ${cardModeDataDir} && node --import tsx e2e/card-mode-server.ts ${stripeStandInPort}`,
       url: `http://127.0.0.1:${cardModePort}/api/health`,
-      env: { ...appEnv, PORT: String(cardModePort), DATA_DIR: cardModeDataDir },
+      // Behind a proxy, so each card test can be a visitor of its own address (X-Forwarded-For).
+      env: { ...appEnv, PORT: String(cardModePort), DATA_DIR: cardModeDataDir, TRUST_PROXY: "true" },
       reuseExistingServer: false,
       timeout: 300_000,
       gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
