@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
-import type Stripe from "stripe";
+import { and, count, eq, gt, isNull } from "drizzle-orm";
+import Stripe from "stripe";
 import { type Billing, paymentNotInitializedMessage, type SubscriptionSetupInput } from "../../shared/billing";
 import { addDays } from "../../shared/dates";
 import { type PlanId, plans, type SubscriptionStatus, subscriptionStatuses, trialDays } from "../../shared/plans";
@@ -113,12 +113,20 @@ async function findOpenSetup(db: Database, token: string) {
   return setup;
 }
 
-/** The open card setup of an earlier visit's trial subscription, while it is still trialing. */
+/**
+ * The open card setup of an earlier visit's trial subscription, while it is still trialing; null
+ * when it is not, or when the subscription is gone from Stripe (deleted in its dashboard).
+ */
 async function openClientSecret(billing: CardBilling, subscriptionId: string, log: Log): Promise<string | null> {
-  const subscription = await callStripe(log, "reading the trial subscription", () =>
-    billing.stripe.subscriptions.retrieve(subscriptionId, { expand: ["pending_setup_intent"] }),
-  );
-  return subscription.status === "trialing" ? pendingClientSecret(subscription) : null;
+  const subscription = await callStripe(log, "reading the trial subscription", async () => {
+    try {
+      return await billing.stripe.subscriptions.retrieve(subscriptionId, { expand: ["pending_setup_intent"] });
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing") return null;
+      throw error;
+    }
+  });
+  return subscription?.status === "trialing" ? pendingClientSecret(subscription) : null;
 }
 
 /**
@@ -166,20 +174,10 @@ export async function findSetupForRegistration(options: {
   log: Log;
 }): Promise<SetupLink> {
   const { db, billing, token, log } = options;
-  if (!token) throw new AppError("BAD_REQUEST", setupNotFoundMessage);
-  const [setup] = await db
-    .select()
-    .from(billingSetups)
-    .where(
-      and(
-        eq(billingSetups.tokenHash, hashToken(token)),
-        isNull(billingSetups.claimedAt),
-        gt(billingSetups.expiresAt, new Date()),
-        eq(sql`lower(${billingSetups.email})`, options.email.toLowerCase()),
-        eq(billingSetups.plan, options.plan),
-      ),
-    );
-  if (!setup) throw new AppError("BAD_REQUEST", setupNotFoundMessage);
+  const setup = token ? await findOpenSetup(db, token) : undefined;
+  if (!setup || setup.email.toLowerCase() !== options.email.toLowerCase() || setup.plan !== options.plan) {
+    throw new AppError("BAD_REQUEST", setupNotFoundMessage);
+  }
   const subscription = await callStripe(log, "reading the trial subscription", () =>
     billing.stripe.subscriptions.retrieve(setup.stripeSubscriptionId),
   );

@@ -382,10 +382,17 @@ describe("billing with Stripe (the real SDK against the local stand-in)", () => 
     const rows = await ctx.database.db.select().from(billingSetups).where(eq(billingSetups.email, body.email));
     expect(rows.map((row) => row.stripeSubscriptionId)).toEqual([subscriptionOf(fresh.body.clientSecret)?.id]);
 
+    // A subscription gone from Stripe (deleted in its dashboard) is no error: a new setup is made.
+    const goneId = subscriptionOf(fresh.body.clientSecret)?.id ?? "";
+    stripeApi.subscriptions.delete(goneId);
+    const afterGone = await startSetup(browser, { ...input, plan: "professional", fullName: "Dana W. Whitfield" });
+    expect(afterGone.status).toBe(200);
+    expect(afterGone.body.clientSecret).not.toBe(fresh.body.clientSecret);
+
     const registered = await browser.post("/api/auth/register", { ...body, fullName: "Dana W. Whitfield" });
     expect(registered.status).toBe(201);
     const [firm] = await ctx.database.db.select().from(firms).where(eq(firms.id, registered.body.firm.id));
-    expect(firm?.stripeSubscriptionId).toBe(subscriptionOf(fresh.body.clientSecret)?.id);
+    expect(firm?.stripeSubscriptionId).toBe(subscriptionOf(afterGone.body.clientSecret)?.id);
   });
 
   it("S-API-07 refuses a bad email, an unknown plan or an extra field with a 400, before calling Stripe", async () => {
