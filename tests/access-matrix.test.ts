@@ -1378,7 +1378,14 @@ const finerRules: Record<string, RuleCase> = {
         .from(userClients)
         .where(and(eq(userClients.firmId, world.a.firm.id), eq(userClients.userId, world.a.users.admin.id)));
       expect(others.length).toBeGreaterThan(0); // the firm has links that are not theirs
-      expect(response.body).toEqual([{ userId: actor.id, clientId: world.a.assignedClient.id }]);
+      expect(response.body).toEqual([
+        {
+          userId: actor.id,
+          clientId: world.a.assignedClient.id,
+          clientName: world.a.assignedClient.name,
+          clientArchived: false,
+        },
+      ]);
     },
   },
   "a super admin sees every client link in the firm": {
