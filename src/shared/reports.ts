@@ -213,16 +213,26 @@ export const auditEventSchema = z.object({
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 
 /**
- * GET /api/audit-events/verify: the firm's hash chain walked from its first event. `events` is how
- * many events verified intact (all of them when intact; those before the break otherwise).
- * `brokenAt` is the first event that was changed, or that follows a removed one.
+ * GET /api/audit-events/verify: the firm's hash chain walked from its first event, then held
+ * against the head the app recorded (decision 0020). `events` is how many events verified intact
+ * (all of them when intact; those before the break otherwise). When broken, either `brokenAt`
+ * names an event and `reason` says what is wrong with it: `changed` (it was edited, or an event
+ * before it was removed), `rewritten` (the newest event is not the one the app recorded: the
+ * chain was rewritten at or before it) or `added` (it was not written by the app); or `missing`
+ * gives the seq range of the newest events, which were removed.
  */
-export const auditVerificationSchema = z.discriminatedUnion("intact", [
+export const auditVerificationSchema = z.union([
   z.object({ intact: z.literal(true), events: z.number().int() }),
   z.object({
     intact: z.literal(false),
     events: z.number().int(),
     brokenAt: z.object({ id: z.uuid(), seq: z.number().int(), action: z.string(), createdAt: z.iso.datetime() }),
+    reason: z.enum(["changed", "rewritten", "added"]),
+  }),
+  z.object({
+    intact: z.literal(false),
+    events: z.number().int(),
+    missing: z.object({ fromSeq: z.number().int(), toSeq: z.number().int() }),
   }),
 ]);
 export type AuditVerification = z.infer<typeof auditVerificationSchema>;

@@ -5,7 +5,7 @@ import { type SeededFirm, seedFirm, signIn } from "../../../tests/fixtures";
 import { useTestApp } from "../../../tests/test-app";
 import type { AuditEvent } from "../../shared/reports";
 import { auditEvents, firms } from "../db/schema";
-import { type AuditContext, recordAudit, verifyAuditChain } from "./audit.service";
+import { type AuditContext, hashAuditEvent, recordAudit, verifyAuditChain } from "./audit.service";
 
 /*
  * GET /api/audit-events and GET /api/audit-events/verify over HTTP, against a real PostgreSQL.
@@ -343,6 +343,7 @@ describe("the audit trail API", () => {
         intact: false,
         events: 2,
         brokenAt: { id: target.id, seq: 3, action: "session.signed_in", createdAt: target.createdAt.toISOString() },
+        reason: "changed",
       });
     });
 
@@ -354,6 +355,7 @@ describe("the audit trail API", () => {
         intact: false,
         events: 3,
         brokenAt: { id: target.id, seq: 4, action: "session.signed_out", createdAt: target.createdAt.toISOString() },
+        reason: "changed",
       });
     });
 
@@ -366,6 +368,7 @@ describe("the audit trail API", () => {
         intact: false,
         events: 1,
         brokenAt: { id: next.id, seq: 3, action: "session.signed_in", createdAt: next.createdAt.toISOString() },
+        reason: "changed",
       });
     });
 
@@ -379,6 +382,82 @@ describe("the audit trail API", () => {
         events: 0,
         brokenAt: { id: second.id, seq: 2 },
       });
+    });
+
+    it("names the newest events as missing when they were removed, which the chain alone cannot show", async () => {
+      const { firm, superAdmin } = await firmWithFiveEvents("Tamper Head");
+      await asOwnerBypassingTrigger("delete from audit_events where firm_id = $1 and seq >= 4", [firm.id]);
+      expect((await superAdmin.get("/api/audit-events/verify")).body).toEqual({
+        intact: false,
+        events: 3,
+        missing: { fromSeq: 4, toSeq: 5 },
+      });
+    });
+
+    it("catches a chain rewritten with recomputed hashes at its head, and an event the app did not write", async () => {
+      const { firm, superAdmin } = await firmWithFiveEvents("Tamper Rewrite");
+      // The newest event replaced by another with a valid link and hash: the chain holds, the head does not.
+      const newest = await eventAt(firm.id, 5);
+      const { id: _id, hash: _hash, ...fields } = newest;
+      const forged = { ...fields, ip: "203.0.113.99" };
+      await asOwnerBypassingTrigger("update audit_events set ip = $2, hash = $3 where id = $1", [
+        newest.id,
+        forged.ip,
+        hashAuditEvent(forged),
+      ]);
+      expect((await superAdmin.get("/api/audit-events/verify")).body).toEqual({
+        intact: false,
+        events: 4,
+        brokenAt: { id: newest.id, seq: 5, action: newest.action, createdAt: newest.createdAt.toISOString() },
+        reason: "rewritten",
+      });
+
+      // In another firm, an event appended past the head with a valid link and hash.
+      const other = await firmWithFiveEvents("Tamper Append");
+      const last = await eventAt(other.firm.id, 5);
+      const appended = { ...last, seq: 6, prevHash: last.hash, action: "user.created", createdAt: new Date() };
+      const { id: _lastId, hash: _lastHash, ...appendedFields } = appended;
+      const [inserted] = await ctx.database.db
+        .insert(auditEvents)
+        .values({ ...appendedFields, hash: hashAuditEvent(appendedFields) })
+        .returning();
+      expect((await other.superAdmin.get("/api/audit-events/verify")).body).toEqual({
+        intact: false,
+        events: 5,
+        brokenAt: { id: inserted?.id, seq: 6, action: "user.created", createdAt: appended.createdAt.toISOString() },
+        reason: "added",
+      });
+    });
+
+    it("keeps the head in step with the chain, and refuses to set it back, even through the app's connection", async () => {
+      const { firm } = await firmWithFiveEvents("Head Forward");
+      const newest = await eventAt(firm.id, 5);
+      const [row] = await ctx.database.db
+        .select({ seq: firms.auditHeadSeq, hash: firms.auditHeadHash })
+        .from(firms)
+        .where(eq(firms.id, firm.id));
+      expect(row).toEqual({ seq: 5, hash: newest.hash });
+      const refused = await ctx.database.db
+        .update(firms)
+        .set({ auditHeadSeq: 3 })
+        .where(eq(firms.id, firm.id))
+        .then(
+          () => "allowed",
+          (error: Error) => String(error.cause),
+        );
+      expect(refused).toMatch(/firms.audit_head only moves forward/);
+      const sameSeq = await ctx.database.db
+        .update(firms)
+        .set({ auditHeadHash: "0".repeat(64) })
+        .where(eq(firms.id, firm.id))
+        .then(
+          () => "allowed",
+          (error: Error) => String(error.cause),
+        );
+      expect(sameSeq).toMatch(/firms.audit_head only moves forward/);
+      // Other changes of the firm's row are not touched by the rule.
+      await ctx.database.db.update(firms).set({ name: "Head Forward LLP" }).where(eq(firms.id, firm.id));
+      expect(await verifyAuditChain(ctx.database.db, firm.id)).toEqual({ intact: true, events: 5 });
     });
 
     it("finds a break in any batch, the walk reading the chain a page at a time", async () => {

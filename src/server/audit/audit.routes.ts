@@ -38,8 +38,9 @@ export function auditRoutes(app: FastifyInstance, { db }: { db: Database }) {
       config: { access: "audit.read" },
       schema: {
         summary:
-          "Walks the firm's hash chain from its first event: intact with the number of events, or the first " +
-          "event that was changed or follows a removed one",
+          "Walks the firm's hash chain from its first event and holds it against the head the app recorded: " +
+          "intact with the number of events, or the first event that was changed (or follows a removed one), " +
+          "rewritten or added outside the app, or the range of the newest events that were removed",
         querystring: z.strictObject({}),
         response: { 200: auditVerificationSchema },
       },

@@ -15,7 +15,7 @@ export type AuditContext = {
   userAgent: string | null;
 };
 
-type StoredFields = {
+export type StoredFields = {
   firmId: string;
   seq: number;
   actorUserId: string | null;
@@ -62,7 +62,10 @@ export async function recordAudit(
     createdAt: new Date(Math.max(Date.now(), last?.createdAt.getTime() ?? 0)),
     prevHash: last?.hash ?? null,
   };
-  await tx.insert(auditEvents).values({ ...fields, hash: hashEvent(fields) });
+  const hash = hashAuditEvent(fields);
+  await tx.insert(auditEvents).values({ ...fields, hash });
+  // The firm's row is locked above, so the head moves in event order (decision 0020).
+  await tx.update(firms).set({ auditHeadSeq: fields.seq, auditHeadHash: hash }).where(eq(firms.id, context.firmId));
 }
 
 /** How many events verification reads per round trip: memory stays flat however long the chain. */
@@ -73,14 +76,22 @@ export const VERIFY_BATCH = 1_000;
  * first event whose content or link does not match: an edited event names itself; a removed one
  * names the event after the gap (its seq skips and its link points at the missing hash).
  * `events` counts the events verified intact (all of them when the chain holds).
+ *
+ * The chain is then held against the firm's head (recordAudit keeps it in the firm's row): the
+ * newest events removed show as `missing`; a chain rewritten from some event on, with hashes
+ * recomputed, shows at the head, whose hash is no longer the one recorded; and an event appended
+ * past the head was not written by the app. The head is read before the walk and again after it,
+ * so events appended meanwhile are neither missing nor foreign.
  */
 export async function verifyAuditChain(
   db: Database,
   firmId: string,
   batchSize = VERIFY_BATCH,
 ): Promise<AuditVerification> {
+  const headBefore = await auditHead(db, firmId);
   let prevHash: string | null = null;
   let expectedSeq = 1;
+  let atHead: typeof auditEvents.$inferSelect | undefined;
   for (;;) {
     const rows = await db
       .select()
@@ -90,19 +101,46 @@ export async function verifyAuditChain(
       .limit(batchSize);
     for (const row of rows) {
       const { id, hash, ...fields } = row;
-      if (row.seq !== expectedSeq || row.prevHash !== prevHash || hashEvent(fields) !== hash) {
-        return {
-          intact: false,
-          events: expectedSeq - 1,
-          brokenAt: { id, seq: row.seq, action: row.action, createdAt: row.createdAt.toISOString() },
-        };
+      if (row.seq !== expectedSeq || row.prevHash !== prevHash || hashAuditEvent(fields) !== hash) {
+        return { intact: false, events: expectedSeq - 1, brokenAt: brokenAt(row), reason: "changed" };
       }
+      if (row.seq === headBefore.seq) atHead = row;
       prevHash = hash;
       expectedSeq += 1;
     }
-    if (rows.length < batchSize) return { intact: true, events: expectedSeq - 1 };
+    if (rows.length < batchSize) break;
   }
+  const events = expectedSeq - 1;
+  if (events < headBefore.seq)
+    return { intact: false, events, missing: { fromSeq: events + 1, toSeq: headBefore.seq } };
+  if (atHead && atHead.hash !== headBefore.hash) {
+    return { intact: false, events: headBefore.seq - 1, brokenAt: brokenAt(atHead), reason: "rewritten" };
+  }
+  const headAfter = await auditHead(db, firmId);
+  if (events > headAfter.seq) {
+    const [foreign] = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.firmId, firmId), eq(auditEvents.seq, headAfter.seq + 1)));
+    if (foreign) return { intact: false, events: headAfter.seq, brokenAt: brokenAt(foreign), reason: "added" };
+  }
+  return { intact: true, events };
 }
+
+async function auditHead(db: Database, firmId: string): Promise<{ seq: number; hash: string | null }> {
+  const [firm] = await db
+    .select({ seq: firms.auditHeadSeq, hash: firms.auditHeadHash })
+    .from(firms)
+    .where(eq(firms.id, firmId));
+  return firm ?? { seq: 0, hash: null };
+}
+
+const brokenAt = (row: typeof auditEvents.$inferSelect) => ({
+  id: row.id,
+  seq: row.seq,
+  action: row.action,
+  createdAt: row.createdAt.toISOString(),
+});
 
 /**
  * A value as jsonb will give it back: keys holding undefined dropped, dates as ISO strings. The
@@ -113,7 +151,8 @@ function asStored(value: unknown): unknown {
   return value === undefined ? null : JSON.parse(JSON.stringify(value));
 }
 
-function hashEvent(fields: StoredFields): string {
+/** An event's hash: SHA-256 of its stored fields (the link to the previous hash among them) as canonical JSON. */
+export function hashAuditEvent(fields: StoredFields): string {
   return createHash("sha256")
     .update(canonicalJson({ ...fields, createdAt: fields.createdAt.toISOString() }))
     .digest("hex");

@@ -57,6 +57,14 @@ export const firms = pgTable(
     timeZone: text("time_zone").notNull().default("UTC"),
     stripeCustomerId: text("stripe_customer_id").unique(),
     stripeSubscriptionId: text("stripe_subscription_id").unique(),
+    /**
+     * The head of the firm's audit chain, set with each event in its transaction (recordAudit):
+     * its seq and hash. Verification holds the chain against it, so removing the newest events,
+     * or rewriting the chain from some event on, shows (decision 0020). Moves only forward
+     * (trigger of migration 0008).
+     */
+    auditHeadSeq: integer("audit_head_seq").notNull().default(0),
+    auditHeadHash: text("audit_head_hash"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -57,6 +57,7 @@ describe("the audit trail's wording", () => {
             action: "task.completed",
             createdAt: "2026-01-10T05:00:00.000Z",
           },
+          reason: "changed",
         },
         at,
       ),
@@ -65,6 +66,33 @@ describe("the audit trail's wording", () => {
       detail:
         '"Completed task" recorded at 2026-01-10T05:00:00.000Z was changed, or an event before it was removed. ' +
         "The 41 events before it verified intact.",
+    });
+    const head = {
+      id: "0196a000-0000-7000-8000-000000000002",
+      seq: 7,
+      action: "client.updated",
+      createdAt: "2026-01-11T05:00:00.000Z",
+    };
+    expect(verificationSummary({ intact: false, events: 6, brokenAt: head, reason: "rewritten" }, at).detail).toBe(
+      '"Changed client" recorded at 2026-01-11T05:00:00.000Z is not the newest event the app recorded: the trail ' +
+        "was rewritten at or before it. The 6 events before it verified intact.",
+    );
+    expect(verificationSummary({ intact: false, events: 6, brokenAt: head, reason: "added" }, at).detail).toBe(
+      '"Changed client" recorded at 2026-01-11T05:00:00.000Z was not written by the app. The 6 events before it verified intact.',
+    );
+  });
+
+  it("says when the newest events were removed", () => {
+    const at = (iso: string) => iso;
+    expect(verificationSummary({ intact: false, events: 40, missing: { fromSeq: 41, toSeq: 43 } }, at)).toEqual({
+      title: "Events #41 to #43 missing",
+      detail:
+        "The trail ends at event #40, but 3 newer events were recorded: they were removed. The 40 events before verified intact.",
+    });
+    expect(verificationSummary({ intact: false, events: 1, missing: { fromSeq: 2, toSeq: 2 } }, at)).toEqual({
+      title: "Event #2 missing",
+      detail:
+        "The trail ends at event #1, but 1 newer event was recorded: it was removed. The 1 event before verified intact.",
     });
   });
 });

@@ -98,11 +98,25 @@ export function verificationSummary(
           : `All ${count(result.events)} verified: none was changed or removed.`;
     return { title: "Intact", detail };
   }
-  const { brokenAt } = result;
+  if ("missing" in result) {
+    const { fromSeq, toSeq } = result.missing;
+    const removed = toSeq - fromSeq + 1;
+    return {
+      title: fromSeq === toSeq ? `Event #${fromSeq} missing` : `Events #${fromSeq} to #${toSeq} missing`,
+      detail:
+        `The trail ends at event #${fromSeq - 1}, but ${removed === 1 ? "1 newer event was" : `${removed.toLocaleString("en-US")} newer events were`} ` +
+        `recorded: ${removed === 1 ? "it was" : "they were"} removed. The ${count(result.events)} before verified intact.`,
+    };
+  }
+  const { brokenAt, reason } = result;
+  const event = `"${actionLabel(brokenAt.action)}" recorded ${formatTime(brokenAt.createdAt)}`;
+  const what = {
+    changed: `${event} was changed, or an event before it was removed.`,
+    rewritten: `${event} is not the newest event the app recorded: the trail was rewritten at or before it.`,
+    added: `${event} was not written by the app.`,
+  }[reason];
   return {
     title: `Broken at event #${brokenAt.seq}`,
-    detail:
-      `"${actionLabel(brokenAt.action)}" recorded ${formatTime(brokenAt.createdAt)} was changed, or an event ` +
-      `before it was removed. The ${count(result.events)} before it verified intact.`,
+    detail: `${what} The ${count(result.events)} before it verified intact.`,
   };
 }
