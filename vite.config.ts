@@ -5,7 +5,7 @@ import { defineConfig } from "vite";
 
 const server = "http://localhost:3000";
 
-// The React app builds into dist/client, which the Fastify server serves (src/server/web). The
+// The React app builds into dist/client, which the Fastify server serves (src/server/platform/web). The
 // public pages' script (src/site/entry-client.tsx) is a second entry: the server renders those
 // pages and links it from the manifest (decision 0022).
 export default defineConfig({

@@ -1,7 +1,7 @@
-import { listAuditEvents, recordAudit, verifyAuditChain } from "../src/server/audit/audit.service";
-import { connectDatabase } from "../src/server/db/database";
-import { startEmbeddedPostgres } from "../src/server/db/embedded-postgres";
-import { migrateDatabase } from "../src/server/db/migrate";
+import { listAuditEvents, recordAudit, verifyAuditChain } from "../src/server/features/audit-trail/audit-trail.service";
+import { connectDatabase } from "../src/server/platform/db/database";
+import { startEmbeddedPostgres } from "../src/server/platform/db/embedded-postgres";
+import { migrateDatabase } from "../src/server/platform/db/migrate";
 import { insertFirm, insertUser } from "../src/server/seed/factories";
 import { auditEventsQuerySchema } from "../src/shared/reports";
 import { makeTempDir } from "../tests/temp-dir";

@@ -1,6 +1,6 @@
-import { connectDatabase } from "../src/server/db/database";
-import { startEmbeddedPostgres } from "../src/server/db/embedded-postgres";
-import { migrateDatabase } from "../src/server/db/migrate";
+import { connectDatabase } from "../src/server/platform/db/database";
+import { startEmbeddedPostgres } from "../src/server/platform/db/embedded-postgres";
+import { migrateDatabase } from "../src/server/platform/db/migrate";
 import { seedDemoData } from "../src/server/seed/demo-seed";
 import { seedLargeFirm } from "../src/server/seed/large-firm";
 import { largeFirm } from "./large-firm";

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, isNull, lt } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RouteAccess } from "../src/server/auth/access-control";
-import type { Database } from "../src/server/db/database";
+import type { RouteAccess } from "../src/server/features/auth/access-control";
+import type { Database } from "../src/server/platform/db/database";
 import {
   auditEvents,
   clients,
@@ -12,7 +12,7 @@ import {
   taskTemplates,
   userClients,
   users,
-} from "../src/server/db/schema";
+} from "../src/server/platform/db/schema";
 import {
   insertClient,
   insertContact,

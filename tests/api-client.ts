@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions } from "fastify";
-import { SESSION_COOKIE } from "../src/server/auth/sessions";
+import { SESSION_COOKIE } from "../src/server/features/auth/sessions";
 
 export type ApiResponse = {
   status: number;

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { projectPaths } from "../src/server/paths";
+import { projectPaths } from "../src/server/platform/paths";
 
 export type AppProcess = {
   child: ChildProcess;

@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { PNG } from "pngjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { SESSION_COOKIE } from "../src/server/auth/sessions";
+import { SESSION_COOKIE } from "../src/server/features/auth/sessions";
 import {
   auditEvents,
   billingSetups,
@@ -20,7 +20,7 @@ import {
   taskTemplates,
   userClients,
   users,
-} from "../src/server/db/schema";
+} from "../src/server/platform/db/schema";
 import { createRandom } from "../src/server/seed/random";
 import { drawSignature } from "../src/server/seed/signature-image";
 import { errorStatus } from "../src/shared/api-error";

@@ -1,7 +1,7 @@
 import { and, count, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import * as schema from "../src/server/db/schema";
-import { loginFailures } from "../src/server/db/schema";
+import * as schema from "../src/server/platform/db/schema";
+import { loginFailures } from "../src/server/platform/db/schema";
 import { insertUser } from "../src/server/seed/factories";
 import { apiClient } from "./api-client";
 import { seedFirm, signIn } from "./fixtures";

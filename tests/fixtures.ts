@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { Database } from "../src/server/db/database";
+import type { Database } from "../src/server/platform/db/database";
 import { insertClient, insertFirm, insertUser, insertUserClients } from "../src/server/seed/factories";
 import type { Role } from "../src/shared/roles";
 import { type ApiClient, apiClient } from "./api-client";

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { readBlogContent, syncBlogPosts } from "../src/server/blog/blog-content";
-import { connectDatabase } from "../src/server/db/database";
-import { startEmbeddedPostgres } from "../src/server/db/embedded-postgres";
-import { migrateDatabase } from "../src/server/db/migrate";
-import { projectPaths } from "../src/server/paths";
+import { readBlogContent, syncBlogPosts } from "../src/server/features/blog/blog-content";
+import { connectDatabase } from "../src/server/platform/db/database";
+import { startEmbeddedPostgres } from "../src/server/platform/db/embedded-postgres";
+import { migrateDatabase } from "../src/server/platform/db/migrate";
+import { projectPaths } from "../src/server/platform/paths";
 import { makeTempDir } from "./temp-dir";
 import { databaseUrl, type TestDatabaseServer, testDatabasePrefix } from "./test-database";
 

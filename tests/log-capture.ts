@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
-import type { Config } from "../src/server/config";
-import { createLogger } from "../src/server/logger";
+import type { Config } from "../src/server/platform/config";
+import { createLogger } from "../src/server/platform/logger";
 
 /** A real logger whose JSON lines are kept in `lines`, for tests that read what was logged. */
 export function captureLogs(logLevel: Config["logLevel"]) {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { floorStatements } from "../bench/floor-statements";
-import { preparedStatement, preparedStatementNames } from "../src/server/db/prepared";
+import { preparedStatement, preparedStatementNames } from "../src/server/platform/db/prepared";
 import { apiClient } from "./api-client";
 import { type SeededFirm, seedFirm, signIn } from "./fixtures";
 import { useTestApp } from "./test-app";

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll } from "vitest";
 import { type AppOptions, buildApp } from "../src/server/app";
-import { loadConfig } from "../src/server/config";
-import { connectDatabase, type DatabaseHandle } from "../src/server/db/database";
+import { loadConfig } from "../src/server/platform/config";
+import { connectDatabase, type DatabaseHandle } from "../src/server/platform/db/database";
 import { createTestDatabase } from "./test-database";
 
 export type TestApp = {

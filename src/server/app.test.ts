@@ -5,8 +5,8 @@ import { seedFirm, signIn } from "../../tests/fixtures";
 import { useTestApp } from "../../tests/test-app";
 import { createTestDatabase } from "../../tests/test-database";
 import { buildApp } from "./app";
-import { loadConfig } from "./config";
-import { connectDatabase } from "./db/database";
+import { loadConfig } from "./platform/config";
+import { connectDatabase } from "./platform/db/database";
 
 describe("closing the app", () => {
   it("lets in-flight requests finish and refuses new ones, in the JSON error convention", async () => {

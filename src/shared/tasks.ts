@@ -113,7 +113,7 @@ export type UpdateTaskInput = z.infer<typeof updateTaskSchema>;
  * PATCH /api/tasks/{id}/complete (spec section 7). The spec's client sends `completedBy` (the
  * printed name); it is accepted and ignored, because who signed off is the session's user
  * (design section 4), never what a body claims. The signature is checked on the server as a
- * PNG (src/server/tasks/signature.ts); here only its presence.
+ * PNG (src/server/features/tasks/signature.ts); here only its presence.
  */
 export const completeTaskSchema = z.strictObject({
   completedBy: z.string({ error: "completedBy must be text" }).max(1000, "completedBy is too long").nullish(),

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { seedFirm, signIn } from "../../../tests/fixtures";
 import { useTestApp } from "../../../tests/test-app";
-import { loadConfig } from "../config";
-import { billingSetups, loginFailures, sessions } from "../db/schema";
+import { loadConfig } from "../platform/config";
+import { billingSetups, loginFailures, sessions } from "../platform/db/schema";
 import { purgeExpired } from "./housekeeping";
 
 describe("housekeeping", () => {

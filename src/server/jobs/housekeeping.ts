@@ -1,9 +1,9 @@
 import { and, isNull, lt, or } from "drizzle-orm";
 import type { Logger } from "pino";
-import { THROTTLE_WINDOW_MS } from "../auth/login-throttle";
-import type { Config } from "../config";
-import type { Database } from "../db/database";
-import { billingSetups, loginFailures, sessions } from "../db/schema";
+import { THROTTLE_WINDOW_MS } from "../features/auth/login-throttle";
+import type { Config } from "../platform/config";
+import type { Database } from "../platform/db/database";
+import { billingSetups, loginFailures, sessions } from "../platform/db/schema";
 
 /**
  * Deletes what can no longer matter: sessions past their idle or absolute limit (a session is

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../tests/test-app";
-import { connectDatabase } from "../db/database";
-import { recurringSchedules, tasks } from "../db/schema";
+import { connectDatabase } from "../platform/db/database";
+import { recurringSchedules, tasks } from "../platform/db/schema";
 import { insertClient, insertFirm, insertTaskTemplate, insertUser } from "../seed/factories";
 import { startScheduler } from "./scheduler";
 

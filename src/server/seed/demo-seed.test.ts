@@ -4,8 +4,8 @@ import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../tests/test-app";
 import { taskStatus } from "../../shared/tasks";
-import { verifyPassword } from "../auth/password";
-import { clients, contacts, firms, recurringSchedules, tasks, taskTemplates, userClients, users } from "../db/schema";
+import { verifyPassword } from "../features/auth/password";
+import { clients, contacts, firms, recurringSchedules, tasks, taskTemplates, userClients, users } from "../platform/db/schema";
 import { demoLogins, demoPassword, seedDemoData } from "./demo-seed";
 
 describe("demo seed", () => {

@@ -1,9 +1,9 @@
 import { addDays } from "../../shared/dates";
 import { type PlanId, trialDays } from "../../shared/plans";
 import type { Role } from "../../shared/roles";
-import { hashPassword } from "../auth/password";
-import type { DbExecutor } from "../db/database";
-import { clients, contacts, firms, tasks, taskTemplates, userClients, users } from "../db/schema";
+import { hashPassword } from "../features/auth/password";
+import type { DbExecutor } from "../platform/db/database";
+import { clients, contacts, firms, tasks, taskTemplates, userClients, users } from "../platform/db/schema";
 import { createRandom, type Random } from "./random";
 import { drawSignature } from "./signature-image";
 

@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from "../db/database";
+import type { DatabaseHandle } from "../platform/db/database";
 import { companyProfile, insertFirm, insertUser, insertUserClients } from "./factories";
 import { createRandom } from "./random";
 import { drawSignature } from "./signature-image";

@@ -1,7 +1,7 @@
-import { loadConfig } from "../config";
-import { connectDatabase } from "../db/database";
-import { startEmbeddedPostgres } from "../db/embedded-postgres";
-import { migrateDatabase } from "../db/migrate";
+import { loadConfig } from "../platform/config";
+import { connectDatabase } from "../platform/db/database";
+import { startEmbeddedPostgres } from "../platform/db/embedded-postgres";
+import { migrateDatabase } from "../platform/db/migrate";
 import { demoLogins, demoPassword, seedDemoData } from "./demo-seed";
 
 /** `npm run db:seed`: adds the demo firm to the configured database unless it is there. */

@@ -7,7 +7,7 @@ export const signaturePadSize = { width: 400, height: 128 } as const;
 const penWidth = 2;
 /**
  * Sharp on high-density screens, but bounded: the server refuses a signature wider than 2,048
- * pixels (src/server/tasks/signature.ts), and 400 x 4 = 1,600 stays well inside that.
+ * pixels (src/server/features/tasks/signature.ts), and 400 x 4 = 1,600 stays well inside that.
  */
 const maxPixelRatio = 4;
 

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { assignClientsSchema, userAssignmentSchema, userClientLinkSchema } from "../../../shared/assignments";
+import { auditContext, requireSession } from "../auth/access-control";
+import type { Database } from "../../platform/db/database";
+import type { ZodTypeProvider } from "../../platform/http";
+import { assignClients, listAssignments } from "./assignments.service";
+
+export function assignmentsRoutes(app: FastifyInstance, { db }: { db: Database }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    "/api/user-clients",
+    {
+      config: { access: "assignments.read" },
+      schema: {
+        summary: "Which users serve which clients (a user sees their own)",
+        response: { 200: z.array(userClientLinkSchema) },
+      },
+    },
+    async (request) => listAssignments({ db, actor: requireSession(request) }),
+  );
+
+  api.post(
+    "/api/user-clients/assign",
+    {
+      config: { access: "assignments.write" },
+      schema: {
+        summary: "Replace a user's clients with the given list (which may be empty)",
+        body: assignClientsSchema,
+        response: { 200: userAssignmentSchema },
+      },
+    },
+    async (request) =>
+      assignClients({ db, actor: requireSession(request), input: request.body, audit: auditContext(request) }),
+  );
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { auditEventSchema, auditEventsQuerySchema, auditVerificationSchema } from "../../../shared/reports";
+import { requireSession } from "../auth/access-control";
+import type { Database } from "../../platform/db/database";
+import type { ZodTypeProvider } from "../../platform/http";
+import { listAuditEvents, verifyAuditChain } from "./audit-trail.service";
+
+/** Where GET /api/audit-events says a page has a next one, as GET /api/tasks does. */
+const NEXT_CURSOR_HEADER = "x-next-cursor";
+
+export function auditRoutes(app: FastifyInstance, { db }: { db: Database }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    "/api/audit-events",
+    {
+      config: { access: "audit.read" },
+      schema: {
+        summary:
+          "The firm's audit trail, newest first: who did what to which entity, when and from where. Optional " +
+          "entity (type), entityId, userId (the actor), from and to (calendar dates in the firm's time zone, both " +
+          `included), and limit (1-100, default 100) with cursor for pages (the next page's cursor comes in ${NEXT_CURSOR_HEADER})`,
+        querystring: auditEventsQuerySchema,
+        response: { 200: z.array(auditEventSchema) },
+      },
+    },
+    async (request, reply) => {
+      const page = await listAuditEvents({ db, actor: requireSession(request), query: request.query });
+      if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+      return page.events;
+    },
+  );
+
+  api.get(
+    "/api/audit-events/verify",
+    {
+      config: { access: "audit.read" },
+      schema: {
+        summary:
+          "Walks the firm's hash chain from its first event and holds it against the head the app recorded: " +
+          "intact with the number of events, or the first event that was changed (or follows a removed one), " +
+          "rewritten or added outside the app, or the range of the newest events that were removed",
+        querystring: z.strictObject({}),
+        response: { 200: auditVerificationSchema },
+      },
+    },
+    async (request) => verifyAuditChain(db, requireSession(request).firmId),
+  );
+}

@@ -1,0 +1,297 @@
+import { createHash } from "node:crypto";
+import { and, asc, desc, eq, gt, gte, lt, lte, type SQL, sql } from "drizzle-orm";
+import type { AuditEventInput } from "../../../shared/audit-events";
+import type { AuditEvent, AuditEventsQuery, AuditVerification } from "../../../shared/reports";
+import type { SessionInfo } from "../auth/sessions";
+import { type Database, type DbExecutor, lockFirm } from "../../platform/db/database";
+import { auditEvents, firms, users } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
+
+/** Who did it and from where: taken from the request by the routes. */
+export type AuditContext = {
+  firmId: string;
+  actorUserId: string | null;
+  ip: string | null;
+  userAgent: string | null;
+};
+
+export type StoredFields = {
+  firmId: string;
+  seq: number;
+  actorUserId: string | null;
+  action: string;
+  entityType: string;
+  entityId: string | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: Date;
+  prevHash: string | null;
+};
+
+/**
+ * Appends one event to the firm's hash chain, in the caller's transaction so the event exists
+ * exactly when the change does. Locking the firm's row serialises appends per firm.
+ */
+export async function recordAudit(
+  tx: DbExecutor,
+  context: AuditContext,
+  event: AuditEventInput & { entityId: string },
+): Promise<void> {
+  await lockFirm(tx, context.firmId);
+  const [last] = await tx
+    .select({ seq: auditEvents.seq, hash: auditEvents.hash, createdAt: auditEvents.createdAt })
+    .from(auditEvents)
+    .where(eq(auditEvents.firmId, context.firmId))
+    .orderBy(desc(auditEvents.seq))
+    .limit(1);
+  const fields: StoredFields = {
+    firmId: context.firmId,
+    seq: (last?.seq ?? 0) + 1,
+    actorUserId: context.actorUserId,
+    action: event.action,
+    entityType: event.entityType,
+    entityId: event.entityId,
+    before: "before" in event ? asStored(event.before) : null,
+    after: "after" in event ? asStored(event.after) : null,
+    ip: context.ip,
+    userAgent: context.userAgent,
+    // Never earlier than the event before it (an app instance whose clock lags cannot step back),
+    // so time order is seq order and a date range is a range of seq (listAuditEvents).
+    createdAt: new Date(Math.max(Date.now(), last?.createdAt.getTime() ?? 0)),
+    prevHash: last?.hash ?? null,
+  };
+  const hash = hashAuditEvent(fields);
+  await tx.insert(auditEvents).values({ ...fields, hash });
+  // The firm's row is locked above, so the head moves in event order (decision 0020).
+  await tx.update(firms).set({ auditHeadSeq: fields.seq, auditHeadHash: hash }).where(eq(firms.id, context.firmId));
+}
+
+/** How many events verification reads per round trip: memory stays flat however long the chain. */
+export const VERIFY_BATCH = 1_000;
+
+/**
+ * Recomputes a firm's chain from its first event, in pages of `batchSize` by seq, and reports the
+ * first event whose content or link does not match: an edited event names itself; a removed one
+ * names the event after the gap (its seq skips and its link points at the missing hash).
+ * `events` counts the events verified intact (all of them when the chain holds).
+ *
+ * The chain is then held against the firm's head (recordAudit keeps it in the firm's row): the
+ * newest events removed show as `missing`; a chain rewritten from some event on, with hashes
+ * recomputed, shows at the head, whose hash is no longer the one recorded; and an event appended
+ * past the head was not written by the app. The head is read before the walk and again after it,
+ * so events appended meanwhile are neither missing nor foreign.
+ */
+export async function verifyAuditChain(
+  db: Database,
+  firmId: string,
+  batchSize = VERIFY_BATCH,
+): Promise<AuditVerification> {
+  const headBefore = await auditHead(db, firmId);
+  let prevHash: string | null = null;
+  let expectedSeq = 1;
+  let atHead: typeof auditEvents.$inferSelect | undefined;
+  for (;;) {
+    const rows = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.firmId, firmId), gt(auditEvents.seq, expectedSeq - 1)))
+      .orderBy(asc(auditEvents.seq))
+      .limit(batchSize);
+    for (const row of rows) {
+      const { id, hash, ...fields } = row;
+      if (row.seq !== expectedSeq || row.prevHash !== prevHash || hashAuditEvent(fields) !== hash) {
+        return { intact: false, events: expectedSeq - 1, brokenAt: brokenAt(row), reason: "changed" };
+      }
+      if (row.seq === headBefore.seq) atHead = row;
+      prevHash = hash;
+      expectedSeq += 1;
+    }
+    if (rows.length < batchSize) break;
+  }
+  const events = expectedSeq - 1;
+  if (events < headBefore.seq)
+    return { intact: false, events, missing: { fromSeq: events + 1, toSeq: headBefore.seq } };
+  if (atHead && atHead.hash !== headBefore.hash) {
+    return { intact: false, events: headBefore.seq - 1, brokenAt: brokenAt(atHead), reason: "rewritten" };
+  }
+  const headAfter = await auditHead(db, firmId);
+  if (events > headAfter.seq) {
+    const [foreign] = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.firmId, firmId), eq(auditEvents.seq, headAfter.seq + 1)));
+    if (foreign) return { intact: false, events: headAfter.seq, brokenAt: brokenAt(foreign), reason: "added" };
+  }
+  return { intact: true, events };
+}
+
+async function auditHead(db: Database, firmId: string): Promise<{ seq: number; hash: string | null }> {
+  const [firm] = await db
+    .select({ seq: firms.auditHeadSeq, hash: firms.auditHeadHash })
+    .from(firms)
+    .where(eq(firms.id, firmId));
+  return firm ?? { seq: 0, hash: null };
+}
+
+const brokenAt = (row: typeof auditEvents.$inferSelect) => ({
+  id: row.id,
+  seq: row.seq,
+  action: row.action,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/**
+ * A value as jsonb will give it back: keys holding undefined dropped, dates as ISO strings. The
+ * hash is taken over this, so verification (which reads the stored jsonb) recomputes the same
+ * text; hashing the raw object made every event with an omitted optional field look tampered.
+ */
+function asStored(value: unknown): unknown {
+  return value === undefined ? null : JSON.parse(JSON.stringify(value));
+}
+
+/** An event's hash: SHA-256 of its stored fields (the link to the previous hash among them) as canonical JSON. */
+export function hashAuditEvent(fields: StoredFields): string {
+  return createHash("sha256")
+    .update(canonicalJson({ ...fields, createdAt: fields.createdAt.toISOString() }))
+    .digest("hex");
+}
+
+/** JSON with object keys sorted at every depth, so jsonb's reordering cannot change a hash. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/**
+ * A page of the firm's audit trail, newest first by seq. Each filter has a firm-leading index
+ * ending in seq (migration 0006), so a page is a short backward index walk from the cursor.
+ * `from` and `to` are calendar dates in the firm's time zone, both included; as createdAt never
+ * decreases along seq (recordAudit), they become a range of seq, found with two probes of the
+ * (firm_id, created_at, seq) index, and a long range costs no more than a short one. A rare read
+ * for two roles, so ordinary queries (decision 0008): PostgreSQL plans each combination.
+ */
+export async function listAuditEvents(options: {
+  db: Database;
+  actor: SessionInfo;
+  query: AuditEventsQuery;
+}): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
+  const { db, actor, query } = options;
+  const before = query.cursor === undefined ? null : decodeAuditCursor(query.cursor);
+  const range = await seqRangeOfDays(db, actor.firmId, query.from, query.to);
+  if (range === "empty") return { events: [], nextCursor: null };
+  const rows = await db
+    .select({
+      id: auditEvents.id,
+      seq: auditEvents.seq,
+      action: auditEvents.action,
+      entityType: auditEvents.entityType,
+      entityId: auditEvents.entityId,
+      actorId: auditEvents.actorUserId,
+      actorUsername: users.username,
+      actorFullName: users.fullName,
+      ip: auditEvents.ip,
+      userAgent: auditEvents.userAgent,
+      createdAt: auditEvents.createdAt,
+      before: auditEvents.before,
+      after: auditEvents.after,
+    })
+    .from(auditEvents)
+    .leftJoin(users, and(eq(users.firmId, auditEvents.firmId), eq(users.id, auditEvents.actorUserId)))
+    .where(
+      and(
+        eq(auditEvents.firmId, actor.firmId),
+        query.entity === undefined ? undefined : eq(auditEvents.entityType, query.entity),
+        query.entityId === undefined ? undefined : eq(auditEvents.entityId, query.entityId),
+        query.userId === undefined ? undefined : eq(auditEvents.actorUserId, query.userId),
+        range.first === null ? undefined : gte(auditEvents.seq, range.first),
+        range.last === null ? undefined : lte(auditEvents.seq, range.last),
+        before === null ? undefined : lt(auditEvents.seq, before),
+      ),
+    )
+    .orderBy(desc(auditEvents.seq))
+    .limit(query.limit + 1);
+  const more = rows.length > query.limit;
+  const page = more ? rows.slice(0, query.limit) : rows;
+  const last = page.at(-1);
+  return {
+    events: page.map((row) => ({
+      id: row.id,
+      seq: row.seq,
+      action: row.action,
+      entityType: row.entityType as AuditEvent["entityType"],
+      entityId: row.entityId,
+      actor:
+        row.actorId !== null && row.actorUsername !== null && row.actorFullName !== null
+          ? { id: row.actorId, username: row.actorUsername, fullName: row.actorFullName }
+          : null,
+      ip: row.ip,
+      userAgent: row.userAgent,
+      createdAt: row.createdAt.toISOString(),
+      before: row.before,
+      after: row.after,
+    })),
+    nextCursor: more && last ? encodeAuditCursor(last.seq) : null,
+  };
+}
+
+/**
+ * The seq of the first event on or after `from`'s local midnight and of the last one before the
+ * local midnight after `to`, in the firm's time zone (read in the same statement). The day after
+ * `to` is a date plus one, not an instant plus 24 hours: a day lasts 23 or 25 hours when the
+ * clocks change. "empty" when no event falls in the range.
+ */
+async function seqRangeOfDays(
+  db: Database,
+  firmId: string,
+  from: string | undefined,
+  to: string | undefined,
+): Promise<{ first: number | null; last: number | null } | "empty"> {
+  if (from === undefined && to === undefined) return { first: null, last: null };
+  const zone = sql`(select ${firms.timeZone} from ${firms} where ${firms.id} = ${firmId})`;
+  const midnight = (date: string, plusDays: number) =>
+    sql`((${date}::date + ${plusDays}::int)::timestamp at time zone ${zone})`;
+  const probe = (condition: SQL, direction: "asc" | "desc") =>
+    sql`(select ${auditEvents.seq} from ${auditEvents} where ${auditEvents.firmId} = ${firmId} and ${condition}
+      order by ${auditEvents.createdAt} ${sql.raw(direction)}, ${auditEvents.seq} ${sql.raw(direction)} limit 1)`;
+  const [row] = await db
+    .select({
+      first:
+        from === undefined
+          ? sql<null>`null`
+          : sql<string | null>`${probe(sql`${auditEvents.createdAt} >= ${midnight(from, 0)}`, "asc")}`,
+      last:
+        to === undefined
+          ? sql<null>`null`
+          : sql<string | null>`${probe(sql`${auditEvents.createdAt} < ${midnight(to, 1)}`, "desc")}`,
+    })
+    .from(sql`(select 1) as one`);
+  const first = row?.first == null ? null : Number(row.first);
+  const last = row?.last == null ? null : Number(row.last);
+  if ((from !== undefined && first === null) || (to !== undefined && last === null)) return "empty";
+  if (first !== null && last !== null && first > last) return "empty";
+  return { first, last };
+}
+
+/** Cursors are the last event's seq, opaque to callers: `["a", seq]` as base64url JSON. */
+function encodeAuditCursor(seq: number): string {
+  return Buffer.from(JSON.stringify(["a", seq])).toString("base64url");
+}
+
+function decodeAuditCursor(cursor: string): number {
+  try {
+    const key: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(key) && key.length === 2 && key[0] === "a") {
+      const seq: unknown = key[1];
+      if (typeof seq === "number" && Number.isSafeInteger(seq) && seq > 1) return seq;
+    }
+  } catch {
+    // fall through to the refusal
+  }
+  throw new AppError("BAD_REQUEST", "The cursor is not one this list gave out");
+}

@@ -1,0 +1,139 @@
+import cookie from "@fastify/cookie";
+import { and, eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
+import { type Action, can, forbiddenMessage } from "../../../shared/permissions";
+import type { Config } from "../../platform/config";
+import { type Database, type DbExecutor, lockFirm } from "../../platform/db/database";
+import { users } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
+import { findSession, SESSION_COOKIE, type SessionInfo } from "./sessions";
+
+/**
+ * Every /api route states who may call it: anyone, any signed-in user, or the holders of an
+ * action in the role table (src/shared/permissions.ts). A route that states nothing makes the
+ * app refuse to start, so no route is unguarded by accident.
+ */
+export type RouteAccess = "public" | "signedIn" | Action;
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+    /**
+     * A provider's signed webhook (Stripe's): the signature is its proof, so the same-origin rule
+     * and the session lookup do not apply. The route must verify the signature itself.
+     */
+    webhook?: boolean;
+  }
+  interface FastifyRequest {
+    session: SessionInfo | null;
+  }
+  interface FastifyInstance {
+    /** Every /api route with its access rule, in registration order (HEAD twins left out). */
+    apiRoutes: ApiRoute[];
+  }
+}
+
+export type ApiRoute = { method: string; url: string; access: RouteAccess; schema: FastifySchema | undefined };
+
+const stateChanging = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export async function registerAccessControl(app: FastifyInstance, options: { db: Database; config: Config }) {
+  await app.register(cookie);
+  app.decorateRequest("session", null);
+  const apiRoutes: ApiRoute[] = [];
+  app.decorate("apiRoutes", apiRoutes);
+
+  app.addHook("onRoute", (route) => {
+    if (!route.url.startsWith("/api/")) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule (config.access)`);
+    if (route.config?.webhook === true && access !== "public")
+      throw new Error(`Route ${String(route.method)} ${route.url}: a webhook skips the session, so it must be public`);
+    for (const method of [route.method].flat()) {
+      if (method !== "HEAD") apiRoutes.push({ method, url: route.url, access, schema: route.schema });
+    }
+  });
+
+  app.addHook("onRequest", async (request) => {
+    if (request.routeOptions.config.webhook === true) return;
+    if (stateChanging.has(request.method)) refuseCrossSite(request, options.config);
+    const access = request.routeOptions.config.access;
+    if (!access) return;
+    const token = request.cookies[SESSION_COOKIE];
+    request.session = token ? ((await findSession(options.db, token, options.config)) ?? null) : null;
+    if (access === "public") return;
+    const { session } = request;
+    if (!session) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
+    if (access !== "signedIn" && !can(session.role, access)) {
+      throw new AppError("FORBIDDEN", forbiddenMessage(session.role, access));
+    }
+  });
+}
+
+/**
+ * CSRF defence (design section 5): a state-changing request from a browser must come from our
+ * own origin. Browsers send Origin (and Sec-Fetch-Site) on such requests; other clients cannot
+ * carry a victim's cookie, and non-JSON bodies are refused (415) before any handler runs.
+ */
+function refuseCrossSite(request: FastifyRequest, config: Config) {
+  const site = request.headers["sec-fetch-site"];
+  const origin = request.headers.origin;
+  const ownOrigin = config.appOrigin ?? `${request.protocol}://${request.host}`;
+  if (
+    (site !== undefined && site !== "same-origin" && site !== "none") ||
+    (origin !== undefined && origin !== ownOrigin)
+  ) {
+    throw new AppError("CROSS_SITE_REQUEST", "Cross-site requests are not allowed");
+  }
+}
+
+/** The signed-in session of a route whose access rule guarantees one. */
+export function requireSession(request: FastifyRequest): SessionInfo {
+  if (!request.session) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
+  return request.session;
+}
+
+export function setSessionCookie(reply: FastifyReply, token: string, config: Config) {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: reply.request.protocol === "https",
+    maxAge: Math.floor(config.session.absoluteMs / 1000),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply) {
+  reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax" });
+}
+
+/** Where a request came from, for the audit trail and the session record. */
+export function requestOrigin(request: FastifyRequest): { ip: string | null; userAgent: string | null } {
+  return { ip: request.ip || null, userAgent: request.headers["user-agent"]?.slice(0, 512) ?? null };
+}
+
+/** The audit context of a signed-in request: its firm, its user, where it came from. */
+export function auditContext(request: FastifyRequest) {
+  const session = requireSession(request);
+  return { firmId: session.firmId, actorUserId: session.userId, ...requestOrigin(request) };
+}
+
+/**
+ * For a change that must be judged on the firm as it is now: serialises the firm's writers and
+ * returns the actor's current role, refusing one who has meanwhile been disabled or lost the
+ * right to `action` (the guard checked the session as it was when the request arrived).
+ */
+export async function lockFirmAsActor(
+  tx: DbExecutor,
+  actor: SessionInfo,
+  action: Action,
+): Promise<{ role: SessionInfo["role"] }> {
+  await lockFirm(tx, actor.firmId);
+  const [me] = await tx
+    .select({ role: users.role, disabledAt: users.disabledAt })
+    .from(users)
+    .where(and(eq(users.firmId, actor.firmId), eq(users.id, actor.userId)));
+  if (!me || me.disabledAt !== null) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
+  if (!can(me.role, action)) throw new AppError("FORBIDDEN", forbiddenMessage(me.role, action));
+  return { role: me.role };
+}

@@ -1,0 +1,107 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, ne, sql } from "drizzle-orm";
+import type { Role } from "../../../shared/roles";
+import type { Config } from "../../platform/config";
+import type { Database, DbExecutor } from "../../platform/db/database";
+import { preparedStatement } from "../../platform/db/prepared";
+import { sessions, users } from "../../platform/db/schema";
+
+/*
+ * Sessions (design section 5): a random 256-bit token in an HttpOnly cookie; only its SHA-256 is
+ * stored, so a database leak yields no usable session. Idle and absolute timeouts; rows live in
+ * PostgreSQL, so sessions survive restarts and work across instances.
+ */
+
+export const SESSION_COOKIE = "tendwell_session";
+/** last_seen_at is written at most this often, not on every request. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export type SessionInfo = {
+  sessionId: string;
+  userId: string;
+  firmId: string;
+  role: Role;
+  username: string;
+};
+
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export async function createSession(
+  tx: DbExecutor,
+  values: { userId: string; firmId: string; ip: string | null; userAgent: string | null; absoluteMs: number },
+): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  const now = new Date();
+  await tx.insert(sessions).values({
+    userId: values.userId,
+    firmId: values.firmId,
+    tokenHash: hashToken(token),
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + values.absoluteMs),
+    ip: values.ip,
+    userAgent: values.userAgent,
+  });
+  return token;
+}
+
+const sessionByTokenHash = preparedStatement("session_by_token_hash", (db) =>
+  db
+    .select({
+      sessionId: sessions.id,
+      userId: sessions.userId,
+      firmId: sessions.firmId,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      role: users.role,
+      username: users.username,
+      disabledAt: users.disabledAt,
+    })
+    .from(sessions)
+    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.firmId, sessions.firmId)))
+    .where(eq(sessions.tokenHash, sql.placeholder("tokenHash"))),
+);
+
+const touchSession = preparedStatement("session_touch", (db) =>
+  db
+    .update(sessions)
+    .set({ lastSeenAt: sql`${sql.placeholder("now")}` })
+    .where(eq(sessions.id, sql.placeholder("sessionId"))),
+);
+
+/** The live session a token belongs to; expired sessions and disabled users' sessions are removed. */
+export async function findSession(
+  db: Database,
+  token: string,
+  config: Pick<Config, "session">,
+  now = new Date(),
+): Promise<SessionInfo | undefined> {
+  const [row] = await sessionByTokenHash(db).execute({ tokenHash: hashToken(token) });
+  if (!row) return undefined;
+  const idleFor = now.getTime() - row.lastSeenAt.getTime();
+  if (row.disabledAt !== null || now >= row.expiresAt || idleFor >= config.session.idleMs) {
+    await db.delete(sessions).where(eq(sessions.id, row.sessionId));
+    return undefined;
+  }
+  if (idleFor >= TOUCH_INTERVAL_MS) await touchSession(db).execute({ now, sessionId: row.sessionId });
+  return {
+    sessionId: row.sessionId,
+    userId: row.userId,
+    firmId: row.firmId,
+    role: row.role,
+    username: row.username,
+  };
+}
+
+export async function deleteSessionByToken(tx: DbExecutor, token: string): Promise<void> {
+  await tx.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+}
+
+/** Ends every session of a user, or every one but `keepSessionId`. */
+export async function deleteUserSessions(
+  tx: DbExecutor,
+  values: { firmId: string; userId: string; keepSessionId?: string },
+): Promise<void> {
+  const mine = and(eq(sessions.firmId, values.firmId), eq(sessions.userId, values.userId));
+  await tx.delete(sessions).where(values.keepSessionId ? and(mine, ne(sessions.id, values.keepSessionId)) : mine);
+}

@@ -1,0 +1,201 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { z } from "zod";
+import {
+  clientDetailSchema,
+  clientSummarySchema,
+  createClientSchema,
+  type ListClientsQuery,
+  listClientsQuerySchema,
+  updateClientSchema,
+} from "../../../shared/clients";
+import { auditContext, requireSession } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
+import { fileSlug, sendCsvStream, wantsCsv } from "../../platform/csv/csv";
+import type { Database } from "../../platform/db/database";
+import { AppError } from "../../platform/errors";
+import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { createClient, deleteClient, getClient, listClients, restoreClient, updateClient } from "./clients.service";
+
+/** Where GET /api/clients says a page has a next one: the header carries the cursor for it. */
+export const NEXT_CURSOR_HEADER = "x-next-cursor";
+
+export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    "/api/clients",
+    {
+      config: { access: "clients.read" },
+      schema: {
+        summary:
+          "The firm's clients in name order, each with its health and task counts (a user sees those assigned to them). " +
+          `Optional search q, status, archived=true for archived ones, and limit with cursor for pages (the next page's cursor comes in ${NEXT_CURSOR_HEADER}). ` +
+          "With format=csv (or Accept: text/csv and no format), every matching client as a CSV download, without limit and cursor",
+        querystring: listClientsQuerySchema,
+        response: { 200: z.array(clientSummarySchema) },
+      },
+    },
+    async (request, reply) => {
+      if (wantsCsv(request, request.query.format)) {
+        return sendClientsCsv(reply, { db, actor: requireSession(request), query: request.query });
+      }
+      const page = await listClients({ db, actor: requireSession(request), query: request.query });
+      if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+      return page.clients;
+    },
+  );
+
+  api.get(
+    "/api/clients/:id",
+    {
+      config: { access: "clients.read" },
+      schema: {
+        summary: "One client with its contacts, tasks and assigned team",
+        params: idParams("Client"),
+        response: { 200: clientDetailSchema },
+      },
+    },
+    async (request) => getClient({ db, actor: requireSession(request), clientId: request.params.id }),
+  );
+
+  api.post(
+    "/api/clients",
+    {
+      config: { access: "clients.write" },
+      schema: {
+        summary:
+          "Create a client; with primaryContact and templateIds, also its primary contact and a task per template, all in one transaction",
+        body: createClientSchema,
+        response: { 201: clientDetailSchema },
+      },
+    },
+    async (request, reply) => {
+      const client = await createClient({
+        db,
+        actor: requireSession(request),
+        input: request.body,
+        audit: auditContext(request),
+      });
+      return reply.status(201).send(client);
+    },
+  );
+
+  api.patch(
+    "/api/clients/:id",
+    {
+      config: { access: "clients.write" },
+      schema: {
+        summary: "Change a client's fields",
+        params: idParams("Client"),
+        body: updateClientSchema,
+        response: { 200: clientDetailSchema },
+      },
+    },
+    async (request) =>
+      updateClient({
+        db,
+        actor: requireSession(request),
+        clientId: request.params.id,
+        input: request.body,
+        audit: auditContext(request),
+      }),
+  );
+
+  api.delete(
+    "/api/clients/:id",
+    {
+      config: { access: "clients.write" },
+      schema: {
+        summary:
+          "Archive a client: it leaves lists but stays readable with its signed-off work. With purge=true a super admin deletes a client without completed tasks for good",
+        params: idParams("Client"),
+        querystring: z.strictObject({ purge: z.enum(["true", "false"]).optional() }),
+        response: { 204: z.void() },
+      },
+    },
+    async (request, reply) => {
+      await deleteClient({
+        db,
+        actor: requireSession(request),
+        clientId: request.params.id,
+        purge: request.query.purge === "true",
+        audit: auditContext(request),
+      });
+      return reply.status(204).send();
+    },
+  );
+
+  api.post(
+    "/api/clients/:id/restore",
+    {
+      config: { access: "clients.write" },
+      schema: {
+        summary: "Bring an archived client back into lists and search",
+        params: idParams("Client"),
+        response: { 200: clientDetailSchema },
+      },
+    },
+    async (request) =>
+      restoreClient({ db, actor: requireSession(request), clientId: request.params.id, audit: auditContext(request) }),
+  );
+}
+
+/** Clients read for a CSV download at a time: the download's memory is one page, whatever the firm's size. */
+export const CSV_PAGE = 500;
+
+/**
+ * Every client the list's filters match, as a CSV download: read page by page through the list's
+ * own cursor (the same query as the JSON list) and written out as the socket takes it.
+ */
+function sendClientsCsv(reply: FastifyReply, options: { db: Database; actor: SessionInfo; query: ListClientsQuery }) {
+  const { db, actor, query } = options;
+  if (query.limit !== undefined || query.cursor !== undefined) {
+    throw new AppError("BAD_REQUEST", "limit and cursor do not apply to a CSV download");
+  }
+  const now = new Date();
+  async function* rows() {
+    let cursor: string | undefined;
+    do {
+      const page = await listClients({ db, actor, query: { ...query, limit: CSV_PAGE, cursor }, now });
+      for (const client of page.clients) {
+        yield [
+          client.name,
+          client.industry,
+          client.status,
+          client.email,
+          client.phone,
+          client.address,
+          client.createdAt,
+          client.archivedAt,
+          client.taskCounts.total,
+          client.taskCounts.completed,
+          client.taskCounts.pending,
+          client.taskCounts.overdue,
+          client.health.label,
+        ];
+      }
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+  const day = now.toISOString().slice(0, 10);
+  return sendCsvStream(
+    reply,
+    `clients-${fileSlug(query.archived === "true" ? "archived" : "all")}-${day}.csv`,
+    [
+      "Name",
+      "Industry",
+      "Status",
+      "Email",
+      "Phone",
+      "Address",
+      "Created",
+      "Archived",
+      "Tasks",
+      "Completed",
+      "Pending",
+      "Overdue",
+      "Health",
+    ],
+    rows(),
+  );
+}

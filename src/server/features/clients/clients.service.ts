@@ -1,0 +1,512 @@
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import {
+  type ClientDetail,
+  type ClientSummary,
+  type CreateClientInput,
+  clientHealth,
+  type ListClientsQuery,
+  type UpdateClientInput,
+} from "../../../shared/clients";
+import { scopeOf } from "../../../shared/permissions";
+import { plans } from "../../../shared/plans";
+import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
+import { lockFirmAsActor } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
+import type { Database, DbExecutor } from "../../platform/db/database";
+import { preparedStatement } from "../../platform/db/prepared";
+import { clients, contacts, firms, recurringSchedules, tasks, taskTemplates, userClients, users } from "../../platform/db/schema";
+import { containsPattern } from "../../platform/db/search";
+import { AppError } from "../../platform/errors";
+import { createSchedule, resumeSchedules } from "../schedules/schedules.service";
+import { taskColumns, toTask } from "../tasks/tasks.service";
+
+/*
+ * Clients: the firm's client profiles. Every query is scoped to the actor's firm, and for the
+ * `user` role to the clients assigned to them (design section 3): a client they may not see is
+ * answered like one that does not exist.
+ */
+
+type ClientRow = Pick<
+  typeof clients.$inferSelect,
+  "id" | "name" | "industry" | "address" | "phone" | "email" | "status" | "createdAt" | "archivedAt"
+>;
+
+const clientColumns = {
+  id: clients.id,
+  name: clients.name,
+  industry: clients.industry,
+  address: clients.address,
+  phone: clients.phone,
+  email: clients.email,
+  status: clients.status,
+  createdAt: clients.createdAt,
+  archivedAt: clients.archivedAt,
+};
+
+/** The user whose assignments limit what the actor sees, or null when the actor sees the firm. */
+const assignedTo = (actor: SessionInfo) => (scopeOf(actor.role, "clients.read") === "assigned" ? actor.userId : null);
+
+/** `($userId is null or the client is assigned to $userId)`, for the prepared reads. */
+const visibleTo = sql`(${sql.placeholder("userId")}::uuid is null or exists (select 1 from ${userClients} where ${userClients.firmId} = ${clients.firmId} and ${userClients.clientId} = ${clients.id} and ${userClients.userId} = ${sql.placeholder("userId")}::uuid))`;
+
+const clientPage = preparedStatement("clients_page", (db) =>
+  db
+    .select(clientColumns)
+    .from(clients)
+    .where(
+      and(
+        eq(clients.firmId, sql.placeholder("firmId")),
+        sql`(${clients.archivedAt} is not null) = ${sql.placeholder("archived")}::boolean`,
+        sql`(${sql.placeholder("status")}::text is null or ${clients.status} = ${sql.placeholder("status")}::text)`,
+        sql`(${sql.placeholder("pattern")}::text is null or ${clients.name} ilike ${sql.placeholder("pattern")}::text or ${clients.industry} ilike ${sql.placeholder("pattern")}::text or ${clients.status} ilike ${sql.placeholder("pattern")}::text)`,
+        sql`(${sql.placeholder("afterName")}::text is null or (${clients.name}, ${clients.id}) > (${sql.placeholder("afterName")}::text, ${sql.placeholder("afterId")}::uuid))`,
+        visibleTo,
+      ),
+    )
+    .orderBy(asc(clients.name), asc(clients.id))
+    .limit(sql.placeholder("limit")),
+);
+
+const taskCountsOfClients = preparedStatement("task_counts_of_clients", (db) =>
+  db
+    .select({
+      clientId: tasks.clientId,
+      total: sql<number>`count(*)::int`,
+      completed: sql<number>`(count(*) filter (where ${tasks.status} = 'completed'))::int`,
+      overdue: sql<number>`(count(*) filter (where ${tasks.status} = 'pending' and ${tasks.dueDate} < ${sql.placeholder("now")}::timestamptz))::int`,
+    })
+    .from(tasks)
+    .where(
+      and(
+        eq(tasks.firmId, sql.placeholder("firmId")),
+        sql`${tasks.clientId} = any(${sql.placeholder("clientIds")}::uuid[])`,
+      ),
+    )
+    .groupBy(tasks.clientId),
+);
+
+const clientById = preparedStatement("client_by_id", (db) =>
+  db
+    .select(clientColumns)
+    .from(clients)
+    .where(and(eq(clients.firmId, sql.placeholder("firmId")), eq(clients.id, sql.placeholder("clientId")), visibleTo)),
+);
+
+const contactsOfClient = preparedStatement("contacts_of_client", (db) =>
+  db
+    .select({
+      id: contacts.id,
+      clientId: contacts.clientId,
+      name: contacts.name,
+      title: contacts.title,
+      phone: contacts.phone,
+      email: contacts.email,
+      isPrimary: contacts.isPrimary,
+      createdAt: contacts.createdAt,
+    })
+    .from(contacts)
+    .where(and(eq(contacts.firmId, sql.placeholder("firmId")), eq(contacts.clientId, sql.placeholder("clientId"))))
+    .orderBy(sql`${contacts.isPrimary} desc`, asc(contacts.name), asc(contacts.id)),
+);
+
+const completer = sql`completer`;
+const tasksOfClient = preparedStatement("tasks_of_client", (db) =>
+  db
+    .select({
+      task: taskColumns,
+      completerFullName: sql<string | null>`${completer}.full_name`,
+      completerUsername: sql<string | null>`${completer}.username`,
+    })
+    .from(tasks)
+    .leftJoin(
+      sql`${users} as ${completer}`,
+      sql`${completer}.firm_id = ${tasks.firmId} and ${completer}.id = ${tasks.completedBy}`,
+    )
+    .where(and(eq(tasks.firmId, sql.placeholder("firmId")), eq(tasks.clientId, sql.placeholder("clientId"))))
+    // The audit list's order (tasks.service): completed first, newest completion first, then due
+    // date descending, then newest created.
+    .orderBy(
+      sql`${tasks.completedAt} desc nulls last`,
+      sql`${tasks.dueDate} desc nulls last`,
+      desc(tasks.createdAt),
+      desc(tasks.id),
+    ),
+);
+
+const teamOfClient = preparedStatement("team_of_client", (db) =>
+  db
+    .select({ id: users.id, username: users.username, fullName: users.fullName, role: users.role })
+    .from(userClients)
+    .innerJoin(users, and(eq(users.firmId, userClients.firmId), eq(users.id, userClients.userId)))
+    .where(
+      and(eq(userClients.firmId, sql.placeholder("firmId")), eq(userClients.clientId, sql.placeholder("clientId"))),
+    )
+    .orderBy(asc(users.fullName), asc(users.id)),
+);
+
+// -------------------------------------------------------------------------------------------
+// Reads
+
+/** A page of clients in name order; `nextCursor` is set when there are more. */
+export async function listClients(options: {
+  db: Database;
+  actor: SessionInfo;
+  query: ListClientsQuery;
+  now?: Date;
+}): Promise<{ clients: ClientSummary[]; nextCursor: string | null }> {
+  const { db, actor, query, now = new Date() } = options;
+  const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+  const rows = await clientPage(db).execute({
+    firmId: actor.firmId,
+    userId: assignedTo(actor),
+    archived: query.archived === "true",
+    status: query.status ?? null,
+    pattern: query.q ? containsPattern(query.q) : null,
+    afterName: after?.name ?? null,
+    afterId: after?.id ?? null,
+    limit: query.limit === undefined ? null : query.limit + 1,
+  });
+  const more = query.limit !== undefined && rows.length > query.limit;
+  const page = more ? rows.slice(0, query.limit) : rows;
+  const counts = await countTasks(db, actor.firmId, page, now);
+  const last = page.at(-1);
+  return {
+    clients: page.map((row) => toSummary(row, counts.get(row.id))),
+    nextCursor: more && last ? encodeCursor({ name: last.name, id: last.id }) : null,
+  };
+}
+
+/** One client with its contacts, tasks and team; 404 when the actor may not see it. */
+export async function getClient(options: {
+  db: Database;
+  actor: SessionInfo;
+  clientId: string;
+  now?: Date;
+}): Promise<ClientDetail> {
+  const { db, actor, clientId, now = new Date() } = options;
+  const firmId = actor.firmId;
+  const [[row], contactRows, taskRows, team] = await Promise.all([
+    clientById(db).execute({ firmId, clientId, userId: assignedTo(actor) }),
+    contactsOfClient(db).execute({ firmId, clientId }),
+    tasksOfClient(db).execute({ firmId, clientId }),
+    teamOfClient(db).execute({ firmId, clientId }),
+  ]);
+  if (!row) throw new AppError("NOT_FOUND", "Client not found");
+  const clientTasks = taskRows.map(({ task, completerFullName, completerUsername }) =>
+    toTask(
+      task,
+      now,
+      completerFullName !== null && completerUsername !== null
+        ? { fullName: completerFullName, username: completerUsername }
+        : null,
+    ),
+  );
+  const counts = { total: clientTasks.length, pending: 0, overdue: 0, completed: 0 };
+  for (const task of clientTasks) counts[task.status] += 1;
+  return {
+    ...toSummary(row, counts),
+    contacts: contactRows.map((contact) => ({
+      id: contact.id,
+      clientId: contact.clientId,
+      name: contact.name,
+      title: contact.title,
+      phone: contact.phone,
+      email: contact.email,
+      isPrimary: contact.isPrimary,
+      createdAt: contact.createdAt.toISOString(),
+    })),
+    tasks: clientTasks,
+    team,
+  };
+}
+
+// -------------------------------------------------------------------------------------------
+// Writes
+
+/**
+ * Creates a client, with its primary contact and a task from each chosen template, in one
+ * transaction: a failure at any step leaves nothing behind. Refused beyond the plan's limit.
+ */
+export async function createClient(options: {
+  db: Database;
+  actor: SessionInfo;
+  input: CreateClientInput;
+  audit: AuditContext;
+}): Promise<ClientDetail> {
+  const { db, actor, input } = options;
+  const id = await db.transaction(async (tx) => {
+    await lockFirmAsActor(tx, actor, "clients.write");
+    await assertWithinClientLimit(tx, actor.firmId);
+    const templates = await findTemplates(tx, actor.firmId, input.templateIds);
+    const [client] = await tx
+      .insert(clients)
+      .values({
+        firmId: actor.firmId,
+        name: input.name,
+        industry: input.industry,
+        address: input.address,
+        phone: input.phone,
+        email: input.email,
+        status: input.status,
+      })
+      .returning({ id: clients.id });
+    if (!client) throw new Error("client insert returned nothing");
+    if (input.primaryContact) {
+      await tx
+        .insert(contacts)
+        .values({ firmId: actor.firmId, clientId: client.id, ...input.primaryContact, isPrimary: true });
+    }
+    // A recurring template becomes a schedule, whose current period's task is made at once with
+    // its real due date (decision 0009); a one-time template starts a pending task with no due
+    // date (spec section 4).
+    for (const template of templates) {
+      if (template.frequency === null) continue;
+      await createSchedule(tx, {
+        firmId: actor.firmId,
+        clientId: client.id,
+        templateId: template.id,
+        frequency: template.frequency,
+        createdBy: actor.userId,
+      });
+    }
+    const oneTime = templates.filter((template) => template.frequency === null);
+    if (oneTime.length > 0) {
+      await tx.insert(tasks).values(
+        oneTime.map((template) => ({
+          firmId: actor.firmId,
+          clientId: client.id,
+          templateId: template.id,
+          name: template.name,
+          description: template.description,
+          priority: template.priority,
+          createdBy: actor.userId,
+        })),
+      );
+    }
+    await recordAudit(tx, options.audit, {
+      action: "client.created",
+      entityType: "client",
+      entityId: client.id,
+      after: {
+        ...pickAudited(input),
+        primaryContact: input.primaryContact?.name ?? null,
+        templateIds: templates.map((template) => template.id),
+      },
+    });
+    return client.id;
+  });
+  return getClient({ db, actor, clientId: id });
+}
+
+/** Changes the fields given; admins and super admins only (the route checks the role). */
+export async function updateClient(options: {
+  db: Database;
+  actor: SessionInfo;
+  clientId: string;
+  input: UpdateClientInput;
+  audit: AuditContext;
+}): Promise<ClientDetail> {
+  const { db, actor, clientId, input } = options;
+  await db.transaction(async (tx) => {
+    await lockFirmAsActor(tx, actor, "clients.write");
+    const before = await findClientForChange(tx, actor.firmId, clientId);
+    const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+    await tx
+      .update(clients)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(and(eq(clients.firmId, actor.firmId), eq(clients.id, clientId)));
+    await recordAudit(tx, options.audit, {
+      action: "client.updated",
+      entityType: "client",
+      entityId: clientId,
+      before: Object.fromEntries(Object.keys(changes).map((key) => [key, before[key as keyof ClientRow] ?? null])),
+      after: changes,
+    });
+  });
+  return getClient({ db, actor, clientId });
+}
+
+/**
+ * DELETE /api/clients/{id}: archives. Signed-off work is evidence a firm keeps for years, so the
+ * client leaves lists and search but stays readable. With `purge`, a super admin removes a client
+ * that has no completed tasks for good.
+ */
+export async function deleteClient(options: {
+  db: Database;
+  actor: SessionInfo;
+  clientId: string;
+  purge: boolean;
+  audit: AuditContext;
+}): Promise<void> {
+  const { db, actor, clientId } = options;
+  await db.transaction(async (tx) => {
+    await lockFirmAsActor(tx, actor, options.purge ? "clients.purge" : "clients.write");
+    const client = await findClientForChange(tx, actor.firmId, clientId);
+    const inClient = and(eq(tasks.firmId, actor.firmId), eq(tasks.clientId, clientId));
+    if (!options.purge) {
+      if (client.archivedAt !== null) return;
+      await tx
+        .update(clients)
+        .set({ archivedAt: new Date(), updatedAt: new Date() })
+        .where(and(eq(clients.firmId, actor.firmId), eq(clients.id, clientId)));
+      await recordAudit(tx, options.audit, {
+        action: "client.archived",
+        entityType: "client",
+        entityId: clientId,
+        before: { name: client.name },
+      });
+      return;
+    }
+    const [signed] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(tasks)
+      .where(and(inClient, eq(tasks.status, "completed")));
+    if ((signed?.n ?? 0) > 0) {
+      throw new AppError(
+        "CONFLICT",
+        "This client has signed-off tasks, which are kept as evidence. Archive the client instead.",
+      );
+    }
+    await tx.delete(tasks).where(inClient);
+    await tx.delete(contacts).where(and(eq(contacts.firmId, actor.firmId), eq(contacts.clientId, clientId)));
+    await tx.delete(userClients).where(and(eq(userClients.firmId, actor.firmId), eq(userClients.clientId, clientId)));
+    await tx
+      .delete(recurringSchedules)
+      .where(and(eq(recurringSchedules.firmId, actor.firmId), eq(recurringSchedules.clientId, clientId)));
+    await tx.delete(clients).where(and(eq(clients.firmId, actor.firmId), eq(clients.id, clientId)));
+    await recordAudit(tx, options.audit, {
+      action: "client.purged",
+      entityType: "client",
+      entityId: clientId,
+      before: { name: client.name },
+    });
+  });
+}
+
+/** Brings an archived client back into lists and search. */
+export async function restoreClient(options: {
+  db: Database;
+  actor: SessionInfo;
+  clientId: string;
+  audit: AuditContext;
+}): Promise<ClientDetail> {
+  const { db, actor, clientId } = options;
+  await db.transaction(async (tx) => {
+    await lockFirmAsActor(tx, actor, "clients.write");
+    const client = await findClientForChange(tx, actor.firmId, clientId);
+    if (client.archivedAt === null) return;
+    await assertWithinClientLimit(tx, actor.firmId);
+    await resumeSchedules(tx, { firmId: actor.firmId, clientId });
+    await tx
+      .update(clients)
+      .set({ archivedAt: null, updatedAt: new Date() })
+      .where(and(eq(clients.firmId, actor.firmId), eq(clients.id, clientId)));
+    await recordAudit(tx, options.audit, {
+      action: "client.restored",
+      entityType: "client",
+      entityId: clientId,
+      after: { name: client.name },
+    });
+  });
+  return getClient({ db, actor, clientId });
+}
+
+// -------------------------------------------------------------------------------------------
+// Helpers
+
+async function findClientForChange(tx: DbExecutor, firmId: string, clientId: string): Promise<ClientRow> {
+  const [client] = await tx
+    .select(clientColumns)
+    .from(clients)
+    .where(and(eq(clients.firmId, firmId), eq(clients.id, clientId)));
+  if (!client) throw new AppError("NOT_FOUND", "Client not found");
+  return client;
+}
+
+/** Active (not archived) clients count against the plan (design section 4). */
+async function assertWithinClientLimit(tx: DbExecutor, firmId: string) {
+  const [firm] = await tx.select({ plan: firms.plan }).from(firms).where(eq(firms.id, firmId));
+  const plan = plans[firm?.plan ?? "starter"];
+  if (plan.maxClients === null) return;
+  const [active] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(clients)
+    .where(and(eq(clients.firmId, firmId), isNull(clients.archivedAt)));
+  if ((active?.n ?? 0) >= plan.maxClients) {
+    throw new AppError(
+      "FORBIDDEN",
+      `Your ${plan.name} plan allows up to ${plan.maxClients} clients. Upgrade to add more.`,
+    );
+  }
+}
+
+async function findTemplates(tx: DbExecutor, firmId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  const found = await tx
+    .select({
+      id: taskTemplates.id,
+      name: taskTemplates.name,
+      description: taskTemplates.description,
+      priority: taskTemplates.priority,
+      frequency: taskTemplates.frequency,
+    })
+    .from(taskTemplates)
+    .where(and(eq(taskTemplates.firmId, firmId), inArray(taskTemplates.id, ids), isNull(taskTemplates.deletedAt)));
+  if (found.length !== ids.length) throw new AppError("NOT_FOUND", "Task template not found");
+  // In the order the caller chose them.
+  const order = new Map(ids.map((id, index) => [id, index]));
+  return found.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+}
+
+async function countTasks(db: Database, firmId: string, page: ClientRow[], now: Date) {
+  const counts = new Map<string, { total: number; pending: number; overdue: number; completed: number }>();
+  if (page.length === 0) return counts;
+  const rows = await taskCountsOfClients(db).execute({ firmId, clientIds: page.map((row) => row.id), now });
+  for (const row of rows) {
+    counts.set(row.clientId, {
+      total: row.total,
+      completed: row.completed,
+      overdue: row.overdue,
+      pending: row.total - row.completed - row.overdue,
+    });
+  }
+  return counts;
+}
+
+const noTasks = { total: 0, pending: 0, overdue: 0, completed: 0 };
+
+function toSummary(row: ClientRow, counts = noTasks): ClientSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    industry: row.industry,
+    address: row.address,
+    phone: row.phone,
+    email: row.email,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    taskCounts: counts,
+    health: clientHealth(counts),
+  };
+}
+
+function pickAudited(input: CreateClientInput) {
+  const { name, industry, address, phone, email, status } = input;
+  return { name, industry, address, phone, email, status };
+}
+
+/** Keyset cursors: the last row's sort key, opaque to callers. */
+function encodeCursor(key: { name: string; id: string }): string {
+  return Buffer.from(JSON.stringify([key.name, key.id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { name: string; id: string } {
+  try {
+    const [name, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    if (typeof name === "string" && typeof id === "string" && /^[0-9a-f-]{36}$/i.test(id)) return { name, id };
+  } catch {
+    // fall through to the refusal
+  }
+  throw new AppError("BAD_REQUEST", "The cursor is not one this list gave out");
+}

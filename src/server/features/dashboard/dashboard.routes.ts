@@ -1,0 +1,21 @@
+import type { FastifyInstance } from "fastify";
+import { dashboardSchema } from "../../../shared/dashboard";
+import { requireSession } from "../auth/access-control";
+import type { Database } from "../../platform/db/database";
+import type { ZodTypeProvider } from "../../platform/http";
+import { getDashboard } from "./dashboard.service";
+
+export function dashboardRoutes(app: FastifyInstance, { db }: { db: Database }) {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    "/api/dashboard",
+    {
+      config: { access: "clients.read" },
+      schema: {
+        summary:
+          "The dashboard's figures: clients by status and with overdue work, tasks by status (a user's assigned clients only)",
+        response: { 200: dashboardSchema },
+      },
+    },
+    async (request) => getDashboard({ db, actor: requireSession(request) }),
+  );
+}

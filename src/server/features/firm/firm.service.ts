@@ -1,0 +1,80 @@
+import { eq, sql } from "drizzle-orm";
+import type { Firm, UpdateFirmInput } from "../../../shared/firm";
+import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
+import { lockFirmAsActor } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
+import type { Database, DbExecutor } from "../../platform/db/database";
+import { preparedStatement } from "../../platform/db/prepared";
+import { firms } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
+
+type FirmRow = typeof firms.$inferSelect;
+
+const firmById = preparedStatement("firm_by_id", (db) =>
+  db
+    .select({
+      id: firms.id,
+      name: firms.name,
+      plan: firms.plan,
+      trialEndsAt: firms.trialEndsAt,
+      subscriptionStatus: firms.subscriptionStatus,
+      timeZone: firms.timeZone,
+    })
+    .from(firms)
+    .where(eq(firms.id, sql.placeholder("firmId"))),
+);
+
+export async function getFirm(options: { db: Database; actor: SessionInfo }): Promise<Firm> {
+  const [row] = await firmById(options.db).execute({ firmId: options.actor.firmId });
+  if (!row) throw new AppError("NOT_FOUND", "Firm not found");
+  return toFirm(row);
+}
+
+/** Renames the firm or sets its time zone; a super admin's business (design section 3). */
+export async function updateFirm(options: {
+  db: Database;
+  actor: SessionInfo;
+  input: UpdateFirmInput;
+  audit: AuditContext;
+}): Promise<Firm> {
+  const { db, actor, input } = options;
+  return db.transaction(async (tx) => {
+    await lockFirmAsActor(tx, actor, "firm.manage");
+    const before = await findFirm(tx, actor.firmId);
+    const [row] = await tx
+      .update(firms)
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(firms.id, actor.firmId))
+      .returning();
+    if (!row) throw new AppError("NOT_FOUND", "Firm not found");
+    await recordAudit(tx, options.audit, {
+      action: "firm.updated",
+      entityType: "firm",
+      entityId: actor.firmId,
+      before: { name: before.name, timeZone: before.timeZone },
+      after: { name: row.name, timeZone: row.timeZone },
+    });
+    return toFirm(row);
+  });
+}
+
+async function findFirm(db: DbExecutor, firmId: string): Promise<FirmRow> {
+  const [row] = await db.select().from(firms).where(eq(firms.id, firmId));
+  if (!row) throw new AppError("NOT_FOUND", "Firm not found");
+  return row;
+}
+
+function toFirm(row: Pick<FirmRow, keyof Firm>): Firm {
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    trialEndsAt: row.trialEndsAt.toISOString(),
+    subscriptionStatus: row.subscriptionStatus,
+    timeZone: row.timeZone,
+  };
+}

@@ -1,0 +1,96 @@
+import type { FastifyInstance } from "fastify";
+import { clientReportSchema, type ReportRange, reportQuerySchema, userReportSchema } from "../../../shared/reports";
+import { requireSession } from "../auth/access-control";
+import { fileSlug, sendCsv, sendCsvStream, toCsv, wantsCsv } from "../../platform/csv/csv";
+import type { Database } from "../../platform/db/database";
+import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { getClientReport, getUserReport, userCompletions } from "./reports.service";
+
+/** `client-report-harbor-builders-30d-2026-11-23.csv`: the date is the range's last local day. */
+export function reportFilename(kind: "client" | "user", name: string, range: ReportRange): string {
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone: range.timeZone }).format(new Date(range.to));
+  return `${kind}-report-${fileSlug(name)}-${range.days}d-${day}.csv`;
+}
+
+const csvNote = " With format=csv (or Accept: text/csv and no format), a CSV download instead of JSON";
+
+export function reportsRoutes(app: FastifyInstance, { db }: { db: Database }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    "/api/reports/clients/:id",
+    {
+      config: { access: "reports.clientAudit" },
+      schema: {
+        summary:
+          "A client's audit over the last `days` days of the firm's time zone (7, 30, 90 or 365; default 30): totals, " +
+          "rates, the task history and a series for a chart (a user: assigned clients only, others are 404)." +
+          `${csvNote}: one row per task of the history`,
+        params: idParams("Client"),
+        querystring: reportQuerySchema,
+        response: { 200: clientReportSchema },
+      },
+    },
+    async (request, reply) => {
+      const { days, format } = request.query;
+      const report = await getClientReport({ db, actor: requireSession(request), clientId: request.params.id, days });
+      if (!wantsCsv(request, format)) return report;
+      const csv = toCsv(
+        ["Task", "Status", "Priority", "Due date", "Created", "Completed", "Printed name", "Signed by"],
+        report.history.map((task) => [
+          task.name,
+          task.status,
+          task.priority,
+          task.dueDate,
+          task.createdAt,
+          task.completedAt,
+          task.printedName,
+          task.completedBy?.fullName,
+        ]),
+      );
+      return sendCsv(reply, reportFilename("client", report.client.name, report.range), csv);
+    },
+  );
+
+  api.get(
+    "/api/reports/users/:id",
+    {
+      config: { access: "reports.userAudit" },
+      schema: {
+        summary:
+          "A user's audit over the tasks they completed in the last `days` days of the firm's time zone (7, 30, 90 " +
+          "or 365; default 30): rates, breakdowns by priority and client, the 10 most recent completions and a series " +
+          "(a user: only themselves, others are 403; another firm's user is 404)." +
+          `${csvNote}: one row per completion of the range`,
+        params: idParams("User"),
+        querystring: reportQuerySchema,
+        response: { 200: userReportSchema },
+      },
+    },
+    async (request, reply) => {
+      const { days, format } = request.query;
+      const actor = requireSession(request);
+      if (!wantsCsv(request, format)) return getUserReport({ db, actor, userId: request.params.id, days });
+      const { user, range, rows } = await userCompletions({ db, actor, userId: request.params.id, days });
+      async function* cells() {
+        for await (const row of rows) {
+          yield [
+            row.name,
+            row.client.name,
+            row.priority,
+            row.dueDate,
+            row.createdAt,
+            row.completedAt,
+            row.onTime === null ? "" : row.onTime ? "yes" : "no",
+          ];
+        }
+      }
+      return sendCsvStream(
+        reply,
+        reportFilename("user", user.username, range),
+        ["Task", "Client", "Priority", "Due date", "Created", "Completed", "On time"],
+        cells(),
+      );
+    },
+  );
+}

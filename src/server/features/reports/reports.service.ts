@@ -1,0 +1,403 @@
+import { scopeOf } from "../../../shared/permissions";
+import type { ClientReport, Completion, ReportDays, ReportRange, UserReport } from "../../../shared/reports";
+import type { Role } from "../../../shared/roles";
+import { type StoredTaskStatus, type TaskPriority, taskStatus } from "../../../shared/tasks";
+import type { SessionInfo } from "../auth/sessions";
+import type { Database } from "../../platform/db/database";
+import { preparedSql } from "../../platform/db/prepared";
+import { AppError } from "../../platform/errors";
+
+/*
+ * The client and user audits (spec 2, issue 9; docs/decisions/0017-reports.md). Every figure is
+ * computed by PostgreSQL in the firm's time zone; only the rows an answer lists travel to Node
+ * (a client's history, a user's 10 recent completions, or a CSV's rows, page by page).
+ *
+ * The range: from local midnight of (today - (days - 1)) in the firm's zone, up to now, both ends
+ * included. A client's task is in it when created or completed in it; a user's completion when
+ * its completed_at is in it.
+ */
+
+/** The reports' SQL by statement name, for the scale bench's EXPLAIN of them on a large firm. */
+export const reportStatements: Record<string, string> = {};
+
+function reportSql<Row>(name: string, text: string) {
+  reportStatements[name] = text;
+  return preparedSql<Row>(name, text);
+}
+
+/** The range's start as an instant, from the firm's zone: `$tz`, `$now`, `$days`. */
+const rangeFrom = (tz: string, now: string, days: string) =>
+  `((date_trunc('day', ${now}::timestamptz at time zone ${tz}) - (${days}::int - 1) * interval '1 day') at time zone ${tz})`;
+
+/**
+ * The chart's buckets: every day (or ISO week, from its Monday) from the range's first local day to
+ * today, oldest first. `$from`/`$now` are instants, `$tz` the zone, `$unit` 'day' or 'week'.
+ */
+const buckets = (from: string, now: string, tz: string, unit: string) =>
+  `select b::date as start from generate_series(
+     date_trunc(${unit}, ${from}::timestamptz at time zone ${tz}),
+     date_trunc(${unit}, ${now}::timestamptz at time zone ${tz}),
+     ('1 ' || ${unit})::interval) as b`;
+
+/** The local day (or week) an instant falls in. */
+const bucketOf = (column: string, tz: string, unit: string) =>
+  `date_trunc(${unit}, ${column} at time zone ${tz})::date`;
+
+/** Whole percent, rounded half up; null when there is nothing to divide by. */
+const rate = (part: string, whole: string) =>
+  `case when ${whole} = 0 then null else round(100.0 * ${part} / ${whole})::int end`;
+
+/** The mean of (completed - created) in days, rounded half up, never below 0; null for none. */
+const averageDays = (filter: string) =>
+  `case when count(*) filter (where ${filter}) = 0 then null
+        else greatest(0, round(avg(extract(epoch from (completed_at - created_at))) filter (where ${filter}) / 86400))::int end`;
+
+// -------------------------------------------------------------------------------------------
+// Client audit
+
+const clientReportHead = reportSql<{
+  id: string;
+  name: string;
+  industry: string | null;
+  status: ClientReport["client"]["status"];
+  time_zone: string;
+  range_from: Date;
+}>(
+  "report_client_head",
+  `select c.id, c.name, c.industry, c.status, f.time_zone, ${rangeFrom("f.time_zone", "$3", "$4")} as range_from
+   from clients c join firms f on f.id = c.firm_id
+   where c.firm_id = $1 and c.id = $2
+     and ($5::uuid is null or exists (
+       select 1 from user_clients uc where uc.firm_id = c.firm_id and uc.client_id = c.id and uc.user_id = $5::uuid))`,
+);
+
+/** The client's tasks of the range: $1 firm, $2 client, $3 from, $4 now. */
+const clientTasksOfRange = `select id, name, priority, status, due_date, created_at, completed_at, completed_by, printed_name
+   from tasks
+   where firm_id = $1 and client_id = $2
+     and ((created_at >= $3::timestamptz and created_at <= $4::timestamptz)
+       or (completed_at >= $3::timestamptz and completed_at <= $4::timestamptz))`;
+
+const clientReportFigures = reportSql<{
+  total: number;
+  completed: number;
+  completion_rate: number | null;
+  overdue: number;
+  average_days: number | null;
+  series: { start: string; created: number; completed: number }[];
+}>(
+  "report_client_figures",
+  `with t as (${clientTasksOfRange}),
+   created as (
+     select ${bucketOf("created_at", "$5", "$6")} as start, count(*)::int as n from t
+     where created_at >= $3::timestamptz and created_at <= $4::timestamptz group by 1),
+   completed as (
+     select ${bucketOf("completed_at", "$5", "$6")} as start, count(*)::int as n from t
+     where completed_at >= $3::timestamptz and completed_at <= $4::timestamptz group by 1),
+   series as (
+     select json_agg(json_build_object('start', b.start, 'created', coalesce(c.n, 0), 'completed', coalesce(d.n, 0))
+                     order by b.start) as points
+     from (${buckets("$3", "$4", "$5", "$6")}) b
+     left join created c on c.start = b.start left join completed d on d.start = b.start)
+   select count(*)::int as total,
+          (count(*) filter (where status = 'completed'))::int as completed,
+          ${rate("count(*) filter (where status = 'completed')", "count(*)")} as completion_rate,
+          (count(*) filter (where status = 'pending' and due_date < $4::timestamptz))::int as overdue,
+          ${averageDays("status = 'completed'")} as average_days,
+          (select points from series) as series
+   from t`,
+);
+
+type HistoryRow = {
+  id: string;
+  name: string;
+  priority: TaskPriority;
+  status: StoredTaskStatus;
+  due_date: Date | null;
+  created_at: Date;
+  completed_at: Date | null;
+  completed_by: string | null;
+  printed_name: string | null;
+  completer_name: string | null;
+};
+
+const clientReportHistory = reportSql<HistoryRow>(
+  "report_client_history",
+  `select t.*, u.full_name as completer_name
+   from (${clientTasksOfRange}) t
+   left join users u on u.firm_id = $1 and u.id = t.completed_by
+   order by coalesce(t.completed_at, t.created_at) desc, t.id desc`,
+);
+
+// -------------------------------------------------------------------------------------------
+// User audit
+
+const userReportHead = reportSql<{
+  id: string;
+  username: string;
+  full_name: string;
+  email: string | null;
+  role: Role;
+  disabled: boolean;
+  created_at: Date;
+  assigned_clients: number;
+  time_zone: string;
+  range_from: Date;
+}>(
+  "report_user_head",
+  `select u.id, u.username, u.full_name, u.email, u.role, u.disabled_at is not null as disabled, u.created_at,
+          (select count(*) from user_clients uc where uc.firm_id = u.firm_id and uc.user_id = u.id)::int as assigned_clients,
+          f.time_zone, ${rangeFrom("f.time_zone", "$3", "$4")} as range_from
+   from users u join firms f on f.id = u.firm_id
+   where u.firm_id = $1 and u.id = $2`,
+);
+
+/**
+ * The user's completions of the range: $1 firm, $2 user, $3 from, $4 now. A task with a signer is
+ * completed (tasks_completion_check), so this is a range of the partial index of sign-offs, which
+ * carries every column the figures read (an index-only scan).
+ */
+const completionsOfRange = `select id, client_id, name, priority, due_date, created_at, completed_at
+   from tasks
+   where firm_id = $1 and completed_by = $2
+     and completed_at >= $3::timestamptz and completed_at <= $4::timestamptz`;
+
+type Breakdown = { completed: number; on_time_rate: number | null };
+
+const userReportFigures = reportSql<{
+  completed: number;
+  on_time_rate: number | null;
+  clients_served: number;
+  average_days: number | null;
+  by_priority: (Breakdown & { priority: TaskPriority })[];
+  by_client: (Breakdown & { id: string; name: string })[];
+  series: { start: string; completed: number; onTime: number; late: number }[];
+}>(
+  "report_user_figures",
+  // One pass over the completions, grouped four ways at once (the total, per priority, per client,
+  // per bucket); everything else is read from those few rows.
+  `with g as (
+     select grouping(priority) = 0 as per_priority, grouping(client_id) = 0 as per_client,
+            grouping(bucket) = 0 as per_bucket, priority, client_id, bucket,
+            count(*)::int as completed,
+            (count(*) filter (where completed_at <= due_date))::int as on_time,
+            (count(*) filter (where completed_at > due_date))::int as late,
+            count(due_date)::int as with_due,
+            sum(extract(epoch from (completed_at - created_at))) as seconds
+     from (select priority, client_id, ${bucketOf("completed_at", "$5", "$6")} as bucket, due_date, created_at, completed_at
+           from (${completionsOfRange}) c) t
+     group by grouping sets ((), (priority), (client_id), (bucket))
+   ),
+   total as (select * from g where not per_priority and not per_client and not per_bucket)
+   select coalesce(total.completed, 0) as completed,
+          ${rate("total.on_time", "total.with_due")} as on_time_rate,
+          (select count(*) from g where per_client)::int as clients_served,
+          case when coalesce(total.completed, 0) = 0 then null
+               else greatest(0, round(total.seconds / total.completed / 86400))::int end as average_days,
+          (select json_agg(json_build_object('priority', p.priority, 'completed', coalesce(x.completed, 0),
+                                             'on_time_rate', ${rate("x.on_time", "x.with_due")}) order by p.ord)
+           from unnest(array['low', 'medium', 'high']) with ordinality as p(priority, ord)
+           left join g x on x.per_priority and x.priority = p.priority) as by_priority,
+          -- Each name is its own index lookup: as a join, the generic plan hashes the whole
+          -- clients table, every firm's, for a firm that served a handful.
+          (select coalesce(json_agg(json_build_object('id', x.client_id, 'name', x.name, 'completed', x.completed,
+                                                      'on_time_rate', ${rate("x.on_time", "x.with_due")})
+                                    order by x.completed desc, x.name, x.client_id), '[]')
+           from (select g.*, (select c.name from clients c where c.firm_id = $1 and c.id = g.client_id) as name
+                 from g where g.per_client) x) as by_client,
+          (select json_agg(json_build_object('start', b.start, 'completed', coalesce(x.completed, 0),
+                                             'onTime', coalesce(x.on_time, 0), 'late', coalesce(x.late, 0))
+                           order by b.start)
+           from (${buckets("$3", "$4", "$5", "$6")}) b left join g x on x.per_bucket and x.bucket = b.start) as series
+   from (select 1) as one left join total on true`,
+);
+
+type CompletionRow = {
+  id: string;
+  /** completed_at in full (microseconds), for the next page's seek. */
+  completed_key: string;
+  client_id: string;
+  client_name: string;
+  name: string;
+  priority: TaskPriority;
+  due_date: Date | null;
+  created_at: Date;
+  completed_at: Date;
+};
+
+/** The user's completions newest first, a page at a time: $5/$6 the last row seen, $7 the page size. */
+const userCompletionsPage = reportSql<CompletionRow>(
+  "report_user_completions",
+  `select t.id, t.completed_at::text as completed_key, t.client_id, c.name as client_name, t.name, t.priority, t.due_date, t.created_at, t.completed_at
+   from (${completionsOfRange}
+         and (completed_at, id) < ($5::timestamptz, $6::uuid)
+         order by completed_at desc, id desc limit $7) t
+   join clients c on c.firm_id = $1 and c.id = t.client_id
+   order by t.completed_at desc, t.id desc`,
+);
+
+// -------------------------------------------------------------------------------------------
+// Reads
+
+export const recentCompletionsLimit = 10;
+const csvPageSize = 1000;
+
+function rangeOf(days: ReportDays, from: Date, now: Date, timeZone: string): ReportRange {
+  return {
+    days,
+    from: from.toISOString(),
+    to: now.toISOString(),
+    timeZone,
+    bucket: days <= 30 ? "day" : "week",
+  };
+}
+
+/** The client audit; 404 when the client is not the actor's to see (a `user`: not assigned). */
+export async function getClientReport(options: {
+  db: Database;
+  actor: SessionInfo;
+  clientId: string;
+  days: ReportDays;
+  now?: Date;
+}): Promise<ClientReport> {
+  const { db, actor, clientId, days, now = new Date() } = options;
+  const assignedTo = scopeOf(actor.role, "reports.clientAudit") === "assigned" ? actor.userId : null;
+  const [head] = await clientReportHead(db, [actor.firmId, clientId, now, days, assignedTo]);
+  if (!head) throw new AppError("NOT_FOUND", "Client not found");
+  const range = rangeOf(days, head.range_from, now, head.time_zone);
+  const scope = [actor.firmId, clientId, head.range_from, now];
+  const [[figures], history] = await Promise.all([
+    clientReportFigures(db, [...scope, head.time_zone, range.bucket]),
+    clientReportHistory(db, scope),
+  ]);
+  if (!figures) throw new Error("the figures query answers one row");
+  return {
+    client: { id: head.id, name: head.name, industry: head.industry, status: head.status },
+    range,
+    totalTasks: figures.total,
+    completedTasks: figures.completed,
+    completionRate: figures.completion_rate,
+    overdueTasks: figures.overdue,
+    averageCompletionDays: figures.average_days,
+    history: history.map((row) => ({
+      id: row.id,
+      name: row.name,
+      status: taskStatus({ status: row.status, dueDate: row.due_date }, now),
+      priority: row.priority,
+      dueDate: row.due_date?.toISOString() ?? null,
+      createdAt: row.created_at.toISOString(),
+      completedAt: row.completed_at?.toISOString() ?? null,
+      printedName: row.printed_name,
+      completedBy:
+        row.completed_by !== null && row.completer_name !== null
+          ? { id: row.completed_by, fullName: row.completer_name }
+          : null,
+    })),
+    series: figures.series,
+  };
+}
+
+type UserReportScope = { head: NonNullable<Awaited<ReturnType<typeof userReportHead>>[number]>; values: unknown[] };
+
+async function userScope(options: {
+  db: Database;
+  actor: SessionInfo;
+  userId: string;
+  days: ReportDays;
+  now: Date;
+}): Promise<UserReportScope> {
+  const { db, actor, userId, days, now } = options;
+  // A `user` reports on themselves only (design section 3): another user is refused with 403, as
+  // the role's other refusals are; the firm's users are no secret to them (GET /api/users).
+  if (scopeOf(actor.role, "reports.userAudit") === "self" && userId !== actor.userId) {
+    throw new AppError("FORBIDDEN", "You can only view your own user report");
+  }
+  const [head] = await userReportHead(db, [actor.firmId, userId, now, days]);
+  if (!head) throw new AppError("NOT_FOUND", "User not found");
+  return { head, values: [actor.firmId, userId, head.range_from, now] };
+}
+
+/** The user audit: 404 for a user not of the actor's firm, 403 for a `user` asking about another. */
+export async function getUserReport(options: {
+  db: Database;
+  actor: SessionInfo;
+  userId: string;
+  days: ReportDays;
+  now?: Date;
+}): Promise<UserReport> {
+  const { now = new Date() } = options;
+  const { head, values } = await userScope({ ...options, now });
+  const range = rangeOf(options.days, head.range_from, now, head.time_zone);
+  const [[figures], recent] = await Promise.all([
+    userReportFigures(options.db, [...values, head.time_zone, range.bucket]),
+    userCompletionsPage(options.db, [...values, "infinity", maxUuid, recentCompletionsLimit]),
+  ]);
+  if (!figures) throw new Error("the figures query answers one row");
+  const breakdown = (row: Breakdown) => ({ completed: row.completed, onTimeRate: row.on_time_rate });
+  return {
+    user: {
+      id: head.id,
+      username: head.username,
+      fullName: head.full_name,
+      email: head.email,
+      role: head.role,
+      disabled: head.disabled,
+      createdAt: head.created_at.toISOString(),
+      assignedClients: head.assigned_clients,
+    },
+    range,
+    tasksCompleted: figures.completed,
+    onTimeRate: figures.on_time_rate,
+    clientsServed: figures.clients_served,
+    averageCompletionDays: figures.average_days,
+    byPriority: figures.by_priority.map((row) => ({ priority: row.priority, ...breakdown(row) })),
+    byClient: figures.by_client.map((row) => ({ client: { id: row.id, name: row.name }, ...breakdown(row) })),
+    recentCompletions: recent.map(toCompletion),
+    series: figures.series,
+  };
+}
+
+const maxUuid = "ffffffff-ffff-ffff-ffff-ffffffffffff";
+
+function toCompletion(row: CompletionRow): Completion {
+  return {
+    taskId: row.id,
+    name: row.name,
+    client: { id: row.client_id, name: row.client_name },
+    priority: row.priority,
+    dueDate: row.due_date?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+    completedAt: row.completed_at.toISOString(),
+    onTime: row.due_date === null ? null : row.completed_at.getTime() <= row.due_date.getTime(),
+  };
+}
+
+/**
+ * Every completion of a user's range, newest first, read a page of 1,000 at a time (for the CSV):
+ * the user is checked before the first row is read, so a refusal is still a JSON error.
+ */
+export async function userCompletions(options: {
+  db: Database;
+  actor: SessionInfo;
+  userId: string;
+  days: ReportDays;
+  now?: Date;
+}): Promise<{ user: { username: string }; range: ReportRange; rows: AsyncIterable<Completion> }> {
+  const { db, now = new Date() } = options;
+  const { head, values } = await userScope({ ...options, now });
+  async function* rows() {
+    let after: [string, string] = ["infinity", maxUuid];
+    for (;;) {
+      const page = await userCompletionsPage(db, [...values, ...after, csvPageSize]);
+      for (const row of page) yield toCompletion(row);
+      const last = page.at(-1);
+      if (page.length < csvPageSize || !last) return;
+      after = [last.completed_key, last.id];
+    }
+  }
+  return {
+    user: { username: head.username },
+    range: rangeOf(options.days, head.range_from, now, head.time_zone),
+    rows: rows(),
+  };
+}

@@ -1,0 +1,202 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { z } from "zod";
+import {
+  completeTaskSchema,
+  createTaskSchema,
+  type ListTasksQuery,
+  listOverdueQuerySchema,
+  listTasksQuerySchema,
+  maxTasksPage,
+  taskListItemSchema,
+  taskSchema,
+  updateTaskSchema,
+} from "../../../shared/tasks";
+import { auditContext, requestOrigin, requireSession } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
+import { sendCsvStream, wantsCsv } from "../../platform/csv/csv";
+import type { Database } from "../../platform/db/database";
+import { AppError } from "../../platform/errors";
+import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { completeTask, createTask, deleteTask, listOverdueTasks, listTasks, updateTask } from "./tasks.service";
+
+/** Where GET /api/tasks says a page has a next one: the header carries the cursor for it. */
+const NEXT_CURSOR_HEADER = "x-next-cursor";
+const TOTAL_COUNT_HEADER = "x-total-count";
+
+export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    "/api/tasks",
+    {
+      config: { access: "clients.read" },
+      schema: {
+        summary:
+          "Tasks across the clients the caller may see (a user: those assigned to them), completed first by newest " +
+          "completion, then by due date descending, each with its client's name. Archived clients' tasks only with " +
+          "their clientId. Optional status (pending, completed, overdue), search q over task name, description and " +
+          `client name, clientId, and limit with cursor for pages (the next page's cursor comes in ${NEXT_CURSOR_HEADER}). ` +
+          `Without limit, the largest page (${maxTasksPage}). With format=csv (or Accept: text/csv and no format), ` +
+          "every matching task as a CSV download, without limit and cursor",
+        querystring: listTasksQuerySchema,
+        response: { 200: z.array(taskListItemSchema) },
+      },
+    },
+    async (request, reply) => {
+      if (wantsCsv(request, request.query.format)) {
+        return sendTasksCsv(reply, { db, actor: requireSession(request), query: request.query });
+      }
+      const page = await listTasks({ db, actor: requireSession(request), query: request.query });
+      if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+      return page.tasks;
+    },
+  );
+
+  api.get(
+    "/api/tasks/overdue",
+    {
+      config: { access: "clients.read" },
+      schema: {
+        summary:
+          "Tasks not completed whose due date has passed, oldest due first, each with its client's id and name " +
+          "(a user: on the clients assigned to them). With limit, only the first ones, and how many there are " +
+          `in ${TOTAL_COUNT_HEADER}`,
+        querystring: listOverdueQuerySchema,
+        response: { 200: z.array(taskListItemSchema) },
+      },
+    },
+    async (request, reply) => {
+      const overdue = await listOverdueTasks({ db, actor: requireSession(request), query: request.query });
+      if (overdue.total !== undefined) reply.header(TOTAL_COUNT_HEADER, String(overdue.total));
+      return overdue.tasks;
+    },
+  );
+
+  api.post(
+    "/api/tasks",
+    {
+      config: { access: "tasks.create" },
+      schema: {
+        summary:
+          "Create a pending task for a client (a user: one assigned to them); completing it is a separate, signed step",
+        body: createTaskSchema,
+        response: { 201: taskSchema },
+      },
+    },
+    async (request, reply) => {
+      const task = await createTask({
+        db,
+        actor: requireSession(request),
+        input: request.body,
+        audit: auditContext(request),
+      });
+      return reply.status(201).send(task);
+    },
+  );
+
+  api.patch(
+    "/api/tasks/:id",
+    {
+      config: { access: "tasks.create" },
+      schema: {
+        summary: "Change a pending task's name, description, priority or due date; a signed-off task cannot change",
+        params: idParams("Task"),
+        body: updateTaskSchema,
+        response: { 200: taskSchema },
+      },
+    },
+    async (request) =>
+      updateTask({
+        db,
+        actor: requireSession(request),
+        taskId: request.params.id,
+        input: request.body,
+        audit: auditContext(request),
+      }),
+  );
+
+  api.delete(
+    "/api/tasks/:id",
+    {
+      config: { access: "tasks.create" },
+      schema: {
+        summary: "Delete a pending task; signed-off tasks are kept as evidence",
+        params: idParams("Task"),
+        response: { 204: z.void() },
+      },
+    },
+    async (request, reply) => {
+      await deleteTask({ db, actor: requireSession(request), taskId: request.params.id, audit: auditContext(request) });
+      return reply.status(204).send();
+    },
+  );
+
+  api.patch(
+    "/api/tasks/:id/complete",
+    {
+      config: { access: "tasks.complete" },
+      schema: {
+        summary:
+          "Sign a pending task off with a printed name and a drawn signature (a PNG data URL of at most 256 KB). " +
+          "The signer is the signed-in user: a completedBy in the body is accepted and ignored",
+        params: idParams("Task"),
+        body: completeTaskSchema,
+        response: { 200: taskSchema },
+      },
+    },
+    async (request) =>
+      completeTask({
+        db,
+        actor: requireSession(request),
+        taskId: request.params.id,
+        input: request.body,
+        audit: auditContext(request),
+        origin: requestOrigin(request),
+      }),
+  );
+}
+
+/**
+ * Every task the list's filters match (status, q, clientId), as a CSV download: read a page of
+ * 500 (maxTasksPage) at a time through the list's own keyset cursor, with one `now` for every page,
+ * and written out as the socket takes it, so a firm of a million tasks never becomes one array.
+ */
+function sendTasksCsv(reply: FastifyReply, options: { db: Database; actor: SessionInfo; query: ListTasksQuery }) {
+  const { db, actor, query } = options;
+  if (query.limit !== undefined || query.cursor !== undefined) {
+    throw new AppError("BAD_REQUEST", "limit and cursor do not apply to a CSV download");
+  }
+  const now = new Date();
+  async function* rows() {
+    let cursor: string | undefined;
+    do {
+      const page = await listTasks({
+        db,
+        actor,
+        query: { ...query, limit: maxTasksPage, cursor },
+        now,
+        withoutSignatures: true,
+      });
+      for (const task of page.tasks) {
+        yield [
+          task.name,
+          task.clientName,
+          task.status,
+          task.priority,
+          task.dueDate,
+          task.createdAt,
+          task.completedAt,
+          task.printedName,
+          task.completedByUser?.fullName,
+        ];
+      }
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+  return sendCsvStream(
+    reply,
+    `tasks-${query.status ?? "all"}-${now.toISOString().slice(0, 10)}.csv`,
+    ["Task", "Client", "Status", "Priority", "Due date", "Created", "Completed", "Printed name", "Signed by"],
+    rows(),
+  );
+}

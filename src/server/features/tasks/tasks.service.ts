@@ -1,0 +1,594 @@
+import { and, asc, eq, exists, isNull, sql } from "drizzle-orm";
+import { type AnyPgColumn, alias } from "drizzle-orm/pg-core";
+import { type Action, scopeOf } from "../../../shared/permissions";
+import type { Role } from "../../../shared/roles";
+import {
+  type CompleteTaskInput,
+  type CreateTaskInput,
+  type ListOverdueQuery,
+  type ListTasksQuery,
+  maxTasksPage,
+  type Task,
+  type TaskListItem,
+  taskStatus,
+  type UpdateTaskInput,
+} from "../../../shared/tasks";
+import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
+import { lockFirmAsActor } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
+import type { Database, DbExecutor } from "../../platform/db/database";
+import { preparedStatement } from "../../platform/db/prepared";
+import { clients, tasks, taskTemplates, userClients, users } from "../../platform/db/schema";
+import { containsPattern } from "../../platform/db/search";
+import { AppError, fieldError } from "../../platform/errors";
+import { checkSignature } from "./signature";
+
+/*
+ * Tasks: the work a firm does for its clients, and its sign-off. Every query is scoped to the
+ * actor's firm and, for the `user` role, to the clients assigned to them (design section 3): a
+ * task they may not see is answered like one that does not exist. `overdue` is never stored; it
+ * is derived from the due date against one `now` per request, in SQL for the filters and in
+ * `taskStatus` for the answer, so the two always agree.
+ *
+ * A completed task is evidence: it cannot be changed or deleted, and its sign-off (who, when,
+ * from where, the printed name, the signature and its hash) is written once, by completeTask.
+ */
+
+/** The user whose assignments limit what the actor reaches with `action`, or null for the whole firm. */
+const assignedTo = (role: Role, userId: string, action: Action) =>
+  scopeOf(role, action) === "assigned" ? userId : null;
+
+/** `($userId is null or the task's client is assigned to $userId)`, for the prepared reads. */
+const visibleTo = sql`(${sql.placeholder("userId")}::uuid is null or exists (select 1 from ${userClients} where ${userClients.firmId} = ${tasks.firmId} and ${userClients.clientId} = ${tasks.clientId} and ${userClients.userId} = ${sql.placeholder("userId")}::uuid))`;
+
+/** With a user id: "the client is assigned to that user", for writes judged on the actor's role now. */
+function assignedOnly(tx: DbExecutor, client: { firmId: AnyPgColumn; clientId: AnyPgColumn }, userId: string | null) {
+  if (userId === null) return undefined;
+  return exists(
+    tx
+      .select({ one: sql`1` })
+      .from(userClients)
+      .where(
+        and(
+          eq(userClients.firmId, client.firmId),
+          eq(userClients.clientId, client.clientId),
+          eq(userClients.userId, userId),
+        ),
+      ),
+  );
+}
+
+const completer = alias(users, "completer");
+
+/*
+ * The list's order (spec section 2, audit tab): completed first, newest completion first, then by
+ * due date descending with no due date last, then newest created first and the id. "None" sorts
+ * as -infinity, so the keys are plain timestamps: the tasks_firm_id_audit_order_idx index holds
+ * them in this order, a page is read straight from it, and the next page starts with a seek to
+ * the cursor (a row comparison the index serves), however deep it is (decision 0011).
+ */
+const completedKey = sql`coalesce(${tasks.completedAt}, '-infinity'::timestamptz)`;
+const dueKey = sql`coalesce(${tasks.dueDate}, '-infinity'::timestamptz)`;
+/** A key as text the cursor can carry and PostgreSQL reads back exactly (UTC, microseconds). */
+const keyText = (column: AnyPgColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** The columns a task's answer is made from (its signature's hash, IP and user agent stay out). */
+export const taskColumns = {
+  id: tasks.id,
+  clientId: tasks.clientId,
+  templateId: tasks.templateId,
+  name: tasks.name,
+  description: tasks.description,
+  priority: tasks.priority,
+  status: tasks.status,
+  dueDate: tasks.dueDate,
+  createdAt: tasks.createdAt,
+  completedAt: tasks.completedAt,
+  completedBy: tasks.completedBy,
+  printedName: tasks.printedName,
+  signature: tasks.signature,
+};
+
+/**
+ * A page of the audit list. The firm-wide list and one client's list are separate statements, so
+ * each has one plan: the firm's walks the audit-order index, a client's reads its few tasks by
+ * the client index and sorts them.
+ */
+const tasksPage = (scope: "firm" | "client", name: string, options: { signatures: boolean }) =>
+  preparedStatement(name, (db) =>
+    db
+      .select({
+        ...taskColumns,
+        // A CSV download never shows the drawn signature: it is not even read (nor de-TOASTed).
+        signature: options.signatures ? tasks.signature : sql<string | null>`null::text`,
+        clientName: clients.name,
+        completerFullName: completer.fullName,
+        completerUsername: completer.username,
+        // The row's sort key, exactly, for the next page's cursor.
+        sortKey: sql<string>`json_build_array(${keyText(tasks.completedAt)}, ${keyText(tasks.dueDate)}, ${keyText(tasks.createdAt)}, ${tasks.id})::text`,
+      })
+      .from(tasks)
+      .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
+      .leftJoin(completer, and(eq(completer.firmId, tasks.firmId), eq(completer.id, tasks.completedBy)))
+      .where(
+        and(
+          eq(tasks.firmId, sql.placeholder("firmId")),
+          // Archived clients leave lists (their tasks too), but stay readable when asked for by id.
+          scope === "firm" ? isNull(clients.archivedAt) : eq(tasks.clientId, sql.placeholder("clientId")),
+          // Where the index walk starts (the cursor, or where the status's rows begin) and where
+          // it may stop: unconditional row comparisons the index seeks on. The status filter
+          // below is the exact rule.
+          sql`(${completedKey}, ${dueKey}) >= (${sql.placeholder("lowestCompleted")}::timestamptz, ${sql.placeholder("lowestDue")}::timestamptz)`,
+          sql`(${completedKey}, ${dueKey}, ${tasks.createdAt}, ${tasks.id}) < (
+            coalesce(${sql.placeholder("afterCompleted")}::timestamptz, '-infinity'::timestamptz),
+            coalesce(${sql.placeholder("afterDue")}::timestamptz, '-infinity'::timestamptz),
+            ${sql.placeholder("afterCreated")}::timestamptz, ${sql.placeholder("afterId")}::uuid)`,
+          sql`(${sql.placeholder("status")}::text is null
+            or (${sql.placeholder("status")}::text = 'completed' and ${tasks.status} = 'completed')
+            or (${sql.placeholder("status")}::text = 'overdue' and ${tasks.status} = 'pending' and ${tasks.dueDate} < ${sql.placeholder("now")}::timestamptz)
+            or (${sql.placeholder("status")}::text = 'pending' and ${tasks.status} = 'pending' and (${tasks.dueDate} is null or ${tasks.dueDate} >= ${sql.placeholder("now")}::timestamptz)))`,
+          sql`(${sql.placeholder("pattern")}::text is null or ${tasks.name} ilike ${sql.placeholder("pattern")}::text or ${tasks.description} ilike ${sql.placeholder("pattern")}::text or ${clients.name} ilike ${sql.placeholder("pattern")}::text)`,
+          visibleTo,
+        ),
+      )
+      .orderBy(sql`${completedKey} desc`, sql`${dueKey} desc`, sql`${tasks.createdAt} desc`, sql`${tasks.id} desc`)
+      .limit(sql.placeholder("limit")),
+  );
+const firmTasksPage = tasksPage("firm", "tasks_page", { signatures: true });
+const clientTasksPage = tasksPage("client", "tasks_page_of_client", { signatures: true });
+const firmTasksCsvPage = tasksPage("firm", "tasks_csv_page", { signatures: false });
+const clientTasksCsvPage = tasksPage("client", "tasks_csv_page_of_client", { signatures: false });
+
+/**
+ * The stretch of the audit order a status filter can be found in. Its first page starts at
+ * `start` instead of the very top, so the index walk does not pass the rows before it: pending
+ * and overdue work has no completion (-infinity), overdue work is due before now. It ends at
+ * `lowest`: completed work has a real completion time.
+ */
+function statusRange(status: ListTasksQuery["status"], now: Date) {
+  const pendingOnly = status === "pending" || status === "overdue";
+  return {
+    start: {
+      completed: pendingOnly ? "-infinity" : "infinity",
+      due: status === "overdue" ? now.toISOString() : "infinity",
+      created: "infinity",
+      id: "ffffffff-ffff-ffff-ffff-ffffffffffff",
+    },
+    lowest: { completed: "-infinity", due: status === "completed" ? "infinity" : "-infinity" },
+  };
+}
+
+/** Overdue work (the bell): never completed ones, so no sign-off columns to read. */
+const overdueWhere = and(
+  eq(tasks.firmId, sql.placeholder("firmId")),
+  eq(tasks.status, "pending"),
+  sql`${tasks.dueDate} < ${sql.placeholder("now")}::timestamptz`,
+  isNull(clients.archivedAt),
+  visibleTo,
+);
+const overdueCount = preparedStatement("overdue_count", (db) =>
+  db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(tasks)
+    .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
+    .where(overdueWhere),
+);
+const overdueTasks = preparedStatement("overdue_tasks", (db) =>
+  db
+    .select({
+      id: tasks.id,
+      clientId: tasks.clientId,
+      templateId: tasks.templateId,
+      name: tasks.name,
+      description: tasks.description,
+      priority: tasks.priority,
+      dueDate: tasks.dueDate,
+      createdAt: tasks.createdAt,
+      clientName: clients.name,
+    })
+    .from(tasks)
+    .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
+    .where(overdueWhere)
+    .orderBy(asc(tasks.dueDate), asc(tasks.createdAt), asc(tasks.id))
+    .limit(sql.placeholder("limit")),
+);
+
+// -------------------------------------------------------------------------------------------
+// Reads
+
+/** A page of tasks in the audit order; `nextCursor` is set when there are more. */
+export async function listTasks(options: {
+  db: Database;
+  actor: SessionInfo;
+  query: ListTasksQuery;
+  now?: Date;
+  /** For a CSV download: the same page without the signatures (`signature` is null). */
+  withoutSignatures?: boolean;
+}): Promise<{ tasks: TaskListItem[]; nextCursor: string | null }> {
+  const { db, actor, query, now = new Date() } = options;
+  const range = statusRange(query.status, now);
+  const after = query.cursor === undefined ? range.start : decodeCursor(query.cursor);
+  // A firm may hold a million tasks: without a limit the answer is the largest page, never all.
+  const limit = query.limit ?? maxTasksPage;
+  const statement = options.withoutSignatures
+    ? query.clientId === undefined
+      ? firmTasksCsvPage
+      : clientTasksCsvPage
+    : query.clientId === undefined
+      ? firmTasksPage
+      : clientTasksPage;
+  const rows = await statement(db).execute({
+    firmId: actor.firmId,
+    userId: assignedTo(actor.role, actor.userId, "clients.read"),
+    clientId: query.clientId ?? null,
+    status: query.status ?? null,
+    lowestCompleted: range.lowest.completed,
+    lowestDue: range.lowest.due,
+    now,
+    pattern: query.q ? containsPattern(query.q) : null,
+    afterCompleted: after.completed,
+    afterDue: after.due,
+    afterCreated: after.created,
+    afterId: after.id,
+    limit: limit + 1,
+  });
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const last = page.at(-1);
+  return {
+    tasks: page.map((row) => ({
+      ...toTask(
+        row,
+        now,
+        row.completerFullName !== null && row.completerUsername !== null
+          ? { fullName: row.completerFullName, username: row.completerUsername }
+          : null,
+      ),
+      clientName: row.clientName,
+    })),
+    nextCursor: more && last ? Buffer.from(last.sortKey).toString("base64url") : null,
+  };
+}
+
+/**
+ * Tasks not completed whose due date has passed, oldest due first, each with its client's name.
+ * With a limit, only the first ones and, counted in SQL, how many there are.
+ */
+export async function listOverdueTasks(options: {
+  db: Database;
+  actor: SessionInfo;
+  query?: ListOverdueQuery;
+  now?: Date;
+}): Promise<{ tasks: TaskListItem[]; total?: number }> {
+  const { db, actor, query = {}, now = new Date() } = options;
+  const scope = { firmId: actor.firmId, userId: assignedTo(actor.role, actor.userId, "clients.read"), now };
+  const [rows, counted] = await Promise.all([
+    overdueTasks(db).execute({ ...scope, limit: query.limit ?? null }),
+    query.limit === undefined ? undefined : overdueCount(db).execute(scope),
+  ]);
+  const listed = rows.map((row) => ({
+    ...toTask(
+      {
+        ...row,
+        status: "pending" as const,
+        completedAt: null,
+        completedBy: null,
+        printedName: null,
+        signature: null,
+      },
+      now,
+      null,
+    ),
+    clientName: row.clientName,
+  }));
+  return counted ? { tasks: listed, total: counted[0]?.total ?? 0 } : { tasks: listed };
+}
+
+// -------------------------------------------------------------------------------------------
+// Writes
+
+/** Creates a pending task for a client the actor may reach; `createdBy` is the session's user. */
+export async function createTask(options: {
+  db: Database;
+  actor: SessionInfo;
+  input: CreateTaskInput;
+  audit: AuditContext;
+}): Promise<Task> {
+  const { db, actor, input } = options;
+  const row = await db.transaction(async (tx) => {
+    const { role } = await lockFirmAsActor(tx, actor, "tasks.create");
+    const userId = assignedTo(role, actor.userId, "tasks.create");
+    const [client] = await tx
+      .select({ archivedAt: clients.archivedAt })
+      .from(clients)
+      .where(
+        and(
+          eq(clients.firmId, actor.firmId),
+          eq(clients.id, input.clientId),
+          assignedOnly(tx, { firmId: clients.firmId, clientId: clients.id }, userId),
+        ),
+      );
+    if (!client) throw new AppError("NOT_FOUND", "Client not found");
+    // An archived client keeps its history readable but takes no new work: new tasks would sit
+    // outside every list, since lists leave archived clients out.
+    if (client.archivedAt !== null) {
+      throw new AppError("CONFLICT", "This client is archived. Restore it before adding tasks.");
+    }
+    const templateId = input.templateId ?? null;
+    if (templateId !== null) {
+      const [template] = await tx
+        .select({ id: taskTemplates.id })
+        .from(taskTemplates)
+        .where(
+          and(
+            eq(taskTemplates.firmId, actor.firmId),
+            eq(taskTemplates.id, templateId),
+            isNull(taskTemplates.deletedAt),
+          ),
+        );
+      if (!template) throw new AppError("NOT_FOUND", "Task template not found");
+    }
+    const [created] = await tx
+      .insert(tasks)
+      .values({
+        firmId: actor.firmId,
+        clientId: input.clientId,
+        templateId,
+        name: input.name,
+        description: input.description ?? null,
+        priority: input.priority,
+        status: "pending",
+        dueDate: input.dueDate === null ? null : new Date(input.dueDate),
+        createdBy: actor.userId,
+      })
+      .returning();
+    if (!created) throw new Error("task insert returned nothing");
+    await recordAudit(tx, options.audit, {
+      action: "task.created",
+      entityType: "task",
+      entityId: created.id,
+      after: { clientId: created.clientId, ...audited(created) },
+    });
+    return created;
+  });
+  return toTask(row, new Date(), null);
+}
+
+/** Changes the fields given of a pending task; a signed-off one is evidence and stays as it is. */
+export async function updateTask(options: {
+  db: Database;
+  actor: SessionInfo;
+  taskId: string;
+  input: UpdateTaskInput;
+  audit: AuditContext;
+}): Promise<Task> {
+  const { db, actor, taskId, input } = options;
+  const row = await db.transaction(async (tx) => {
+    const { role } = await lockFirmAsActor(tx, actor, "tasks.create");
+    const before = await findTask(tx, actor.firmId, taskId, assignedTo(role, actor.userId, "tasks.create"));
+    if (before.status === "completed") {
+      throw new AppError("CONFLICT", "This task is signed off and cannot be changed");
+    }
+    const changes = {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.priority !== undefined ? { priority: input.priority } : {}),
+      ...(input.dueDate !== undefined ? { dueDate: input.dueDate === null ? null : new Date(input.dueDate) } : {}),
+    };
+    const [updated] = await tx
+      .update(tasks)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(and(eq(tasks.firmId, actor.firmId), eq(tasks.id, taskId), eq(tasks.status, "pending")))
+      .returning();
+    if (!updated) throw new AppError("CONFLICT", "This task is signed off and cannot be changed");
+    const changed = Object.keys(changes) as (keyof typeof changes)[];
+    await recordAudit(tx, options.audit, {
+      action: "task.updated",
+      entityType: "task",
+      entityId: taskId,
+      before: pick(audited(before), changed),
+      after: pick(audited(updated), changed),
+    });
+    return updated;
+  });
+  return toTask(row, new Date(), null);
+}
+
+/** Deletes a pending task (one made by mistake); signed-off work is kept. */
+export async function deleteTask(options: {
+  db: Database;
+  actor: SessionInfo;
+  taskId: string;
+  audit: AuditContext;
+}): Promise<void> {
+  const { db, actor, taskId } = options;
+  await db.transaction(async (tx) => {
+    const { role } = await lockFirmAsActor(tx, actor, "tasks.create");
+    const before = await findTask(tx, actor.firmId, taskId, assignedTo(role, actor.userId, "tasks.create"));
+    if (before.status === "completed") {
+      throw new AppError("CONFLICT", "This task is signed off and cannot be deleted");
+    }
+    const deleted = await tx
+      .delete(tasks)
+      .where(and(eq(tasks.firmId, actor.firmId), eq(tasks.id, taskId), eq(tasks.status, "pending")))
+      .returning({ id: tasks.id });
+    if (deleted.length === 0) throw new AppError("CONFLICT", "This task is signed off and cannot be deleted");
+    await recordAudit(tx, options.audit, {
+      action: "task.deleted",
+      entityType: "task",
+      entityId: taskId,
+      before: { clientId: before.clientId, ...audited(before) },
+    });
+  });
+}
+
+/**
+ * Signs a pending task off. Who signed is the session's user; a `completedBy` in the body is
+ * ignored (design section 4). The signature is checked before any write. Exactly one of two
+ * concurrent completions succeeds: the update only matches a task that is still pending, and the
+ * other is answered 409.
+ */
+export async function completeTask(options: {
+  db: Database;
+  actor: SessionInfo;
+  taskId: string;
+  input: CompleteTaskInput;
+  audit: AuditContext;
+  origin: { ip: string | null; userAgent: string | null };
+}): Promise<Task> {
+  const { db, actor, taskId, input, origin } = options;
+  const signature = checkSignature(input.signature);
+  if (!signature.ok) throw fieldError("signature", signature.message);
+  return db.transaction(async (tx) => {
+    const { role } = await lockFirmAsActor(tx, actor, "tasks.complete");
+    const before = await findTask(tx, actor.firmId, taskId, assignedTo(role, actor.userId, "tasks.complete"));
+    if (before.status === "completed") throw new AppError("CONFLICT", "This task is already completed");
+    const completedAt = new Date();
+    const [completed] = await tx
+      .update(tasks)
+      .set({
+        status: "completed",
+        completedAt,
+        completedBy: actor.userId,
+        printedName: input.printedName,
+        signature: signature.dataUrl,
+        signatureSha256: signature.sha256,
+        completedIp: origin.ip,
+        completedUserAgent: origin.userAgent,
+        updatedAt: completedAt,
+      })
+      .where(and(eq(tasks.firmId, actor.firmId), eq(tasks.id, taskId), eq(tasks.status, "pending")))
+      .returning();
+    if (!completed) throw new AppError("CONFLICT", "This task is already completed");
+    const [signer] = await tx
+      .select({ fullName: users.fullName, username: users.username })
+      .from(users)
+      .where(and(eq(users.firmId, actor.firmId), eq(users.id, actor.userId)));
+    await recordAudit(tx, options.audit, {
+      action: "task.completed",
+      entityType: "task",
+      entityId: taskId,
+      // The hash, never the image: it proves which signature the task carries.
+      after: {
+        clientId: completed.clientId,
+        completedAt: completedAt.toISOString(),
+        completedBy: actor.userId,
+        printedName: input.printedName,
+        signatureSha256: signature.sha256,
+      },
+    });
+    return toTask(completed, completedAt, signer ?? null);
+  });
+}
+
+// -------------------------------------------------------------------------------------------
+// Helpers
+
+type TaskRow = typeof tasks.$inferSelect;
+
+/** The task if the actor may reach it (its firm, and for a `user` an assigned client); else 404. */
+async function findTask(tx: DbExecutor, firmId: string, taskId: string, userId: string | null): Promise<TaskRow> {
+  const [row] = await tx
+    .select()
+    .from(tasks)
+    .where(
+      and(
+        eq(tasks.firmId, firmId),
+        eq(tasks.id, taskId),
+        assignedOnly(tx, { firmId: tasks.firmId, clientId: tasks.clientId }, userId),
+      ),
+    );
+  if (!row) throw new AppError("NOT_FOUND", "Task not found");
+  return row;
+}
+
+/** A task's editable fields as the audit trail records them. */
+function audited(row: Pick<TaskRow, "name" | "description" | "priority" | "dueDate" | "templateId">) {
+  return {
+    name: row.name,
+    description: row.description,
+    priority: row.priority,
+    dueDate: row.dueDate?.toISOString() ?? null,
+    templateId: row.templateId,
+  };
+}
+
+function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, value[key]])) as Pick<T, K>;
+}
+
+/** The columns a task's answer is made from. */
+export type TaskFields = Pick<
+  TaskRow,
+  | "id"
+  | "clientId"
+  | "templateId"
+  | "name"
+  | "description"
+  | "priority"
+  | "status"
+  | "dueDate"
+  | "createdAt"
+  | "completedAt"
+  | "completedBy"
+  | "printedName"
+  | "signature"
+>;
+
+/** A task as the API answers it, its status derived against `now`. */
+export function toTask(
+  task: TaskFields,
+  now: Date,
+  completedByUser: { fullName: string; username: string } | null,
+): Task {
+  return {
+    id: task.id,
+    clientId: task.clientId,
+    templateId: task.templateId,
+    name: task.name,
+    description: task.description,
+    priority: task.priority,
+    status: taskStatus(task, now),
+    dueDate: task.dueDate?.toISOString() ?? null,
+    createdAt: task.createdAt.toISOString(),
+    completedAt: task.completedAt?.toISOString() ?? null,
+    completedBy: task.completedBy,
+    completedByUser: task.completedBy && completedByUser ? { id: task.completedBy, ...completedByUser } : null,
+    printedName: task.printedName,
+    signature: task.signature,
+  };
+}
+
+type Cursor = { completed: string | null; due: string | null; created: string; id: string };
+
+/** A key as keyText writes it, and a real instant (not 30 February): anything else could make the cast fail. */
+const timestampText = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const isTimestamp = (value: unknown): value is string => {
+  if (typeof value !== "string" || !timestampText.test(value)) return false;
+  const instant = new Date(value);
+  return !Number.isNaN(instant.getTime()) && instant.toISOString().slice(0, 23) === value.slice(0, 23);
+};
+const isTimestampOrNull = (value: unknown): value is string | null => value === null || isTimestamp(value);
+const uuidText = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Keyset cursors: the last row's sort key as the database wrote it, opaque to callers. */
+function decodeCursor(cursor: string): Cursor {
+  try {
+    const key: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(key) && key.length === 4) {
+      const [completed, due, created, id] = key as unknown[];
+      if (
+        isTimestampOrNull(completed) &&
+        isTimestampOrNull(due) &&
+        isTimestamp(created) &&
+        typeof id === "string" &&
+        uuidText.test(id)
+      ) {
+        return { completed, due, created, id };
+      }
+    }
+  } catch {
+    // fall through to the refusal
+  }
+  throw new AppError("BAD_REQUEST", "The cursor is not one this list gave out");
+}

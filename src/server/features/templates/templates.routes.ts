@@ -1,0 +1,136 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import {
+  createTemplateSchema,
+  libraryTemplateSchema,
+  templateSchema,
+  updateTemplateSchema,
+} from "../../../shared/templates";
+import { auditContext, requireSession } from "../auth/access-control";
+import type { Database } from "../../platform/db/database";
+import { idParams, type ZodTypeProvider } from "../../platform/http";
+import {
+  addFromLibrary,
+  createTemplate,
+  deleteTemplate,
+  listLibrary,
+  listTemplates,
+  updateTemplate,
+} from "./templates.service";
+
+/** A library key in a path: anything else cannot name a library template. */
+const libraryKeyParams = z.object({
+  key: z
+    .string()
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "Library template not found")
+    .max(60, "Library template not found"),
+});
+
+export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    "/api/task-templates",
+    {
+      config: { access: "templates.read" },
+      schema: { summary: "The firm's task templates", response: { 200: z.array(templateSchema) } },
+    },
+    async (request) => listTemplates({ db, actor: requireSession(request) }),
+  );
+
+  api.post(
+    "/api/task-templates",
+    {
+      config: { access: "templates.create" },
+      schema: {
+        summary: "Create a task template (createdBy is the signed-in user; a createdBy in the body is ignored)",
+        body: createTemplateSchema,
+        response: { 201: templateSchema },
+      },
+    },
+    async (request, reply) => {
+      const template = await createTemplate({
+        db,
+        actor: requireSession(request),
+        input: request.body,
+        audit: auditContext(request),
+      });
+      return reply.status(201).send(template);
+    },
+  );
+
+  api.put(
+    "/api/task-templates/:id",
+    {
+      config: { access: "templates.manage" },
+      schema: {
+        summary: "Replace a task template's fields; isRecurring false makes it one-time",
+        params: idParams("Task template"),
+        body: updateTemplateSchema,
+        response: { 200: templateSchema },
+      },
+    },
+    async (request) =>
+      updateTemplate({
+        db,
+        actor: requireSession(request),
+        templateId: request.params.id,
+        input: request.body,
+        audit: auditContext(request),
+      }),
+  );
+
+  api.delete(
+    "/api/task-templates/:id",
+    {
+      config: { access: "templates.manage" },
+      schema: {
+        summary: "Delete a task template: its schedules end; the tasks made from it stay",
+        params: idParams("Task template"),
+        response: { 204: z.void() },
+      },
+    },
+    async (request, reply) => {
+      await deleteTemplate({
+        db,
+        actor: requireSession(request),
+        templateId: request.params.id,
+        audit: auditContext(request),
+      });
+      return reply.status(204).send();
+    },
+  );
+
+  api.get(
+    "/api/template-library",
+    {
+      config: { access: "templates.read" },
+      schema: {
+        summary: "The curated template library, by industry, each saying whether the firm has added it",
+        response: { 200: z.array(libraryTemplateSchema) },
+      },
+    },
+    async (request) => listLibrary({ db, actor: requireSession(request) }),
+  );
+
+  api.post(
+    "/api/template-library/:key/add",
+    {
+      config: { access: "templates.create" },
+      schema: {
+        summary: "Add a library template to the firm's templates",
+        params: libraryKeyParams,
+        response: { 201: templateSchema },
+      },
+    },
+    async (request, reply) => {
+      const template = await addFromLibrary({
+        db,
+        actor: requireSession(request),
+        key: request.params.key,
+        audit: auditContext(request),
+      });
+      return reply.status(201).send(template);
+    },
+  );
+}

@@ -1,0 +1,268 @@
+import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { plans } from "../../../shared/plans";
+import { findLibraryTemplate, templateLibrary } from "../../../shared/template-library";
+import type { CreateTemplateInput, LibraryTemplateEntry, Template, UpdateTemplateInput } from "../../../shared/templates";
+import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
+import { lockFirmAsActor } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
+import type { Database, DbExecutor } from "../../platform/db/database";
+import { preparedStatement } from "../../platform/db/prepared";
+import { firms, recurringSchedules, tasks, taskTemplates } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
+
+/*
+ * The firm's task templates, and the curated library they can be added from. A deleted template
+ * is hidden, not removed: its schedules end, the tasks made from it stay (their template link is
+ * cleared, as issue 7 asks), and the row stays for the ended schedules to point at.
+ */
+
+type TemplateRow = typeof taskTemplates.$inferSelect;
+
+const templateColumns = {
+  id: taskTemplates.id,
+  name: taskTemplates.name,
+  description: taskTemplates.description,
+  priority: taskTemplates.priority,
+  isRecurring: taskTemplates.isRecurring,
+  frequency: taskTemplates.frequency,
+  createdBy: taskTemplates.createdBy,
+  createdAt: taskTemplates.createdAt,
+  libraryKey: taskTemplates.libraryKey,
+};
+
+const templatesOfFirm = preparedStatement("templates_of_firm", (db) =>
+  db
+    .select(templateColumns)
+    .from(taskTemplates)
+    .where(and(eq(taskTemplates.firmId, sql.placeholder("firmId")), isNull(taskTemplates.deletedAt)))
+    .orderBy(asc(taskTemplates.createdAt), asc(taskTemplates.id)),
+);
+
+/** Newest last, as they were made (the screens sort as they like). */
+export async function listTemplates(options: { db: Database; actor: SessionInfo }): Promise<Template[]> {
+  const rows = await templatesOfFirm(options.db).execute({ firmId: options.actor.firmId });
+  return rows.map(toTemplate);
+}
+
+/** `createdBy` is the signed-in user, whatever the body said (design section 3). */
+export async function createTemplate(options: {
+  db: Database;
+  actor: SessionInfo;
+  input: CreateTemplateInput;
+  audit: AuditContext;
+}): Promise<Template> {
+  const { db, actor, input } = options;
+  return db.transaction(async (tx) => {
+    await lockFirmAsActor(tx, actor, "templates.create");
+    await assertWithinTemplateLimit(tx, actor.firmId);
+    return insertTemplate(tx, actor, { ...input, libraryKey: null }, options.audit);
+  });
+}
+
+export async function updateTemplate(options: {
+  db: Database;
+  actor: SessionInfo;
+  templateId: string;
+  input: UpdateTemplateInput;
+  audit: AuditContext;
+}): Promise<Template> {
+  const { db, actor, templateId, input } = options;
+  return db.transaction(async (tx) => {
+    await lockFirmAsActor(tx, actor, "templates.manage");
+    const before = await findTemplate(tx, actor.firmId, templateId);
+    const [row] = await tx
+      .update(taskTemplates)
+      .set({
+        name: input.name,
+        description: input.description,
+        priority: input.priority,
+        frequency: input.frequency,
+        isRecurring: input.isRecurring,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(taskTemplates.firmId, actor.firmId), eq(taskTemplates.id, templateId)))
+      .returning();
+    if (!row) throw new AppError("NOT_FOUND", "Task template not found");
+    await recordAudit(tx, options.audit, {
+      action: "template.updated",
+      entityType: "template",
+      entityId: templateId,
+      before: audited(before),
+      after: audited(row),
+    });
+    return toTemplate(row);
+  });
+}
+
+export async function deleteTemplate(options: {
+  db: Database;
+  actor: SessionInfo;
+  templateId: string;
+  audit: AuditContext;
+}): Promise<void> {
+  const { db, actor, templateId } = options;
+  await db.transaction(async (tx) => {
+    await lockFirmAsActor(tx, actor, "templates.manage");
+    const before = await findTemplate(tx, actor.firmId, templateId);
+    const now = new Date();
+    await tx
+      .update(taskTemplates)
+      .set({ deletedAt: now, updatedAt: now })
+      .where(and(eq(taskTemplates.firmId, actor.firmId), eq(taskTemplates.id, templateId)));
+    await tx
+      .update(recurringSchedules)
+      .set({ endedAt: now })
+      .where(
+        and(
+          eq(recurringSchedules.firmId, actor.firmId),
+          eq(recurringSchedules.templateId, templateId),
+          isNull(recurringSchedules.endedAt),
+        ),
+      );
+    await tx
+      .update(tasks)
+      .set({ templateId: null })
+      .where(and(eq(tasks.firmId, actor.firmId), eq(tasks.templateId, templateId)));
+    await recordAudit(tx, options.audit, {
+      action: "template.deleted",
+      entityType: "template",
+      entityId: templateId,
+      before: audited(before),
+    });
+  });
+}
+
+/** The curated library, each entry saying whether the firm already has it. */
+const addedLibraryKeys = preparedStatement("library_keys_of_firm", (db) =>
+  db
+    .select({ libraryKey: taskTemplates.libraryKey })
+    .from(taskTemplates)
+    .where(
+      and(
+        eq(taskTemplates.firmId, sql.placeholder("firmId")),
+        isNull(taskTemplates.deletedAt),
+        isNotNull(taskTemplates.libraryKey),
+      ),
+    ),
+);
+
+export async function listLibrary(options: { db: Database; actor: SessionInfo }): Promise<LibraryTemplateEntry[]> {
+  const rows = await addedLibraryKeys(options.db).execute({ firmId: options.actor.firmId });
+  const added = new Set(rows.map((row) => row.libraryKey));
+  return templateLibrary.map((template) => ({ ...template, added: added.has(template.key) }));
+}
+
+/** Copies a library template into the firm's templates; library templates are not custom ones. */
+export async function addFromLibrary(options: {
+  db: Database;
+  actor: SessionInfo;
+  key: string;
+  audit: AuditContext;
+}): Promise<Template> {
+  const { db, actor } = options;
+  const template = findLibraryTemplate(options.key);
+  if (!template) throw new AppError("NOT_FOUND", "Library template not found");
+  return db.transaction(async (tx) => {
+    await lockFirmAsActor(tx, actor, "templates.create");
+    const [existing] = await tx
+      .select({ id: taskTemplates.id })
+      .from(taskTemplates)
+      .where(
+        and(
+          eq(taskTemplates.firmId, actor.firmId),
+          eq(taskTemplates.libraryKey, template.key),
+          isNull(taskTemplates.deletedAt),
+        ),
+      );
+    if (existing) throw new AppError("CONFLICT", "This template is already in your templates");
+    return insertTemplate(
+      tx,
+      actor,
+      {
+        name: template.name,
+        description: template.description,
+        priority: template.priority,
+        frequency: template.frequency,
+        isRecurring: template.frequency !== null,
+        libraryKey: template.key,
+      },
+      options.audit,
+    );
+  });
+}
+
+async function insertTemplate(
+  tx: DbExecutor,
+  actor: SessionInfo,
+  values: CreateTemplateInput & { libraryKey: string | null },
+  audit: AuditContext,
+): Promise<Template> {
+  const [row] = await tx
+    .insert(taskTemplates)
+    .values({
+      firmId: actor.firmId,
+      name: values.name,
+      description: values.description,
+      priority: values.priority,
+      frequency: values.frequency,
+      isRecurring: values.isRecurring,
+      libraryKey: values.libraryKey,
+      createdBy: actor.userId,
+    })
+    .returning();
+  if (!row) throw new Error("template insert returned nothing");
+  await recordAudit(tx, audit, {
+    action: "template.created",
+    entityType: "template",
+    entityId: row.id,
+    after: { ...audited(row), libraryKey: row.libraryKey },
+  });
+  return toTemplate(row);
+}
+
+async function findTemplate(tx: DbExecutor, firmId: string, templateId: string): Promise<TemplateRow> {
+  const [row] = await tx
+    .select()
+    .from(taskTemplates)
+    .where(and(eq(taskTemplates.firmId, firmId), eq(taskTemplates.id, templateId), isNull(taskTemplates.deletedAt)));
+  if (!row) throw new AppError("NOT_FOUND", "Task template not found");
+  return row;
+}
+
+/** Custom templates (not added from the library) count against the plan (design section 4). */
+async function assertWithinTemplateLimit(tx: DbExecutor, firmId: string) {
+  const [firm] = await tx.select({ plan: firms.plan }).from(firms).where(eq(firms.id, firmId));
+  const plan = plans[firm?.plan ?? "starter"];
+  if (plan.maxCustomTemplates === null) return;
+  const [custom] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(taskTemplates)
+    .where(and(eq(taskTemplates.firmId, firmId), isNull(taskTemplates.deletedAt), isNull(taskTemplates.libraryKey)));
+  if ((custom?.n ?? 0) >= plan.maxCustomTemplates) {
+    throw new AppError(
+      "FORBIDDEN",
+      `Your ${plan.name} plan allows up to ${plan.maxCustomTemplates} custom templates. Upgrade to add more.`,
+    );
+  }
+}
+
+const audited = (row: TemplateRow) => ({
+  name: row.name,
+  description: row.description,
+  priority: row.priority,
+  frequency: row.frequency,
+});
+
+function toTemplate(row: Pick<TemplateRow, keyof typeof templateColumns>): Template {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    priority: row.priority,
+    isRecurring: row.isRecurring,
+    frequency: row.frequency,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    libraryKey: row.libraryKey,
+  };
+}

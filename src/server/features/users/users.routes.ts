@@ -1,0 +1,83 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { userActivitySchema } from "../../../shared/reports";
+import { createUserSchema, updateUserSchema, userSummarySchema } from "../../../shared/users";
+import { auditContext, requireSession } from "../auth/access-control";
+import type { Database } from "../../platform/db/database";
+import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { getUserActivity } from "./user-activity.service";
+import { createUser, getUser, listUsers, updateUser } from "./users.service";
+
+export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    "/api/users",
+    {
+      config: { access: "users.read" },
+      schema: { summary: "The firm's users, by name", response: { 200: z.array(userSummarySchema) } },
+    },
+    async (request) => listUsers({ db, actor: requireSession(request) }),
+  );
+
+  api.get(
+    "/api/users/:id",
+    {
+      config: { access: "users.read" },
+      schema: { summary: "One of the firm's users", params: idParams("User"), response: { 200: userSummarySchema } },
+    },
+    async (request) => getUser({ db, actor: requireSession(request), userId: request.params.id }),
+  );
+
+  api.get(
+    "/api/users/:id/activity",
+    {
+      // The user audit's rule (design section 3): a `user` sees only their own (decision 0019).
+      config: { access: "reports.userAudit" },
+      schema: {
+        summary: "A user's profile: task totals, the newest 200 of their tasks, their assigned clients",
+        params: idParams("User"),
+        response: { 200: userActivitySchema },
+      },
+    },
+    async (request) => getUserActivity({ db, actor: requireSession(request), userId: request.params.id }),
+  );
+
+  api.post(
+    "/api/users",
+    {
+      config: { access: "users.create" },
+      schema: { summary: "Add a user to the firm", body: createUserSchema, response: { 201: userSummarySchema } },
+    },
+    async (request, reply) => {
+      const user = await createUser({
+        db,
+        actor: requireSession(request),
+        input: request.body,
+        audit: auditContext(request),
+      });
+      return reply.status(201).send(user);
+    },
+  );
+
+  api.patch(
+    "/api/users/:id",
+    {
+      config: { access: "users.update" },
+      schema: {
+        summary: "Change a user's name or role, or disable them (which ends their sessions)",
+        params: idParams("User"),
+        body: updateUserSchema,
+        response: { 200: userSummarySchema },
+      },
+    },
+    async (request) =>
+      updateUser({
+        db,
+        actor: requireSession(request),
+        userId: request.params.id,
+        input: request.body,
+        audit: auditContext(request),
+      }),
+  );
+}

@@ -1,0 +1,163 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { grantableRoles, roleLabels } from "../../../shared/permissions";
+import type { Role } from "../../../shared/roles";
+import type { CreateUserInput, UpdateUserInput, UserSummary } from "../../../shared/users";
+import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
+import { lockFirmAsActor } from "../auth/access-control";
+import { assertNotCommonPassword, userConflict, userIdentity } from "../auth/auth.service";
+import { hashPassword } from "../auth/password";
+import { deleteUserSessions, type SessionInfo } from "../auth/sessions";
+import type { Database, DbExecutor } from "../../platform/db/database";
+import { preparedStatement } from "../../platform/db/prepared";
+import { users } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
+
+type UserRow = typeof users.$inferSelect;
+
+/** The columns an answer about a user shows. */
+const summaryColumns = {
+  id: users.id,
+  username: users.username,
+  fullName: users.fullName,
+  email: users.email,
+  role: users.role,
+  disabledAt: users.disabledAt,
+  createdAt: users.createdAt,
+};
+
+function toUserSummary(user: Pick<UserRow, keyof typeof summaryColumns>): UserSummary {
+  return {
+    ...userIdentity(user),
+    disabled: user.disabledAt !== null,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+const usersOfFirm = preparedStatement("users_of_firm", (db) =>
+  db
+    .select(summaryColumns)
+    .from(users)
+    .where(eq(users.firmId, sql.placeholder("firmId")))
+    .orderBy(asc(users.fullName), asc(users.id)),
+);
+
+export async function listUsers(options: { db: Database; actor: SessionInfo }): Promise<UserSummary[]> {
+  const rows = await usersOfFirm(options.db).execute({ firmId: options.actor.firmId });
+  return rows.map(toUserSummary);
+}
+
+async function findUser(db: DbExecutor, firmId: string, userId: string): Promise<UserRow> {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.firmId, firmId), eq(users.id, userId)));
+  if (!user) throw new AppError("NOT_FOUND", "User not found");
+  return user;
+}
+
+export async function getUser(options: { db: Database; actor: SessionInfo; userId: string }): Promise<UserSummary> {
+  return toUserSummary(await findUser(options.db, options.actor.firmId, options.userId));
+}
+
+function assertMayGrant(actorRole: Role, role: Role) {
+  if (!grantableRoles[actorRole].includes(role)) {
+    throw new AppError(
+      "FORBIDDEN",
+      `Your role (${roleLabels[actorRole]}) cannot give users the ${roleLabels[role]} role`,
+    );
+  }
+}
+
+export async function createUser(options: {
+  db: Database;
+  actor: SessionInfo;
+  input: CreateUserInput;
+  audit: AuditContext;
+}): Promise<UserSummary> {
+  const { db, actor, input } = options;
+  assertMayGrant(actor.role, input.role);
+  assertNotCommonPassword(input.password, "password");
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction(async (tx) => {
+      // The session's role was checked above; the actor may have been changed since.
+      assertMayGrant((await lockFirmAsActor(tx, actor, "users.create")).role, input.role);
+      const [user] = await tx
+        .insert(users)
+        .values({
+          firmId: actor.firmId,
+          username: input.username,
+          fullName: input.fullName,
+          role: input.role,
+          passwordHash,
+        })
+        .returning();
+      if (!user) throw new Error("user insert returned nothing");
+      const summary = toUserSummary(user);
+      await recordAudit(tx, options.audit, {
+        action: "user.created",
+        entityType: "user",
+        entityId: user.id,
+        after: { username: summary.username, fullName: summary.fullName, role: summary.role },
+      });
+      return summary;
+    });
+  } catch (error) {
+    throw userConflict(error) ?? error;
+  }
+}
+
+/**
+ * Changes a user's name, role or disabled state; only the fields given change. Admins may change
+ * only admins and users and grant only those roles; nobody changes their own role or disables
+ * themself. So only an active super admin can demote or disable a super admin, and never the
+ * last one: a firm always keeps one. Disabling ends the user's sessions. One change to a firm's
+ * users runs at a time and is judged on the rows as they are then (the actor's own role
+ * included), so two super admins demoting each other at once cannot both win.
+ */
+export async function updateUser(options: {
+  db: Database;
+  actor: SessionInfo;
+  userId: string;
+  input: UpdateUserInput;
+  audit: AuditContext;
+}): Promise<UserSummary> {
+  const { db, actor, userId, input } = options;
+  return db.transaction(async (tx) => {
+    const me = await lockFirmAsActor(tx, actor, "users.update");
+    const target = await findUser(tx, actor.firmId, userId);
+    if (!grantableRoles[me.role].includes(target.role)) {
+      throw new AppError("FORBIDDEN", `Your role (${roleLabels[me.role]}) cannot change a ${roleLabels[target.role]}`);
+    }
+    if (input.role !== undefined) assertMayGrant(me.role, input.role);
+    if (target.id === actor.userId && input.role !== undefined && input.role !== target.role) {
+      throw new AppError("BAD_REQUEST", "You cannot change your own role");
+    }
+    if (target.id === actor.userId && input.disabled === true) {
+      throw new AppError("BAD_REQUEST", "You cannot disable your own account");
+    }
+    const [updated] = await tx
+      .update(users)
+      .set({
+        ...(input.fullName !== undefined ? { fullName: input.fullName } : {}),
+        ...(input.role !== undefined ? { role: input.role } : {}),
+        ...(input.disabled !== undefined
+          ? { disabledAt: input.disabled ? (target.disabledAt ?? new Date()) : null }
+          : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(users.firmId, actor.firmId), eq(users.id, userId)))
+      .returning();
+    if (!updated) throw new AppError("NOT_FOUND", "User not found");
+    if (updated.disabledAt !== null) await deleteUserSessions(tx, { firmId: actor.firmId, userId });
+    const pick = (user: UserRow) => ({ fullName: user.fullName, role: user.role, disabled: user.disabledAt !== null });
+    await recordAudit(tx, options.audit, {
+      action: "user.updated",
+      entityType: "user",
+      entityId: userId,
+      before: pick(target),
+      after: pick(updated),
+    });
+    return toUserSummary(updated);
+  });
+}

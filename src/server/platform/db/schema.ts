@@ -1,0 +1,493 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  check,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { v7 as uuidv7 } from "uuid";
+import { clientStatuses } from "../../../shared/clients";
+import { planIds, subscriptionStatuses } from "../../../shared/plans";
+import { roles } from "../../../shared/roles";
+import { frequencies, storedTaskStatuses, taskPriorities } from "../../../shared/tasks";
+
+/*
+ * Tenancy: every business table carries firm_id, leads its indexes with it, and references other
+ * tenant rows through (firm_id, id) pairs, so the database itself refuses a row that points into
+ * another firm. Ids are UUID v7 made by the server (design section 3).
+ */
+
+const id = () =>
+  uuid("id")
+    .primaryKey()
+    .$defaultFn(() => uuidv7());
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+const firmId = () =>
+  uuid("firm_id")
+    .notNull()
+    .references((): AnyPgColumn => firms.id);
+
+const oneOf = (column: AnyPgColumn, values: readonly string[]) =>
+  sql`${column} in (${sql.join(
+    values.map((value) => sql.raw(`'${value}'`)),
+    sql`, `,
+  )})`;
+
+export const firms = pgTable(
+  "firms",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    plan: text("plan", { enum: planIds }).notNull(),
+    trialEndsAt: timestamp("trial_ends_at", { withTimezone: true }).notNull(),
+    subscriptionStatus: text("subscription_status", { enum: subscriptionStatuses }).notNull().default("trialing"),
+    /** IANA name; due dates and "today" are computed in it. */
+    timeZone: text("time_zone").notNull().default("UTC"),
+    stripeCustomerId: text("stripe_customer_id").unique(),
+    stripeSubscriptionId: text("stripe_subscription_id").unique(),
+    /**
+     * The head of the firm's audit chain, set with each event in its transaction (recordAudit):
+     * its seq and hash. Verification holds the chain against it, so removing the newest events,
+     * or rewriting the chain from some event on, shows (decision 0020). Moves only forward
+     * (trigger of migration 0008).
+     */
+    auditHeadSeq: integer("audit_head_seq").notNull().default(0),
+    auditHeadHash: text("audit_head_hash"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("firms_plan_check", oneOf(t.plan, planIds)),
+    check("firms_subscription_status_check", oneOf(t.subscriptionStatus, subscriptionStatuses)),
+  ],
+);
+
+export const users = pgTable(
+  "users",
+  {
+    id: id(),
+    firmId: firmId(),
+    username: text("username").notNull(),
+    email: text("email"),
+    fullName: text("full_name").notNull(),
+    role: text("role", { enum: roles }).notNull(),
+    passwordHash: text("password_hash").notNull(),
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique("users_firm_id_id_key").on(t.firmId, t.id),
+    // Login asks only for a username, so usernames are unique across all firms, ignoring case.
+    uniqueIndex("users_username_key").on(sql`lower(${t.username})`),
+    uniqueIndex("users_email_key").on(sql`lower(${t.email})`).where(sql`${t.email} is not null`),
+    check("users_role_check", oneOf(t.role, roles)),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: id(),
+    firmId: firmId(),
+    userId: uuid("user_id").notNull(),
+    /** SHA-256 of the cookie's token, hex; the token itself is never stored. */
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [
+    foreignKey({
+      name: "sessions_user_fk",
+      columns: [t.firmId, t.userId],
+      foreignColumns: [users.firmId, users.id],
+    }).onDelete("cascade"),
+    index("sessions_firm_id_user_id_idx").on(t.firmId, t.userId),
+    index("sessions_expires_at_idx").on(t.expiresAt),
+  ],
+);
+
+export const clients = pgTable(
+  "clients",
+  {
+    id: id(),
+    firmId: firmId(),
+    name: text("name").notNull(),
+    industry: text("industry"),
+    address: text("address"),
+    phone: text("phone"),
+    email: text("email"),
+    status: text("status", { enum: clientStatuses }).notNull().default("active"),
+    /** Clients with signed-off work are archived, never deleted (design section 6). */
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique("clients_firm_id_id_key").on(t.firmId, t.id),
+    // The list's order and its keyset pages: name, then id.
+    index("clients_firm_id_name_idx").on(t.firmId, t.name, t.id),
+    check("clients_status_check", oneOf(t.status, clientStatuses)),
+  ],
+);
+
+export const contacts = pgTable(
+  "contacts",
+  {
+    id: id(),
+    firmId: firmId(),
+    clientId: uuid("client_id").notNull(),
+    name: text("name").notNull(),
+    title: text("title"),
+    phone: text("phone"),
+    email: text("email"),
+    isPrimary: boolean("is_primary").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    foreignKey({
+      name: "contacts_client_fk",
+      columns: [t.firmId, t.clientId],
+      foreignColumns: [clients.firmId, clients.id],
+    }),
+    index("contacts_firm_id_client_id_idx").on(t.firmId, t.clientId),
+    uniqueIndex("contacts_one_primary_per_client").on(t.firmId, t.clientId).where(sql`${t.isPrimary}`),
+  ],
+);
+
+export const taskTemplates = pgTable(
+  "task_templates",
+  {
+    id: id(),
+    firmId: firmId(),
+    name: text("name").notNull(),
+    description: text("description").notNull(),
+    priority: text("priority", { enum: taskPriorities }).notNull().default("medium"),
+    isRecurring: boolean("is_recurring").notNull().default(false),
+    frequency: text("frequency", { enum: frequencies }),
+    /** Key of the curated library template this was added from, if any. */
+    libraryKey: text("library_key"),
+    createdBy: uuid("created_by").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    /** Deleting a template hides it; tasks made from it keep their link. */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (t) => [
+    unique("task_templates_firm_id_id_key").on(t.firmId, t.id),
+    foreignKey({
+      name: "task_templates_created_by_fk",
+      columns: [t.firmId, t.createdBy],
+      foreignColumns: [users.firmId, users.id],
+    }),
+    index("task_templates_firm_id_created_at_idx").on(t.firmId, t.createdAt),
+    check("task_templates_priority_check", oneOf(t.priority, taskPriorities)),
+    check("task_templates_frequency_check", sql`${t.frequency} is null or ${oneOf(t.frequency, frequencies)}`),
+    // A template is recurring exactly when it has a frequency (design section 4).
+    check("task_templates_recurring_check", sql`${t.isRecurring} = (${t.frequency} is not null)`),
+  ],
+);
+
+export const recurringSchedules = pgTable(
+  "recurring_schedules",
+  {
+    id: id(),
+    firmId: firmId(),
+    clientId: uuid("client_id").notNull(),
+    templateId: uuid("template_id").notNull(),
+    frequency: text("frequency", { enum: frequencies }).notNull(),
+    /** The first period starts here; due dates are the ends of periods from this anchor. */
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
+    /** End of the last period the scheduler handled; it never recreates a period before this, so deleting a task skips it. */
+    materializedUntil: timestamp("materialized_until", { withTimezone: true }),
+    createdBy: uuid("created_by"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique("recurring_schedules_firm_id_id_key").on(t.firmId, t.id),
+    unique("recurring_schedules_client_template_key").on(t.firmId, t.clientId, t.templateId),
+    foreignKey({
+      name: "recurring_schedules_client_fk",
+      columns: [t.firmId, t.clientId],
+      foreignColumns: [clients.firmId, clients.id],
+    }),
+    foreignKey({
+      name: "recurring_schedules_template_fk",
+      columns: [t.firmId, t.templateId],
+      foreignColumns: [taskTemplates.firmId, taskTemplates.id],
+    }),
+    foreignKey({
+      name: "recurring_schedules_created_by_fk",
+      columns: [t.firmId, t.createdBy],
+      foreignColumns: [users.firmId, users.id],
+    }),
+    check("recurring_schedules_frequency_check", oneOf(t.frequency, frequencies)),
+  ],
+);
+
+export const tasks = pgTable(
+  "tasks",
+  {
+    id: id(),
+    firmId: firmId(),
+    clientId: uuid("client_id").notNull(),
+    templateId: uuid("template_id"),
+    scheduleId: uuid("schedule_id"),
+    name: text("name").notNull(),
+    description: text("description"),
+    priority: text("priority", { enum: taskPriorities }).notNull().default("medium"),
+    status: text("status", { enum: storedTaskStatuses }).notNull().default("pending"),
+    dueDate: timestamp("due_date", { withTimezone: true }),
+    /** Null when the scheduler made the task. */
+    createdBy: uuid("created_by"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    completedBy: uuid("completed_by"),
+    printedName: text("printed_name"),
+    /** The drawn signature as a PNG data URL, and its SHA-256 (hex) for tamper evidence. */
+    signature: text("signature"),
+    signatureSha256: text("signature_sha256"),
+    completedIp: text("completed_ip"),
+    completedUserAgent: text("completed_user_agent"),
+  },
+  (t) => [
+    foreignKey({
+      name: "tasks_client_fk",
+      columns: [t.firmId, t.clientId],
+      foreignColumns: [clients.firmId, clients.id],
+    }),
+    foreignKey({
+      name: "tasks_template_fk",
+      columns: [t.firmId, t.templateId],
+      foreignColumns: [taskTemplates.firmId, taskTemplates.id],
+    }),
+    foreignKey({
+      name: "tasks_schedule_fk",
+      columns: [t.firmId, t.scheduleId],
+      foreignColumns: [recurringSchedules.firmId, recurringSchedules.id],
+    }),
+    foreignKey({
+      name: "tasks_created_by_fk",
+      columns: [t.firmId, t.createdBy],
+      foreignColumns: [users.firmId, users.id],
+    }),
+    foreignKey({
+      name: "tasks_completed_by_fk",
+      columns: [t.firmId, t.completedBy],
+      foreignColumns: [users.firmId, users.id],
+    }),
+    index("tasks_firm_id_client_id_idx").on(t.firmId, t.clientId),
+    // Overdue work is a range of this index; the client id rides along so counting it per client
+    // (the dashboard) never reads the table.
+    index("tasks_firm_id_status_due_date_client_id_idx").on(t.firmId, t.status, t.dueDate, t.clientId),
+    index("tasks_firm_id_completed_at_idx").on(t.firmId, t.completedAt),
+    // A user's sign-offs in completion order: the user audit (decision 0017) and the profile's
+    // activity (decision 0019). It carries every column their figures read, so a user's
+    // completions of a range are an index-only scan. Sign-offs only.
+    index("tasks_firm_id_completed_by_sign_offs_idx")
+      .on(t.firmId, t.completedBy, t.completedAt, t.dueDate, t.createdAt, t.clientId, t.priority)
+      .where(sql`${t.completedBy} is not null`),
+    // The audit list's order (decision 0011), so a page is read in order and a cursor is a seek.
+    index("tasks_firm_id_audit_order_idx").on(
+      t.firmId,
+      sql`coalesce(${t.completedAt}, '-infinity'::timestamptz) desc`,
+      sql`coalesce(${t.dueDate}, '-infinity'::timestamptz) desc`,
+      sql`${t.createdAt} desc`,
+      sql`${t.id} desc`,
+    ),
+    // The scheduler materialises each period once, however often it runs.
+    unique("tasks_schedule_due_date_key").on(t.firmId, t.scheduleId, t.dueDate),
+    check("tasks_priority_check", oneOf(t.priority, taskPriorities)),
+    check("tasks_status_check", oneOf(t.status, storedTaskStatuses)),
+    // A completed task always carries its full sign-off; a pending one carries none.
+    check(
+      "tasks_completion_check",
+      sql`(${t.status} = 'completed') = (${t.completedAt} is not null and ${t.completedBy} is not null and ${t.printedName} is not null and ${t.signature} is not null and ${t.signatureSha256} is not null)`,
+    ),
+  ],
+);
+
+export const userClients = pgTable(
+  "user_clients",
+  {
+    firmId: firmId(),
+    userId: uuid("user_id").notNull(),
+    clientId: uuid("client_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: "user_clients_pkey", columns: [t.firmId, t.userId, t.clientId] }),
+    index("user_clients_firm_id_client_id_idx").on(t.firmId, t.clientId),
+    foreignKey({
+      name: "user_clients_user_fk",
+      columns: [t.firmId, t.userId],
+      foreignColumns: [users.firmId, users.id],
+    }),
+    foreignKey({
+      name: "user_clients_client_fk",
+      columns: [t.firmId, t.clientId],
+      foreignColumns: [clients.firmId, clients.id],
+    }),
+  ],
+);
+
+/**
+ * How many tasks each client has and how many are signed off, kept by triggers on tasks
+ * (migration 0004), so the dashboard adds up one row per client instead of counting a million
+ * tasks. Overdue is not here: it depends on the clock and is counted from its index range.
+ */
+export const clientTaskCounts = pgTable(
+  "client_task_counts",
+  {
+    firmId: firmId(),
+    clientId: uuid("client_id").notNull(),
+    total: integer("total").notNull(),
+    completed: integer("completed").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "client_task_counts_pkey", columns: [t.firmId, t.clientId] }),
+    foreignKey({
+      name: "client_task_counts_client_fk",
+      columns: [t.firmId, t.clientId],
+      foreignColumns: [clients.firmId, clients.id],
+    }).onDelete("cascade"),
+  ],
+);
+
+/** The vendor's articles (not tenant data), upserted from content/blog at start. */
+export const blogPosts = pgTable("blog_posts", {
+  id: id(),
+  slug: text("slug").notNull().unique(),
+  title: text("title").notNull(),
+  introSummary: text("intro_summary").notNull(),
+  fullContent: text("full_content").notNull(),
+  featuredImage: text("featured_image").notNull(),
+  seoKeywords: text("seo_keywords").array().notNull().default(sql`'{}'::text[]`),
+  metaDescription: text("meta_description").notNull(),
+  publishedAt: timestamp("published_at", { withTimezone: true }).notNull(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * Append-only (a trigger refuses UPDATE, DELETE and TRUNCATE) and hash-chained per firm: each row's hash
+ * covers its content and the previous row's hash, so a gap or an edit is detectable.
+ */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: id(),
+    firmId: firmId(),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    actorUserId: uuid("actor_user_id"),
+    action: text("action").notNull(),
+    entityType: text("entity_type").notNull(),
+    entityId: uuid("entity_id"),
+    before: jsonb("before"),
+    after: jsonb("after"),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+    prevHash: text("prev_hash"),
+    hash: text("hash").notNull(),
+  },
+  (t) => [
+    unique("audit_events_firm_id_seq_key").on(t.firmId, t.seq),
+    // The audit trail's filters, each walked newest first by seq (decision 0020).
+    index("audit_events_firm_id_entity_type_seq_idx").on(t.firmId, t.entityType, t.seq),
+    index("audit_events_firm_id_entity_id_seq_idx").on(t.firmId, t.entityId, t.seq),
+    index("audit_events_firm_id_actor_user_id_seq_idx").on(t.firmId, t.actorUserId, t.seq),
+    index("audit_events_firm_id_created_at_seq_idx").on(t.firmId, t.createdAt, t.seq),
+    foreignKey({
+      name: "audit_events_actor_fk",
+      columns: [t.firmId, t.actorUserId],
+      foreignColumns: [users.firmId, users.id],
+    }),
+  ],
+);
+
+/** Failed sign-ins, counted per username and per IP across all app instances (design 5). */
+export const loginFailures = pgTable(
+  "login_failures",
+  {
+    id: id(),
+    usernameKey: text("username_key").notNull(),
+    ip: text("ip").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("login_failures_username_key_created_at_idx").on(t.usernameKey, t.createdAt),
+    index("login_failures_ip_created_at_idx").on(t.ip, t.createdAt),
+  ],
+);
+
+/**
+ * A card setup started at onboarding's payment step, before the firm exists (decision 0025): the
+ * Stripe customer and trial subscription made for it, claimable once by the browser holding the
+ * token (its SHA-256 is kept, never the token) when it registers with the same email and plan.
+ */
+export const billingSetups = pgTable(
+  "billing_setups",
+  {
+    id: id(),
+    /** SHA-256 of the setup cookie's token, hex. */
+    tokenHash: text("token_hash").notNull().unique(),
+    email: text("email").notNull(),
+    /** The name the Stripe customer was made with: a later visit with another name gets a new one. */
+    fullName: text("full_name").notNull(),
+    plan: text("plan", { enum: planIds }).notNull(),
+    stripeCustomerId: text("stripe_customer_id").notNull(),
+    stripeSubscriptionId: text("stripe_subscription_id").notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** Set when a registration links its firm to this setup: one use only. */
+    claimedAt: timestamp("claimed_at", { withTimezone: true }),
+    firmId: uuid("firm_id").references((): AnyPgColumn => firms.id),
+  },
+  (t) => [
+    check("billing_setups_plan_check", oneOf(t.plan, planIds)),
+    index("billing_setups_expires_at_idx").on(t.expiresAt),
+  ],
+);
+
+export const stripeEventOutcomes = ["applied", "ignored", "stale"] as const;
+
+/**
+ * Every Stripe webhook event received, by Stripe's event id, so a replayed or retried event is
+ * never applied twice, and an event older than the last one applied to its subscription is not
+ * applied over it (Stripe does not promise delivery order).
+ */
+export const stripeEvents = pgTable(
+  "stripe_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    /** When Stripe created the event (its `created`). */
+    stripeCreatedAt: timestamp("stripe_created_at", { withTimezone: true }).notNull(),
+    outcome: text("outcome", { enum: stripeEventOutcomes }).notNull(),
+    firmId: uuid("firm_id").references((): AnyPgColumn => firms.id),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("stripe_events_outcome_check", oneOf(t.outcome, stripeEventOutcomes)),
+    index("stripe_events_subscription_created_idx").on(t.stripeSubscriptionId, t.stripeCreatedAt),
+  ],
+);

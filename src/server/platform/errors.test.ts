@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { useTestApp } from "../../../tests/test-app";
+import { AppError } from "./errors";
+
+const echoBody = z.object({ name: z.string().min(1, "Name is required") });
+
+describe("the JSON error convention", () => {
+  const ctx = useTestApp({
+    extend: (app) => {
+      app.post(
+        "/api/test/echo",
+        { config: { access: "public" }, schema: { body: echoBody } },
+        async (request) => request.body,
+      );
+      app.get("/api/test/conflict", { config: { access: "public" } }, async () => {
+        throw new AppError("CONFLICT", "Username is already taken");
+      });
+      app.get("/api/test/crash", { config: { access: "public" } }, async () => {
+        throw new Error("secret internal detail");
+      });
+    },
+  });
+
+  const post = (payload: string, contentType = "application/json") =>
+    ctx.app.inject({ method: "POST", url: "/api/test/echo", payload, headers: { "content-type": contentType } });
+
+  it("answers unknown /api paths with a 404 JSON error, whatever the method", async () => {
+    for (const method of ["GET", "POST", "DELETE"] as const) {
+      const response = await ctx.app.inject({ method, url: "/api/no/such/thing?x=1" });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers["content-type"]).toMatch(/^application\/json/);
+      expect(response.json()).toEqual({ message: `No API route ${method} /api/no/such/thing`, code: "NOT_FOUND" });
+    }
+  });
+
+  it("answers an unknown API path in JSON even when it is percent-encoded", async () => {
+    const response = await ctx.app.inject({ method: "GET", url: "/%61pi/no-such-thing" });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: "No API route GET /%61pi/no-such-thing", code: "NOT_FOUND" });
+  });
+
+  it("answers malformed JSON with 400 MALFORMED_JSON", async () => {
+    const response = await post('{"name": "unterminated');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message: "The request body is not valid JSON", code: "MALFORMED_JSON" });
+  });
+
+  it("answers an empty JSON body with 400", async () => {
+    const response = await post("");
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe("MALFORMED_JSON");
+  });
+
+  it("answers schema failures with 400, the spec's message and the field issues", async () => {
+    const response = await post(JSON.stringify({ name: "" }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      message: "Name is required",
+      code: "VALIDATION_FAILED",
+      issues: [{ path: ["name"], message: "Name is required" }],
+    });
+  });
+
+  it("answers a body that is not JSON, such as a cross-site form's, with 415", async () => {
+    for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
+      const response = await post("name=x", contentType);
+      expect(response.statusCode).toBe(415);
+      expect(response.json()).toEqual({ message: "Unsupported content type", code: "UNSUPPORTED_MEDIA_TYPE" });
+    }
+  });
+
+  it("answers an oversized body with 413", async () => {
+    const response = await post(JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) }));
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ message: "The request body is too large", code: "PAYLOAD_TOO_LARGE" });
+  });
+
+  it("maps an AppError's code to its status", async () => {
+    const response = await ctx.app.inject({ method: "GET", url: "/api/test/conflict" });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ message: "Username is already taken", code: "CONFLICT" });
+  });
+
+  it("answers an unexpected failure with 500 and no internal detail", async () => {
+    const response = await ctx.app.inject({ method: "GET", url: "/api/test/crash" });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ message: "Something went wrong on our side", code: "INTERNAL" });
+    expect(response.body).not.toContain("secret");
+  });
+
+  it("answers URLs the router cannot read with the same convention", async () => {
+    const bad = await ctx.app.inject({ method: "GET", url: "/api/users/%" });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ message: "The URL is not valid", code: "BAD_REQUEST" });
+    const long = await ctx.app.inject({ method: "GET", url: `/api/users/${"a".repeat(300)}` });
+    expect(long.statusCode).toBe(404);
+    expect(long.json().code).toBe("NOT_FOUND");
+  });
+
+  it("refuses NUL characters anywhere in a body before they reach the database", async () => {
+    for (const payload of ['{"name":"a\\u0000b"}', '{"name":"ok","x\\u0000":1}']) {
+      const response = await post(payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        message: "Text must not contain NUL characters (U+0000)",
+        code: "BAD_REQUEST",
+      });
+    }
+  });
+
+  it("gives Fastify's own 400s the generic BAD_REQUEST code", async () => {
+    const response = await ctx.app.inject({ method: "QUERY" as "GET", url: "/api/test/echo", payload: "{}" });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe("BAD_REQUEST");
+  });
+});

@@ -1,0 +1,98 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ZodError } from "zod";
+import { type ApiErrorBody, type ApiIssue, type ErrorCode, errorStatus } from "../../shared/api-error";
+
+/** An expected failure with a stable code; the handler turns it into `{ message, code, issues? }`. */
+export class AppError extends Error {
+  override name = "AppError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: { issues?: ApiIssue[]; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A 400 about one field, shaped like a schema failure so forms can show it beside the field. */
+export function fieldError(path: string, message: string): AppError {
+  return new AppError("VALIDATION_FAILED", message, { issues: [{ path: [path], message }] });
+}
+
+/** Fastify's own 4xx errors, translated into our codes and plain messages. */
+const fastifyErrors: Record<string, { code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: "MALFORMED_JSON", message: "The request body is not valid JSON" },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: "MALFORMED_JSON",
+    message: "The request body is empty but its content type says JSON",
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: "PAYLOAD_TOO_LARGE", message: "The request body is too large" },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: "UNSUPPORTED_MEDIA_TYPE", message: "Unsupported content type" },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: "BAD_REQUEST", message: "The request's content length is wrong" },
+  FST_ERR_BAD_URL: { code: "BAD_REQUEST", message: "The URL is not valid" },
+  // A path segment longer than any id we issue cannot name anything.
+  FST_ERR_MAX_PARAM_LENGTH: { code: "NOT_FOUND", message: "Not found" },
+};
+
+/** The generic code of a status, for Fastify's own errors: BAD_REQUEST, not VALIDATION_FAILED. */
+const codeForStatus = (status: number): ErrorCode =>
+  status === 400
+    ? "BAD_REQUEST"
+    : ((Object.entries(errorStatus).find(([, value]) => value === status)?.[0] as ErrorCode | undefined) ??
+      "BAD_REQUEST");
+
+function toErrorBody(error: unknown): { status: number; body: ApiErrorBody } {
+  if (error instanceof AppError) {
+    const { issues } = error.options;
+    return {
+      status: errorStatus[error.code],
+      body: { message: error.message, code: error.code, ...(issues ? { issues } : {}) },
+    };
+  }
+  if (error instanceof ZodError) {
+    const issues = error.issues.map((issue) => ({
+      path: issue.path.map((part) => (typeof part === "symbol" ? String(part) : part)),
+      message: issue.message,
+    }));
+    return {
+      status: 400,
+      body: { message: issues[0]?.message ?? "Invalid request", code: "VALIDATION_FAILED", issues },
+    };
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  const known = fastifyError.code ? fastifyErrors[fastifyError.code] : undefined;
+  if (known) return { status: errorStatus[known.code], body: { ...known } };
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return { status, body: { message: fastifyError.message ?? "Bad request", code: codeForStatus(status) } };
+  }
+  return { status: 500, body: { message: "Something went wrong on our side", code: "INTERNAL" } };
+}
+
+/** For errors Fastify's router raises before any route (and so the error handler) is chosen. */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const { status, body } = toErrorBody(error);
+  request.log.info({ code: body.code, status }, body.message);
+  void reply.status(status).type("application/json; charset=utf-8").send(body);
+}
+
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = toErrorBody(error);
+    if (error instanceof AppError && error.options.retryAfterSeconds !== undefined) {
+      reply.header("retry-after", String(error.options.retryAfterSeconds));
+    }
+    if (status >= 500) request.log.error({ err: error }, "request failed");
+    else request.log.info({ code: body.code, status }, body.message);
+    return reply.status(status).type("application/json; charset=utf-8").send(body);
+  });
+}
+
+/** The constraint a PostgreSQL unique violation names, if the error is one (Drizzle wraps pg errors). */
+export function uniqueViolation(error: unknown): string | undefined {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    const pgError = current as Error & { code?: string; constraint?: string };
+    if (pgError.code === "23505") return pgError.constraint;
+  }
+  return undefined;
+}

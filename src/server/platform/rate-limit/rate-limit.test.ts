@@ -1,0 +1,95 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { apiClient } from "../../../../tests/api-client";
+import { captureLogs } from "../../../../tests/log-capture";
+import { makeTempDir } from "../../../../tests/temp-dir";
+import { useTestApp } from "../../../../tests/test-app";
+
+/** A documentation-range IPv6 network of its own (the limiter counts per /64), new on every run. */
+const freshAddress = () => `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}::1`;
+
+const clientDir = makeTempDir();
+fs.writeFileSync(path.join(clientDir, "index.html"), "<!doctype html><title>Tendwell</title>");
+afterAll(() => fs.rmSync(clientDir, { recursive: true, force: true }));
+
+describe("the general API rate limit, counted in memory", () => {
+  const ctx = useTestApp({ env: { RATE_LIMIT_PER_MINUTE: "3" }, clientDir });
+
+  it("answers the request over the limit with 429, Retry-After and the JSON error convention", async () => {
+    const client = apiClient(ctx.app, { ip: "198.51.100.40" });
+    for (let n = 1; n <= 3; n++) {
+      const response = await client.get("/api/health");
+      expect(response.status).toBe(200);
+      expect(response.headers["x-ratelimit-remaining"]).toBe(String(3 - n));
+    }
+    const refused = await client.get("/api/health");
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ code: "RATE_LIMITED", message: "Too many requests. Please try again in 1 minute." });
+    const retryAfter = Number(refused.headers["retry-after"]);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+
+    // Another address has its own count.
+    expect((await apiClient(ctx.app, { ip: "198.51.100.41" }).get("/api/health")).status).toBe(200);
+  });
+
+  it("refuses before the access check (429, not 401), and unknown /api paths count too", async () => {
+    const client = apiClient(ctx.app, { ip: "198.51.100.42" });
+    expect((await client.get("/api/users")).status).toBe(401);
+    expect((await client.get("/api/no-such-thing")).status).toBe(404);
+    expect((await client.post("/api/auth/login", { username: "nobody", password: "wrong-guess" })).status).toBe(401);
+    expect((await client.get("/api/users")).status).toBe(429);
+    expect((await client.get("/api/no-such-thing")).status).toBe(429);
+  });
+
+  it("counts a percent-encoded API path like the path it decodes to", async () => {
+    const client = apiClient(ctx.app, { ip: "198.51.100.45" });
+    for (const path of ["/api/health", "/%61pi/health", "/api/%68ealth"])
+      expect((await client.get(path)).status).toBe(200);
+    const refused = await client.get("/%61pi/health");
+    expect(refused.status).toBe(429);
+    expect(refused.headers["cache-control"]).toBe("no-store");
+    expect((await client.get("/%61pi/no-such-thing")).body.code).toBe("RATE_LIMITED");
+  });
+
+  it("leaves the web app's pages and assets alone", async () => {
+    const client = apiClient(ctx.app, { ip: "198.51.100.43" });
+    for (let n = 1; n <= 5; n++) expect((await client.get("/clients")).status).toBe(200);
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!redisUrl)("the general API rate limit, shared through Redis (TEST_REDIS_URL)", () => {
+  const env = { RATE_LIMIT_PER_MINUTE: "3", REDIS_URL: redisUrl ?? "" };
+  const first = useTestApp({ env });
+  const second = useTestApp({ env });
+
+  it("counts one address across app instances, as behind a load balancer", async () => {
+    const ip = freshAddress();
+    expect((await apiClient(first.app, { ip }).get("/api/health")).status).toBe(200);
+    expect((await apiClient(second.app, { ip }).get("/api/health")).status).toBe(200);
+    expect((await apiClient(first.app, { ip }).get("/api/health")).status).toBe(200);
+    const refused = await apiClient(second.app, { ip }).get("/api/health");
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("RATE_LIMITED");
+    expect((await apiClient(first.app, { ip: freshAddress() }).get("/api/health")).status).toBe(200);
+  });
+});
+
+describe("the general API rate limit while Redis is unreachable", () => {
+  const { lines, logger } = captureLogs("warn");
+  const ctx = useTestApp({
+    // Nothing listens on port 1: every Redis command fails at once.
+    env: { RATE_LIMIT_PER_MINUTE: "2", REDIS_URL: "redis://127.0.0.1:1" },
+    logger,
+  });
+
+  it("lets requests through and says so in the log, instead of failing them", async () => {
+    const client = apiClient(ctx.app, { ip: "198.51.100.44" });
+    for (let n = 1; n <= 4; n++) expect((await client.get("/api/health")).status).toBe(200);
+    expect(lines.some((line) => String(line.msg).startsWith("Redis is unreachable"))).toBe(true);
+  });
+});
