@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
+import { reportStatements } from "../src/server/features/reports/reports.service";
 import { connectDatabase, type DatabaseHandle } from "../src/server/platform/db/database";
 import { startEmbeddedPostgres } from "../src/server/platform/db/embedded-postgres";
 import { migrateDatabase } from "../src/server/platform/db/migrate";
-import { reportStatements } from "../src/server/features/reports/reports.service";
 import { demoLogins, demoPassword, seedDemoData } from "../src/server/seed/demo-seed";
 import { seedLargeFirm } from "../src/server/seed/large-firm";
 import { startApp } from "../tests/app-process";

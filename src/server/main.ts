@@ -1,13 +1,13 @@
 import { brand } from "../shared/brand";
 import { buildApp } from "./app";
 import { BlogContentError, syncBlogPosts } from "./features/blog/blog-content";
+import { startHousekeeping } from "./jobs/housekeeping";
+import { startScheduler } from "./jobs/scheduler";
 import { ConfigError, loadConfig } from "./platform/config";
 import { DataDirLockedError } from "./platform/db/data-dir-lock";
 import { connectDatabase } from "./platform/db/database";
 import { EmbeddedPostgresError, startEmbeddedPostgres } from "./platform/db/embedded-postgres";
 import { migrateDatabase } from "./platform/db/migrate";
-import { startHousekeeping } from "./jobs/housekeeping";
-import { startScheduler } from "./jobs/scheduler";
 import { createLogger } from "./platform/logger";
 import { projectPaths } from "./platform/paths";
 import { demoLogins, demoPassword, hasDemoData, seedDemoData } from "./seed/demo-seed";

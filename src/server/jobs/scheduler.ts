@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import type { Database } from "../platform/db/database";
 import { materializeSchedules } from "../features/schedules/schedules.service";
+import type { Database } from "../platform/db/database";
 
 /**
  * Runs the recurring-work scheduler (materializeSchedules) now and then every `intervalMs`

@@ -5,7 +5,16 @@ import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../tests/test-app";
 import { taskStatus } from "../../shared/tasks";
 import { verifyPassword } from "../features/auth/password";
-import { clients, contacts, firms, recurringSchedules, tasks, taskTemplates, userClients, users } from "../platform/db/schema";
+import {
+  clients,
+  contacts,
+  firms,
+  recurringSchedules,
+  tasks,
+  taskTemplates,
+  userClients,
+  users,
+} from "../platform/db/schema";
 import { demoLogins, demoPassword, seedDemoData } from "./demo-seed";
 
 describe("demo seed", () => {

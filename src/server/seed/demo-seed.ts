@@ -2,9 +2,9 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import { addDays } from "../../shared/dates";
 import { trialDays } from "../../shared/plans";
 import type { Frequency, TaskPriority } from "../../shared/tasks";
+import { createSchedule } from "../features/schedules/schedules.service";
 import type { Database, DbExecutor } from "../platform/db/database";
 import { clients, firms, users } from "../platform/db/schema";
-import { createSchedule } from "../features/schedules/schedules.service";
 import {
   companyProfile,
   industries,

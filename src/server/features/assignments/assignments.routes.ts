@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { assignClientsSchema, userAssignmentSchema, userClientLinkSchema } from "../../../shared/assignments";
-import { auditContext, requireSession } from "../auth/access-control";
 import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
+import { auditContext, requireSession } from "../auth/access-control";
 import { assignClients, listAssignments } from "./assignments.service";
 
 export function assignmentsRoutes(app: FastifyInstance, { db }: { db: Database }) {

@@ -1,12 +1,12 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { AssignClientsInput, UserAssignment, UserClientLink } from "../../../shared/assignments";
 import { scopeOf } from "../../../shared/permissions";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
 import type { Database } from "../../platform/db/database";
 import { clients, userClients, users } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
+import { lockFirmAsActor } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
 
 /** The firm's user-client links; a `user` sees only their own (scope "self"). */
 export async function listAssignments(options: { db: Database; actor: SessionInfo }): Promise<UserClientLink[]> {

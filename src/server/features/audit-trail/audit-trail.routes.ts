@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { auditEventSchema, auditEventsQuerySchema, auditVerificationSchema } from "../../../shared/reports";
-import { requireSession } from "../auth/access-control";
 import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
+import { requireSession } from "../auth/access-control";
 import { listAuditEvents, verifyAuditChain } from "./audit-trail.service";
 
 /** Where GET /api/audit-events says a page has a next one, as GET /api/tasks does. */

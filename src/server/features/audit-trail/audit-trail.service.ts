@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gt, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { AuditEventInput } from "../../../shared/audit-events";
 import type { AuditEvent, AuditEventsQuery, AuditVerification } from "../../../shared/reports";
-import type { SessionInfo } from "../auth/sessions";
 import { type Database, type DbExecutor, lockFirm } from "../../platform/db/database";
 import { auditEvents, firms, users } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import type { SessionInfo } from "../auth/sessions";
 
 /** Who did it and from where: taken from the request by the routes. */
 export type AuditContext = {

@@ -1,15 +1,20 @@
 import { and, eq, sql } from "drizzle-orm";
-import { type ChangePasswordInput, invalidLoginMessage, type LoginInput, type RegisterInput } from "../../../shared/auth";
+import {
+  type ChangePasswordInput,
+  invalidLoginMessage,
+  type LoginInput,
+  type RegisterInput,
+} from "../../../shared/auth";
 import { addDays } from "../../../shared/dates";
 import { trialDays } from "../../../shared/plans";
 import type { CurrentUser } from "../../../shared/users";
-import { recordAudit } from "../audit-trail/audit-trail.service";
-import { claimSetup, type SetupLink, setupNotFoundMessage } from "../billing/billing.service";
 import type { Config } from "../../platform/config";
 import type { Database } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { firms, users } from "../../platform/db/schema";
 import { AppError, fieldError, uniqueViolation } from "../../platform/errors";
+import { recordAudit } from "../audit-trail/audit-trail.service";
+import { claimSetup, type SetupLink, setupNotFoundMessage } from "../billing/billing.service";
 import { isCommonPassword } from "./common-passwords";
 import { admitPasswordAttempt, clearLoginFailures, forgetAttempt } from "./login-throttle";
 import { hashPassword, verifyPassword } from "./password";

@@ -8,11 +8,11 @@ import {
   subscriptionSetupResponseSchema,
   subscriptionSetupSchema,
 } from "../../../shared/billing";
-import { auditContext, requireSession } from "../auth/access-control";
 import type { Config } from "../../platform/config";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import type { ZodTypeProvider } from "../../platform/http";
+import { auditContext, requireSession } from "../auth/access-control";
 import {
   applyStripeEvent,
   type CardBilling,

@@ -4,13 +4,13 @@ import Stripe from "stripe";
 import { type Billing, paymentNotInitializedMessage, type SubscriptionSetupInput } from "../../../shared/billing";
 import { addDays } from "../../../shared/dates";
 import { type PlanId, plans, type SubscriptionStatus, subscriptionStatuses, trialDays } from "../../../shared/plans";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
-import { hashToken, type SessionInfo } from "../auth/sessions";
 import type { StripeConfig } from "../../platform/config";
 import { type Database, type DbExecutor, lockFirm } from "../../platform/db/database";
 import { billingSetups, clients, firms, stripeEvents, taskTemplates } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
+import { lockFirmAsActor } from "../auth/access-control";
+import { hashToken, type SessionInfo } from "../auth/sessions";
 import { callStripe, providerUnavailableMessage, type StripeClient } from "./stripe";
 
 /** Card billing as the routes use it: the configuration and the one SDK client built from it. */

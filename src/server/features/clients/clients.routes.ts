@@ -8,12 +8,12 @@ import {
   listClientsQuerySchema,
   updateClientSchema,
 } from "../../../shared/clients";
-import { auditContext, requireSession } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
 import { fileSlug, sendCsvStream, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { auditContext, requireSession } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
 import { createClient, deleteClient, getClient, listClients, restoreClient, updateClient } from "./clients.service";
 
 /** Where GET /api/clients says a page has a next one: the header carries the cursor for it. */

@@ -9,14 +9,23 @@ import {
 } from "../../../shared/clients";
 import { scopeOf } from "../../../shared/permissions";
 import { plans } from "../../../shared/plans";
+import type { Database, DbExecutor } from "../../platform/db/database";
+import { preparedStatement } from "../../platform/db/prepared";
+import {
+  clients,
+  contacts,
+  firms,
+  recurringSchedules,
+  tasks,
+  taskTemplates,
+  userClients,
+  users,
+} from "../../platform/db/schema";
+import { containsPattern } from "../../platform/db/search";
+import { AppError } from "../../platform/errors";
 import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
 import { lockFirmAsActor } from "../auth/access-control";
 import type { SessionInfo } from "../auth/sessions";
-import type { Database, DbExecutor } from "../../platform/db/database";
-import { preparedStatement } from "../../platform/db/prepared";
-import { clients, contacts, firms, recurringSchedules, tasks, taskTemplates, userClients, users } from "../../platform/db/schema";
-import { containsPattern } from "../../platform/db/search";
-import { AppError } from "../../platform/errors";
 import { createSchedule, resumeSchedules } from "../schedules/schedules.service";
 import { taskColumns, toTask } from "../tasks/tasks.service";
 

@@ -4,8 +4,8 @@ import { apiClient } from "../../../../tests/api-client";
 import { type SeededFirm, seedFirm, signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
 import { auditEvents, clients, contacts, firms, recurringSchedules, tasks } from "../../platform/db/schema";
-import { materializeSchedules } from "../schedules/schedules.service";
 import { insertClient, insertFirm, insertTask, insertTaskTemplate, insertUser } from "../../seed/factories";
+import { materializeSchedules } from "../schedules/schedules.service";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const SECOND = 1000;

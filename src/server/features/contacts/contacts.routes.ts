@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { contactSchema, createContactSchema, updateContactSchema } from "../../../shared/clients";
-import { auditContext, requireSession } from "../auth/access-control";
 import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { auditContext, requireSession } from "../auth/access-control";
 import { createContact, deleteContact, updateContact } from "./contacts.service";
 
 export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {

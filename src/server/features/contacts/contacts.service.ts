@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import type { Contact, CreateContactInput, UpdateContactInput } from "../../../shared/clients";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { clients, contacts } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
+import { lockFirmAsActor } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
 
 /*
  * A client's key contacts. At most one is primary (a partial unique index holds it): making one

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { dashboardSchema } from "../../../shared/dashboard";
-import { requireSession } from "../auth/access-control";
 import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
+import { requireSession } from "../auth/access-control";
 import { getDashboard } from "./dashboard.service";
 
 export function dashboardRoutes(app: FastifyInstance, { db }: { db: Database }) {

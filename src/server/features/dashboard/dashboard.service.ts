@@ -1,8 +1,8 @@
 import type { Dashboard } from "../../../shared/dashboard";
 import { scopeOf } from "../../../shared/permissions";
-import type { SessionInfo } from "../auth/sessions";
 import type { Database } from "../../platform/db/database";
 import { preparedSql } from "../../platform/db/prepared";
+import type { SessionInfo } from "../auth/sessions";
 
 /*
  * The dashboard's figures, counted by PostgreSQL in one round trip: no task row travels to Node,

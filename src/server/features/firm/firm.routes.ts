@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { firmSchema, updateFirmSchema } from "../../../shared/firm";
-import { auditContext, requireSession } from "../auth/access-control";
 import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
+import { auditContext, requireSession } from "../auth/access-control";
 import { getFirm, updateFirm } from "./firm.service";
 
 export function firmRoutes(app: FastifyInstance, { db }: { db: Database }) {

@@ -1,12 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import type { Firm, UpdateFirmInput } from "../../../shared/firm";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { firms } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
+import { lockFirmAsActor } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
 
 type FirmRow = typeof firms.$inferSelect;
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { clientReportSchema, type ReportRange, reportQuerySchema, userReportSchema } from "../../../shared/reports";
-import { requireSession } from "../auth/access-control";
 import { fileSlug, sendCsv, sendCsvStream, toCsv, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { requireSession } from "../auth/access-control";
 import { getClientReport, getUserReport, userCompletions } from "./reports.service";
 
 /** `client-report-harbor-builders-30d-2026-11-23.csv`: the date is the range's last local day. */

@@ -2,10 +2,10 @@ import { scopeOf } from "../../../shared/permissions";
 import type { ClientReport, Completion, ReportDays, ReportRange, UserReport } from "../../../shared/reports";
 import type { Role } from "../../../shared/roles";
 import { type StoredTaskStatus, type TaskPriority, taskStatus } from "../../../shared/tasks";
-import type { SessionInfo } from "../auth/sessions";
 import type { Database } from "../../platform/db/database";
 import { preparedSql } from "../../platform/db/prepared";
 import { AppError } from "../../platform/errors";
+import type { SessionInfo } from "../auth/sessions";
 
 /*
  * The client and user audits (spec 2, issue 9; docs/decisions/0017-reports.md). Every figure is

@@ -3,8 +3,8 @@ import { parseCsv } from "../../../../tests/csv-parse";
 import { signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
 import type { ClientReport, UserReport } from "../../../shared/reports";
-import type { SessionInfo } from "../auth/sessions";
 import { insertClient, insertFirm, insertTask, insertUser, insertUserClients } from "../../seed/factories";
+import type { SessionInfo } from "../auth/sessions";
 import { getClientReport, getUserReport } from "./reports.service";
 
 const HOUR = 3_600_000;

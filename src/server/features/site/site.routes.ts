@@ -4,11 +4,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { landingHead } from "../../../site/landing/landing-meta";
 import type { SiteData } from "../../../site/pages";
 import type { SiteHead } from "../../../site/site-data";
-import { findSession, SESSION_COOKIE } from "../auth/sessions";
-import { listBlogPosts } from "../blog/blog.service";
 import type { Config } from "../../platform/config";
 import type { Database } from "../../platform/db/database";
 import { projectPaths } from "../../platform/paths";
+import { findSession, SESSION_COOKIE } from "../auth/sessions";
+import { listBlogPosts } from "../blog/blog.service";
 import { devPreamble, devPreamblePath, loadSiteAssets } from "./site-assets";
 import { renderSiteDocument } from "./site-document";
 

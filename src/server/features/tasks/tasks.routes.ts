@@ -11,12 +11,12 @@ import {
   taskSchema,
   updateTaskSchema,
 } from "../../../shared/tasks";
-import { auditContext, requestOrigin, requireSession } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
 import { sendCsvStream, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { auditContext, requestOrigin, requireSession } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
 import { completeTask, createTask, deleteTask, listOverdueTasks, listTasks, updateTask } from "./tasks.service";
 
 /** Where GET /api/tasks says a page has a next one: the header carries the cursor for it. */

@@ -13,14 +13,14 @@ import {
   taskStatus,
   type UpdateTaskInput,
 } from "../../../shared/tasks";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { clients, tasks, taskTemplates, userClients, users } from "../../platform/db/schema";
 import { containsPattern } from "../../platform/db/search";
 import { AppError, fieldError } from "../../platform/errors";
+import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
+import { lockFirmAsActor } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
 import { checkSignature } from "./signature";
 
 /*

@@ -6,9 +6,9 @@ import {
   templateSchema,
   updateTemplateSchema,
 } from "../../../shared/templates";
-import { auditContext, requireSession } from "../auth/access-control";
 import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { auditContext, requireSession } from "../auth/access-control";
 import {
   addFromLibrary,
   createTemplate,

@@ -1,14 +1,19 @@
 import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { plans } from "../../../shared/plans";
 import { findLibraryTemplate, templateLibrary } from "../../../shared/template-library";
-import type { CreateTemplateInput, LibraryTemplateEntry, Template, UpdateTemplateInput } from "../../../shared/templates";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
+import type {
+  CreateTemplateInput,
+  LibraryTemplateEntry,
+  Template,
+  UpdateTemplateInput,
+} from "../../../shared/templates";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { firms, recurringSchedules, tasks, taskTemplates } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
+import { lockFirmAsActor } from "../auth/access-control";
+import type { SessionInfo } from "../auth/sessions";
 
 /*
  * The firm's task templates, and the curated library they can be added from. A deleted template

@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import { roleLabels, scopeOf } from "../../../shared/permissions";
 import { activityTasksLimit, type UserActivity } from "../../../shared/reports";
 import { taskStatus } from "../../../shared/tasks";
-import type { SessionInfo } from "../auth/sessions";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
+import type { SessionInfo } from "../auth/sessions";
 import { getUser } from "./users.service";
 
 /*

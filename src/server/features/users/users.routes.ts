@@ -2,9 +2,9 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { userActivitySchema } from "../../../shared/reports";
 import { createUserSchema, updateUserSchema, userSummarySchema } from "../../../shared/users";
-import { auditContext, requireSession } from "../auth/access-control";
 import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { auditContext, requireSession } from "../auth/access-control";
 import { getUserActivity } from "./user-activity.service";
 import { createUser, getUser, listUsers, updateUser } from "./users.service";
 

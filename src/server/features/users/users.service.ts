@@ -2,15 +2,15 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { grantableRoles, roleLabels } from "../../../shared/permissions";
 import type { Role } from "../../../shared/roles";
 import type { CreateUserInput, UpdateUserInput, UserSummary } from "../../../shared/users";
+import type { Database, DbExecutor } from "../../platform/db/database";
+import { preparedStatement } from "../../platform/db/prepared";
+import { users } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
 import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
 import { lockFirmAsActor } from "../auth/access-control";
 import { assertNotCommonPassword, userConflict, userIdentity } from "../auth/auth.service";
 import { hashPassword } from "../auth/password";
 import { deleteUserSessions, type SessionInfo } from "../auth/sessions";
-import type { Database, DbExecutor } from "../../platform/db/database";
-import { preparedStatement } from "../../platform/db/prepared";
-import { users } from "../../platform/db/schema";
-import { AppError } from "../../platform/errors";
 
 type UserRow = typeof users.$inferSelect;
 

@@ -4,8 +4,8 @@ import { signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
 import type { ClientSummary } from "../../../shared/clients";
 import type { TaskListItem } from "../../../shared/tasks";
-import { tasks } from "../db/schema";
 import { insertClient, insertFirm, insertTask, insertUser, insertUserClients } from "../../seed/factories";
+import { tasks } from "../db/schema";
 
 const DAY = 86_400_000;
 
