@@ -36,7 +36,7 @@ try {
           tx,
           {
             firmId: firm.id,
-            actorUserId: index % 3 === 0 ? null : (people[index % 2]?.id ?? null),
+            userId: index % 3 === 0 ? null : (people[index % 2]?.id ?? null),
             ip: "203.0.113.10",
             userAgent: "Bench/1.0",
           },
@@ -79,7 +79,15 @@ try {
       `${((heapPeak - heapBefore) / 1024 / 1024).toFixed(1)} MB above the start`,
   );
 
-  const actor = { sessionId: "", userId: people[0]?.id ?? "", firmId: firm.id, role: "admin" as const, username: "" };
+  const actor = {
+    sessionId: "",
+    userId: people[0]?.id ?? "",
+    firmId: firm.id,
+    role: "admin" as const,
+    username: "",
+    ip: null,
+    userAgent: null,
+  };
   const deep = Math.floor(EVENTS / 2);
   const cursor = Buffer.from(JSON.stringify(["a", deep])).toString("base64url");
   const cases: Record<string, Record<string, string>> = {

@@ -16,6 +16,7 @@ import { contactsRoutes } from "./features/contacts/contacts.routes";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes";
 import { firmRoutes } from "./features/firm/firm.routes";
 import { reportsRoutes } from "./features/reports/reports.routes";
+import { signupRoutes } from "./features/signup/signup.routes";
 import { siteRoutes } from "./features/site/site.routes";
 import { tasksRoutes } from "./features/tasks/tasks.routes";
 import { templatesRoutes } from "./features/templates/templates.routes";
@@ -104,7 +105,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Card payments (decision 0025): one Stripe client for the app, only when Stripe is configured.
   const cardBilling = config.stripe ? { config: config.stripe, stripe: createStripeClient(config.stripe) } : undefined;
   healthRoutes(app, { pool: database.pool });
-  authRoutes(app, { db: database.db, config, cardBilling });
+  authRoutes(app, { db: database.db, config });
+  signupRoutes(app, { db: database.db, config, cardBilling });
   usersRoutes(app, { db: database.db });
   assignmentsRoutes(app, { db: database.db });
   clientsRoutes(app, { db: database.db });

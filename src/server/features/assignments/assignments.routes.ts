@@ -3,7 +3,7 @@ import { z } from "zod";
 import { assignClientsSchema, userAssignmentSchema, userClientLinkSchema } from "../../../shared/assignments";
 import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
-import { auditContext, requireSession } from "../auth/access-control";
+import { requireActor } from "../../tenancy/actor";
 import { assignClients, listAssignments } from "./assignments.service";
 
 export function assignmentsRoutes(app: FastifyInstance, { db }: { db: Database }) {
@@ -18,7 +18,7 @@ export function assignmentsRoutes(app: FastifyInstance, { db }: { db: Database }
         response: { 200: z.array(userClientLinkSchema) },
       },
     },
-    async (request) => listAssignments({ db, actor: requireSession(request) }),
+    async (request) => listAssignments({ db, actor: requireActor(request) }),
   );
 
   api.post(
@@ -31,7 +31,6 @@ export function assignmentsRoutes(app: FastifyInstance, { db }: { db: Database }
         response: { 200: userAssignmentSchema },
       },
     },
-    async (request) =>
-      assignClients({ db, actor: requireSession(request), input: request.body, audit: auditContext(request) }),
+    async (request) => assignClients({ db, actor: requireActor(request), input: request.body }),
   );
 }

@@ -4,12 +4,12 @@ import { scopeOf } from "../../../shared/permissions";
 import type { Database } from "../../platform/db/database";
 import { clients, userClients, users } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
+import type { Actor } from "../../tenancy/actor";
+import { lockFirmAsActor } from "../../tenancy/firm-lock";
+import { recordAudit } from "../audit-trail/audit-trail.service";
 
 /** The firm's user-client links; a `user` sees only their own (scope "self"). */
-export async function listAssignments(options: { db: Database; actor: SessionInfo }): Promise<UserClientLink[]> {
+export async function listAssignments(options: { db: Database; actor: Actor }): Promise<UserClientLink[]> {
   const { db, actor } = options;
   const inFirm = eq(userClients.firmId, actor.firmId);
   return db
@@ -30,9 +30,8 @@ export async function listAssignments(options: { db: Database; actor: SessionInf
 /** Replaces a user's assigned clients with the given list (which may be empty). */
 export async function assignClients(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   input: AssignClientsInput;
-  audit: AuditContext;
 }): Promise<UserAssignment> {
   const { db, actor, input } = options;
   const { firmId } = actor;
@@ -59,7 +58,7 @@ export async function assignClients(options: {
     if (clientIds.length > 0) {
       await tx.insert(userClients).values(clientIds.map((clientId) => ({ firmId, userId: input.userId, clientId })));
     }
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "user.clients_assigned",
       entityType: "user",
       entityId: input.userId,

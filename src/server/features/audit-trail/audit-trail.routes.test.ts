@@ -5,7 +5,8 @@ import { type SeededFirm, seedFirm, signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
 import type { AuditEvent } from "../../../shared/reports";
 import { auditEvents, firms } from "../../platform/db/schema";
-import { type AuditContext, hashAuditEvent, recordAudit, verifyAuditChain } from "./audit-trail.service";
+import type { EventSource } from "../../tenancy/actor";
+import { hashAuditEvent, recordAudit, verifyAuditChain } from "./audit-trail.service";
 
 /*
  * GET /api/audit-events and GET /api/audit-events/verify over HTTP, against a real PostgreSQL.
@@ -28,7 +29,7 @@ describe("the audit trail API", () => {
   ) {
     vi.useFakeTimers({ toFake: ["Date"], now: new Date(at) });
     try {
-      const context: AuditContext = { firmId, actorUserId, ip: "198.51.100.4", userAgent: "Recorder/1.0" };
+      const context: EventSource = { firmId, userId: actorUserId, ip: "198.51.100.4", userAgent: "Recorder/1.0" };
       await ctx.database.db.transaction((tx) =>
         event.entityType === "client"
           ? recordAudit(tx, context, {
@@ -227,10 +228,10 @@ describe("the audit trail API", () => {
   it("pages through a long trail without a duplicate or a gap, filtered or not", async () => {
     const { firm, users } = await seedFirm(ctx.database.db, "Trail Pages");
     const admin = await signIn(ctx.app, users.admin);
-    const context = { firmId: firm.id, actorUserId: users.admin.id, ip: null, userAgent: null };
+    const context = { firmId: firm.id, userId: users.admin.id, ip: null, userAgent: null };
     await ctx.database.db.transaction(async (tx) => {
       for (let n = 0; n < 22; n++) {
-        await recordAudit(tx, n % 2 === 0 ? context : { ...context, actorUserId: users.user.id }, {
+        await recordAudit(tx, n % 2 === 0 ? context : { ...context, userId: users.user.id }, {
           action: "task.created",
           entityType: "task",
           entityId: "0196a000-0000-7000-8000-000000000099",

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { auditEventSchema, auditEventsQuerySchema, auditVerificationSchema } from "../../../shared/reports";
 import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
-import { requireSession } from "../auth/access-control";
+import { requireActor } from "../../tenancy/actor";
 import { listAuditEvents, verifyAuditChain } from "./audit-trail.service";
 
 /** Where GET /api/audit-events says a page has a next one, as GET /api/tasks does. */
@@ -26,7 +26,7 @@ export function auditRoutes(app: FastifyInstance, { db }: { db: Database }) {
       },
     },
     async (request, reply) => {
-      const page = await listAuditEvents({ db, actor: requireSession(request), query: request.query });
+      const page = await listAuditEvents({ db, actor: requireActor(request), query: request.query });
       if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
       return page.events;
     },
@@ -45,6 +45,6 @@ export function auditRoutes(app: FastifyInstance, { db }: { db: Database }) {
         response: { 200: auditVerificationSchema },
       },
     },
-    async (request) => verifyAuditChain(db, requireSession(request).firmId),
+    async (request) => verifyAuditChain(db, requireActor(request).firmId),
   );
 }

@@ -2,18 +2,11 @@ import { createHash } from "node:crypto";
 import { and, asc, desc, eq, gt, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { AuditEventInput } from "../../../shared/audit-events";
 import type { AuditEvent, AuditEventsQuery, AuditVerification } from "../../../shared/reports";
-import { type Database, type DbExecutor, lockFirm } from "../../platform/db/database";
+import type { Database, DbExecutor } from "../../platform/db/database";
 import { auditEvents, firms, users } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import type { SessionInfo } from "../auth/sessions";
-
-/** Who did it and from where: taken from the request by the routes. */
-export type AuditContext = {
-  firmId: string;
-  actorUserId: string | null;
-  ip: string | null;
-  userAgent: string | null;
-};
+import type { Actor, EventSource } from "../../tenancy/actor";
+import { lockFirm } from "../../tenancy/firm-lock";
 
 export type StoredFields = {
   firmId: string;
@@ -32,31 +25,32 @@ export type StoredFields = {
 
 /**
  * Appends one event to the firm's hash chain, in the caller's transaction so the event exists
- * exactly when the change does. Locking the firm's row serialises appends per firm.
+ * exactly when the change does. Locking the firm's row serialises appends per firm. `source` is
+ * who did it and from where: the request's actor, or the firm alone for a provider's webhook.
  */
 export async function recordAudit(
   tx: DbExecutor,
-  context: AuditContext,
+  source: EventSource,
   event: AuditEventInput & { entityId: string },
 ): Promise<void> {
-  await lockFirm(tx, context.firmId);
+  await lockFirm(tx, source.firmId);
   const [last] = await tx
     .select({ seq: auditEvents.seq, hash: auditEvents.hash, createdAt: auditEvents.createdAt })
     .from(auditEvents)
-    .where(eq(auditEvents.firmId, context.firmId))
+    .where(eq(auditEvents.firmId, source.firmId))
     .orderBy(desc(auditEvents.seq))
     .limit(1);
   const fields: StoredFields = {
-    firmId: context.firmId,
+    firmId: source.firmId,
     seq: (last?.seq ?? 0) + 1,
-    actorUserId: context.actorUserId,
+    actorUserId: source.userId,
     action: event.action,
     entityType: event.entityType,
     entityId: event.entityId,
     before: "before" in event ? asStored(event.before) : null,
     after: "after" in event ? asStored(event.after) : null,
-    ip: context.ip,
-    userAgent: context.userAgent,
+    ip: source.ip,
+    userAgent: source.userAgent,
     // Never earlier than the event before it (an app instance whose clock lags cannot step back),
     // so time order is seq order and a date range is a range of seq (listAuditEvents).
     createdAt: new Date(Math.max(Date.now(), last?.createdAt.getTime() ?? 0)),
@@ -65,7 +59,7 @@ export async function recordAudit(
   const hash = hashAuditEvent(fields);
   await tx.insert(auditEvents).values({ ...fields, hash });
   // The firm's row is locked above, so the head moves in event order (decision 0020).
-  await tx.update(firms).set({ auditHeadSeq: fields.seq, auditHeadHash: hash }).where(eq(firms.id, context.firmId));
+  await tx.update(firms).set({ auditHeadSeq: fields.seq, auditHeadHash: hash }).where(eq(firms.id, source.firmId));
 }
 
 /** How many events verification reads per round trip: memory stays flat however long the chain. */
@@ -178,7 +172,7 @@ function canonicalJson(value: unknown): string {
  */
 export async function listAuditEvents(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   query: AuditEventsQuery;
 }): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
   const { db, actor, query } = options;

@@ -1,12 +1,11 @@
 import cookie from "@fastify/cookie";
-import { and, eq } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
 import { type Action, can, forbiddenMessage } from "../../../shared/permissions";
 import type { Config } from "../../platform/config";
-import { type Database, type DbExecutor, lockFirm } from "../../platform/db/database";
-import { users } from "../../platform/db/schema";
+import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
-import { findSession, SESSION_COOKIE, type SessionInfo } from "./sessions";
+import { requestOrigin } from "../../tenancy/actor";
+import { findSession, SESSION_COOKIE } from "./sessions";
 
 /**
  * Every /api route states who may call it: anyone, any signed-in user, or the holders of an
@@ -24,9 +23,6 @@ declare module "fastify" {
      */
     webhook?: boolean;
   }
-  interface FastifyRequest {
-    session: SessionInfo | null;
-  }
   interface FastifyInstance {
     /** Every /api route with its access rule, in registration order (HEAD twins left out). */
     apiRoutes: ApiRoute[];
@@ -39,7 +35,7 @@ const stateChanging = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export async function registerAccessControl(app: FastifyInstance, options: { db: Database; config: Config }) {
   await app.register(cookie);
-  app.decorateRequest("session", null);
+  app.decorateRequest("actor", null);
   const apiRoutes: ApiRoute[] = [];
   app.decorate("apiRoutes", apiRoutes);
 
@@ -60,12 +56,14 @@ export async function registerAccessControl(app: FastifyInstance, options: { db:
     const access = request.routeOptions.config.access;
     if (!access) return;
     const token = request.cookies[SESSION_COOKIE];
-    request.session = token ? ((await findSession(options.db, token, options.config)) ?? null) : null;
+    const session = token ? await findSession(options.db, token, options.config) : undefined;
+    // The request's one actor (src/server/tenancy/actor.ts): what every route hands its service.
+    request.actor = session ? { ...session, ...requestOrigin(request) } : null;
     if (access === "public") return;
-    const { session } = request;
-    if (!session) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
-    if (access !== "signedIn" && !can(session.role, access)) {
-      throw new AppError("FORBIDDEN", forbiddenMessage(session.role, access));
+    const { actor } = request;
+    if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
+    if (access !== "signedIn" && !can(actor.role, access)) {
+      throw new AppError("FORBIDDEN", forbiddenMessage(actor.role, access));
     }
   });
 }
@@ -87,12 +85,6 @@ function refuseCrossSite(request: FastifyRequest, config: Config) {
   }
 }
 
-/** The signed-in session of a route whose access rule guarantees one. */
-export function requireSession(request: FastifyRequest): SessionInfo {
-  if (!request.session) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
-  return request.session;
-}
-
 export function setSessionCookie(reply: FastifyReply, token: string, config: Config) {
   reply.setCookie(SESSION_COOKIE, token, {
     path: "/",
@@ -105,35 +97,4 @@ export function setSessionCookie(reply: FastifyReply, token: string, config: Con
 
 export function clearSessionCookie(reply: FastifyReply) {
   reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax" });
-}
-
-/** Where a request came from, for the audit trail and the session record. */
-export function requestOrigin(request: FastifyRequest): { ip: string | null; userAgent: string | null } {
-  return { ip: request.ip || null, userAgent: request.headers["user-agent"]?.slice(0, 512) ?? null };
-}
-
-/** The audit context of a signed-in request: its firm, its user, where it came from. */
-export function auditContext(request: FastifyRequest) {
-  const session = requireSession(request);
-  return { firmId: session.firmId, actorUserId: session.userId, ...requestOrigin(request) };
-}
-
-/**
- * For a change that must be judged on the firm as it is now: serialises the firm's writers and
- * returns the actor's current role, refusing one who has meanwhile been disabled or lost the
- * right to `action` (the guard checked the session as it was when the request arrived).
- */
-export async function lockFirmAsActor(
-  tx: DbExecutor,
-  actor: SessionInfo,
-  action: Action,
-): Promise<{ role: SessionInfo["role"] }> {
-  await lockFirm(tx, actor.firmId);
-  const [me] = await tx
-    .select({ role: users.role, disabledAt: users.disabledAt })
-    .from(users)
-    .where(and(eq(users.firmId, actor.firmId), eq(users.id, actor.userId)));
-  if (!me || me.disabledAt !== null) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
-  if (!can(me.role, action)) throw new AppError("FORBIDDEN", forbiddenMessage(me.role, action));
-  return { role: me.role };
 }

@@ -1,26 +1,19 @@
 import { and, eq, sql } from "drizzle-orm";
-import {
-  type ChangePasswordInput,
-  invalidLoginMessage,
-  type LoginInput,
-  type RegisterInput,
-} from "../../../shared/auth";
-import { addDays } from "../../../shared/dates";
-import { trialDays } from "../../../shared/plans";
+import { type ChangePasswordInput, invalidLoginMessage, type LoginInput } from "../../../shared/auth";
 import type { CurrentUser } from "../../../shared/users";
 import type { Config } from "../../platform/config";
 import type { Database } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { firms, users } from "../../platform/db/schema";
 import { AppError, fieldError, uniqueViolation } from "../../platform/errors";
+import type { Actor } from "../../tenancy/actor";
 import { recordAudit } from "../audit-trail/audit-trail.service";
-import { claimSetup, type SetupLink, setupNotFoundMessage } from "../billing/billing.service";
 import { isCommonPassword } from "./common-passwords";
 import { admitPasswordAttempt, clearLoginFailures, forgetAttempt } from "./login-throttle";
 import { hashPassword, verifyPassword } from "./password";
-import { createSession, deleteSessionByToken, deleteUserSessions, type SessionInfo } from "./sessions";
+import { createSession, deleteSessionByToken, deleteUserSessions } from "./sessions";
 
-type Origin = { ip: string | null; userAgent: string | null };
+type Origin = Pick<Actor, "ip" | "userAgent">;
 
 export function assertNotCommonPassword(password: string, field: string) {
   if (isCommonPassword(password)) {
@@ -34,98 +27,6 @@ export function userConflict(error: unknown): AppError | undefined {
   if (constraint === "users_username_key") return new AppError("CONFLICT", "Username is already taken");
   if (constraint === "users_email_key") return new AppError("CONFLICT", "An account with this email already exists");
   return undefined;
-}
-
-/**
- * Registration: a new firm on a 14-day trial, its first user as super_admin, signed in. With card
- * billing, `cardSetup` finds the browser's card setup (or refuses): the firm is linked to its
- * Stripe customer and subscription, and the setup is claimed in the same transaction.
- */
-export async function register(options: {
-  db: Database;
-  config: Config;
-  input: RegisterInput;
-  origin: Origin;
-  cardSetup?: () => Promise<SetupLink>;
-}): Promise<{ token: string; user: CurrentUser }> {
-  const { db, input, origin } = options;
-  assertNotCommonPassword(input.password, "password");
-  const link = await options.cardSetup?.();
-  const passwordHash = await hashPassword(input.password);
-  try {
-    return await db.transaction(async (tx) => {
-      const now = new Date();
-      const [firm] = await tx
-        .insert(firms)
-        .values({
-          name: input.fullName,
-          plan: input.subscriptionPlan,
-          trialEndsAt: link?.trialEndsAt ?? addDays(now, trialDays),
-          ...(link
-            ? {
-                subscriptionStatus: link.subscriptionStatus,
-                stripeCustomerId: link.stripeCustomerId,
-                stripeSubscriptionId: link.stripeSubscriptionId,
-              }
-            : {}),
-        })
-        .returning();
-      if (!firm) throw new Error("firm insert returned nothing");
-      if (link) await claimSetup(tx, link.setupId, firm.id);
-      const [user] = await tx
-        .insert(users)
-        .values({
-          firmId: firm.id,
-          username: input.username,
-          email: input.email,
-          fullName: input.fullName,
-          role: "super_admin",
-          passwordHash,
-        })
-        .returning();
-      if (!user) throw new Error("user insert returned nothing");
-      const token = await createSession(tx, {
-        userId: user.id,
-        firmId: firm.id,
-        ...origin,
-        absoluteMs: options.config.session.absoluteMs,
-      });
-      await recordAudit(
-        tx,
-        { firmId: firm.id, actorUserId: user.id, ...origin },
-        {
-          action: "account.registered",
-          entityType: "firm",
-          entityId: firm.id,
-          after: {
-            firm: {
-              name: firm.name,
-              plan: firm.plan,
-              ...(link
-                ? {
-                    subscriptionStatus: firm.subscriptionStatus,
-                    stripeCustomerId: link.stripeCustomerId,
-                    stripeSubscriptionId: link.stripeSubscriptionId,
-                  }
-                : {}),
-            },
-            user: { username: user.username, email: user.email },
-          },
-        },
-      );
-      return { token, user: toCurrentUser(user, firm) };
-    });
-  } catch (error) {
-    throw userConflict(error) ?? setupTaken(error) ?? error;
-  }
-}
-
-/** Two registrations racing for one card setup: the second finds it taken. */
-function setupTaken(error: unknown): AppError | undefined {
-  const constraint = uniqueViolation(error);
-  return constraint === "firms_stripe_subscription_id_unique" || constraint === "firms_stripe_customer_id_unique"
-    ? new AppError("BAD_REQUEST", setupNotFoundMessage)
-    : undefined;
 }
 
 let equaliserHash: Promise<string> | undefined;
@@ -180,22 +81,20 @@ export async function login(options: {
     });
     await recordAudit(
       tx,
-      { firmId: found.firm.id, actorUserId: found.user.id, ...origin },
+      { firmId: found.firm.id, userId: found.user.id, ...origin },
       { action: "session.signed_in", entityType: "user", entityId: found.user.id },
     );
     return { token, user: toCurrentUser(found.user, found.firm) };
   });
 }
 
-export async function logout(options: { db: Database; token: string; session: SessionInfo | null; origin: Origin }) {
+/** Ends the session `token` names; `actor` is null when it had already expired (nothing to record). */
+export async function logout(options: { db: Database; token: string; actor: Actor | null }) {
+  const { actor } = options;
   await options.db.transaction(async (tx) => {
     await deleteSessionByToken(tx, options.token);
-    if (options.session) {
-      await recordAudit(
-        tx,
-        { firmId: options.session.firmId, actorUserId: options.session.userId, ...options.origin },
-        { action: "session.signed_out", entityType: "user", entityId: options.session.userId },
-      );
+    if (actor) {
+      await recordAudit(tx, actor, { action: "session.signed_out", entityType: "user", entityId: actor.userId });
     }
   });
 }
@@ -217,7 +116,7 @@ const currentUserById = preparedStatement("current_user_by_id", (db) =>
     .where(and(eq(users.id, sql.placeholder("userId")), eq(users.firmId, sql.placeholder("firmId")))),
 );
 
-export async function getCurrentUser(options: { db: Database; actor: SessionInfo }): Promise<CurrentUser> {
+export async function getCurrentUser(options: { db: Database; actor: Actor }): Promise<CurrentUser> {
   const { db, actor } = options;
   const [found] = await currentUserById(db).execute({ userId: actor.userId, firmId: actor.firmId });
   if (!found) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
@@ -225,14 +124,9 @@ export async function getCurrentUser(options: { db: Database; actor: SessionInfo
 }
 
 /** Checks the current password (failures count like failed sign-ins) and ends the user's other sessions. */
-export async function changePassword(options: {
-  db: Database;
-  actor: SessionInfo;
-  input: ChangePasswordInput;
-  origin: Origin;
-}) {
-  const { db, actor, input, origin } = options;
-  const key = { usernameKey: actor.username.toLowerCase(), ip: origin.ip ?? "unknown" };
+export async function changePassword(options: { db: Database; actor: Actor; input: ChangePasswordInput }) {
+  const { db, actor, input } = options;
+  const key = { usernameKey: actor.username.toLowerCase(), ip: actor.ip ?? "unknown" };
   const attempt = await admitPasswordAttempt(db, key);
   if (!attempt.admitted) {
     throw new AppError("RATE_LIMITED", "Too many wrong passwords. Try again later.", {
@@ -255,11 +149,7 @@ export async function changePassword(options: {
       .set({ passwordHash, updatedAt: new Date() })
       .where(and(eq(users.id, actor.userId), eq(users.firmId, actor.firmId)));
     await deleteUserSessions(tx, { firmId: actor.firmId, userId: actor.userId, keepSessionId: actor.sessionId });
-    await recordAudit(
-      tx,
-      { firmId: actor.firmId, actorUserId: actor.userId, ...origin },
-      { action: "user.password_changed", entityType: "user", entityId: actor.userId },
-    );
+    await recordAudit(tx, actor, { action: "user.password_changed", entityType: "user", entityId: actor.userId });
   });
 }
 
@@ -273,7 +163,7 @@ export function userIdentity(
   return { id: user.id, username: user.username, fullName: user.fullName, email: user.email, role: user.role };
 }
 
-function toCurrentUser(
+export function toCurrentUser(
   user: Parameters<typeof userIdentity>[0],
   firm: Pick<FirmRow, "id" | "name" | "plan" | "trialEndsAt" | "subscriptionStatus">,
 ): CurrentUser {

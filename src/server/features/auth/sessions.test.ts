@@ -6,7 +6,7 @@ import { useTestApp } from "../../../../tests/test-app";
 import { buildApp } from "../../app";
 import { loadConfig } from "../../platform/config";
 import { sessions } from "../../platform/db/schema";
-import { hashToken } from "./sessions";
+import { hashToken } from "../../platform/tokens";
 
 describe("sessions", () => {
   const ctx = useTestApp();

@@ -1,13 +1,13 @@
-import { createHash, randomBytes } from "node:crypto";
 import { and, eq, ne, sql } from "drizzle-orm";
-import type { Role } from "../../../shared/roles";
 import type { Config } from "../../platform/config";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { sessions, users } from "../../platform/db/schema";
+import { hashToken, newToken } from "../../platform/tokens";
+import type { Actor } from "../../tenancy/actor";
 
 /*
- * Sessions (design section 5): a random 256-bit token in an HttpOnly cookie; only its SHA-256 is
+ * Sessions (decision 0005): a random 256-bit token in an HttpOnly cookie; only its SHA-256 is
  * stored, so a database leak yields no usable session. Idle and absolute timeouts; rows live in
  * PostgreSQL, so sessions survive restarts and work across instances.
  */
@@ -16,21 +16,14 @@ export const SESSION_COOKIE = "tendwell_session";
 /** last_seen_at is written at most this often, not on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-export type SessionInfo = {
-  sessionId: string;
-  userId: string;
-  firmId: string;
-  role: Role;
-  username: string;
-};
-
-export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+/** A live session as stored: the actor of its requests, without where each came from. */
+export type SessionInfo = Omit<Actor, "ip" | "userAgent">;
 
 export async function createSession(
   tx: DbExecutor,
   values: { userId: string; firmId: string; ip: string | null; userAgent: string | null; absoluteMs: number },
 ): Promise<string> {
-  const token = randomBytes(32).toString("base64url");
+  const token = newToken();
   const now = new Date();
   await tx.insert(sessions).values({
     userId: values.userId,

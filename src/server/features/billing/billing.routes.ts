@@ -12,7 +12,7 @@ import type { Config } from "../../platform/config";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import type { ZodTypeProvider } from "../../platform/http";
-import { auditContext, requireSession } from "../auth/access-control";
+import { requireActor } from "../../tenancy/actor";
 import {
   applyStripeEvent,
   type CardBilling,
@@ -101,7 +101,7 @@ export async function billingRoutes(
       config: { access: "billing.manage" },
       schema: { summary: "The firm's plan and subscription", response: { 200: billingSchema } },
     },
-    async (request) => getBilling({ db, actor: requireSession(request) }),
+    async (request) => getBilling({ db, actor: requireActor(request) }),
   );
 
   api.put(
@@ -120,8 +120,7 @@ export async function billingRoutes(
       changePlan({
         db,
         billing: cardBilling,
-        actor: requireSession(request),
-        audit: auditContext(request),
+        actor: requireActor(request),
         plan: request.body.plan,
         log: request.log,
       }),

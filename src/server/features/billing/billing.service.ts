@@ -1,16 +1,16 @@
-import { randomBytes } from "node:crypto";
 import { and, count, eq, gt, isNull } from "drizzle-orm";
 import Stripe from "stripe";
 import { type Billing, paymentNotInitializedMessage, type SubscriptionSetupInput } from "../../../shared/billing";
 import { addDays } from "../../../shared/dates";
 import { type PlanId, plans, type SubscriptionStatus, subscriptionStatuses, trialDays } from "../../../shared/plans";
 import type { StripeConfig } from "../../platform/config";
-import { type Database, type DbExecutor, lockFirm } from "../../platform/db/database";
+import type { Database, DbExecutor } from "../../platform/db/database";
 import { billingSetups, clients, firms, stripeEvents, taskTemplates } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
-import { hashToken, type SessionInfo } from "../auth/sessions";
+import { hashToken, newToken } from "../../platform/tokens";
+import type { Actor } from "../../tenancy/actor";
+import { lockFirm, lockFirmAsActor } from "../../tenancy/firm-lock";
+import { recordAudit } from "../audit-trail/audit-trail.service";
 import { callStripe, providerUnavailableMessage, type StripeClient } from "./stripe";
 
 /** Card billing as the routes use it: the configuration and the one SDK client built from it. */
@@ -76,7 +76,7 @@ export async function createSubscriptionSetup(options: {
     log.warn({ subscription: subscription.id }, "Stripe: the trial subscription has no pending setup intent");
     throw new AppError("SERVICE_UNAVAILABLE", paymentNotInitializedMessage);
   }
-  const token = randomBytes(32).toString("base64url");
+  const token = newToken();
   const expiresAt = new Date(Date.now() + setupLifetimeMs);
   await db.insert(billingSetups).values({
     tokenHash: hashToken(token),
@@ -230,7 +230,7 @@ async function findFirmBilling(db: DbExecutor, firmId: string): Promise<FirmBill
   return firm;
 }
 
-export async function getBilling(options: { db: Database; actor: SessionInfo }): Promise<Billing> {
+export async function getBilling(options: { db: Database; actor: Actor }): Promise<Billing> {
   return toBilling(await findFirmBilling(options.db, options.actor.firmId));
 }
 
@@ -242,8 +242,7 @@ export async function getBilling(options: { db: Database; actor: SessionInfo }):
 export async function changePlan(options: {
   db: Database;
   billing: CardBilling | undefined;
-  actor: SessionInfo;
-  audit: AuditContext;
+  actor: Actor;
   plan: PlanId;
   log: Log;
 }): Promise<Billing> {
@@ -308,7 +307,7 @@ export async function changePlan(options: {
       .where(eq(firms.id, actor.firmId))
       .returning();
     if (!row) throw new AppError("NOT_FOUND", "Firm not found");
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "billing.plan_changed",
       entityType: "firm",
       entityId: actor.firmId,
@@ -403,7 +402,7 @@ export async function applyStripeEvent(db: Database, event: Stripe.Event, log: L
         .where(eq(firms.id, firm.id));
       await recordAudit(
         tx,
-        { firmId: firm.id, actorUserId: null, ip: null, userAgent: null },
+        { firmId: firm.id, userId: null, ip: null, userAgent: null },
         {
           action: "billing.subscription_updated",
           entityType: "firm",

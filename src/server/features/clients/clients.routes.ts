@@ -12,8 +12,8 @@ import { fileSlug, sendCsvStream, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
-import { auditContext, requireSession } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
+import type { Actor } from "../../tenancy/actor";
+import { requireActor } from "../../tenancy/actor";
 import { createClient, deleteClient, getClient, listClients, restoreClient, updateClient } from "./clients.service";
 
 /** Where GET /api/clients says a page has a next one: the header carries the cursor for it. */
@@ -37,9 +37,9 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       if (wantsCsv(request, request.query.format)) {
-        return sendClientsCsv(reply, { db, actor: requireSession(request), query: request.query });
+        return sendClientsCsv(reply, { db, actor: requireActor(request), query: request.query });
       }
-      const page = await listClients({ db, actor: requireSession(request), query: request.query });
+      const page = await listClients({ db, actor: requireActor(request), query: request.query });
       if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
       return page.clients;
     },
@@ -55,7 +55,7 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
         response: { 200: clientDetailSchema },
       },
     },
-    async (request) => getClient({ db, actor: requireSession(request), clientId: request.params.id }),
+    async (request) => getClient({ db, actor: requireActor(request), clientId: request.params.id }),
   );
 
   api.post(
@@ -72,9 +72,8 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     async (request, reply) => {
       const client = await createClient({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         input: request.body,
-        audit: auditContext(request),
       });
       return reply.status(201).send(client);
     },
@@ -94,10 +93,9 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     async (request) =>
       updateClient({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         clientId: request.params.id,
         input: request.body,
-        audit: auditContext(request),
       }),
   );
 
@@ -116,10 +114,9 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     async (request, reply) => {
       await deleteClient({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         clientId: request.params.id,
         purge: request.query.purge === "true",
-        audit: auditContext(request),
       });
       return reply.status(204).send();
     },
@@ -135,8 +132,7 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
         response: { 200: clientDetailSchema },
       },
     },
-    async (request) =>
-      restoreClient({ db, actor: requireSession(request), clientId: request.params.id, audit: auditContext(request) }),
+    async (request) => restoreClient({ db, actor: requireActor(request), clientId: request.params.id }),
   );
 }
 
@@ -147,7 +143,7 @@ export const CSV_PAGE = 500;
  * Every client the list's filters match, as a CSV download: read page by page through the list's
  * own cursor (the same query as the JSON list) and written out as the socket takes it.
  */
-function sendClientsCsv(reply: FastifyReply, options: { db: Database; actor: SessionInfo; query: ListClientsQuery }) {
+function sendClientsCsv(reply: FastifyReply, options: { db: Database; actor: Actor; query: ListClientsQuery }) {
   const { db, actor, query } = options;
   if (query.limit !== undefined || query.cursor !== undefined) {
     throw new AppError("BAD_REQUEST", "limit and cursor do not apply to a CSV download");

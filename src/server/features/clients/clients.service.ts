@@ -7,7 +7,6 @@ import {
   type ListClientsQuery,
   type UpdateClientInput,
 } from "../../../shared/clients";
-import { scopeOf } from "../../../shared/permissions";
 import { plans } from "../../../shared/plans";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
@@ -23,9 +22,10 @@ import {
 } from "../../platform/db/schema";
 import { containsPattern } from "../../platform/db/search";
 import { AppError } from "../../platform/errors";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
+import type { Actor } from "../../tenancy/actor";
+import { lockFirmAsActor } from "../../tenancy/firm-lock";
+import { assignedUserOf, overdue, visibleClient } from "../../tenancy/scopes";
+import { recordAudit } from "../audit-trail/audit-trail.service";
 import { createSchedule, resumeSchedules } from "../schedules/schedules.service";
 import { taskColumns, toTask } from "../tasks/tasks.service";
 
@@ -52,11 +52,8 @@ const clientColumns = {
   archivedAt: clients.archivedAt,
 };
 
-/** The user whose assignments limit what the actor sees, or null when the actor sees the firm. */
-const assignedTo = (actor: SessionInfo) => (scopeOf(actor.role, "clients.read") === "assigned" ? actor.userId : null);
-
-/** `($userId is null or the client is assigned to $userId)`, for the prepared reads. */
-const visibleTo = sql`(${sql.placeholder("userId")}::uuid is null or exists (select 1 from ${userClients} where ${userClients.firmId} = ${clients.firmId} and ${userClients.clientId} = ${clients.id} and ${userClients.userId} = ${sql.placeholder("userId")}::uuid))`;
+/** The prepared reads' scope: `$userId` is null or the client is assigned to that user. */
+const visibleTo = visibleClient(clients.firmId, clients.id, sql.placeholder("userId"));
 
 const clientPage = preparedStatement("clients_page", (db) =>
   db
@@ -82,7 +79,7 @@ const taskCountsOfClients = preparedStatement("task_counts_of_clients", (db) =>
       clientId: tasks.clientId,
       total: sql<number>`count(*)::int`,
       completed: sql<number>`(count(*) filter (where ${tasks.status} = 'completed'))::int`,
-      overdue: sql<number>`(count(*) filter (where ${tasks.status} = 'pending' and ${tasks.dueDate} < ${sql.placeholder("now")}::timestamptz))::int`,
+      overdue: sql<number>`(count(*) filter (where ${overdue(tasks.status, tasks.dueDate, sql.placeholder("now"))}))::int`,
     })
     .from(tasks)
     .where(
@@ -159,7 +156,7 @@ const teamOfClient = preparedStatement("team_of_client", (db) =>
 /** A page of clients in name order; `nextCursor` is set when there are more. */
 export async function listClients(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   query: ListClientsQuery;
   now?: Date;
 }): Promise<{ clients: ClientSummary[]; nextCursor: string | null }> {
@@ -167,7 +164,7 @@ export async function listClients(options: {
   const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
   const rows = await clientPage(db).execute({
     firmId: actor.firmId,
-    userId: assignedTo(actor),
+    userId: assignedUserOf(actor, "clients.read"),
     archived: query.archived === "true",
     status: query.status ?? null,
     pattern: query.q ? containsPattern(query.q) : null,
@@ -188,14 +185,14 @@ export async function listClients(options: {
 /** One client with its contacts, tasks and team; 404 when the actor may not see it. */
 export async function getClient(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   clientId: string;
   now?: Date;
 }): Promise<ClientDetail> {
   const { db, actor, clientId, now = new Date() } = options;
   const firmId = actor.firmId;
   const [[row], contactRows, taskRows, team] = await Promise.all([
-    clientById(db).execute({ firmId, clientId, userId: assignedTo(actor) }),
+    clientById(db).execute({ firmId, clientId, userId: assignedUserOf(actor, "clients.read") }),
     contactsOfClient(db).execute({ firmId, clientId }),
     tasksOfClient(db).execute({ firmId, clientId }),
     teamOfClient(db).execute({ firmId, clientId }),
@@ -238,9 +235,8 @@ export async function getClient(options: {
  */
 export async function createClient(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   input: CreateClientInput;
-  audit: AuditContext;
 }): Promise<ClientDetail> {
   const { db, actor, input } = options;
   const id = await db.transaction(async (tx) => {
@@ -292,7 +288,7 @@ export async function createClient(options: {
         })),
       );
     }
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "client.created",
       entityType: "client",
       entityId: client.id,
@@ -310,10 +306,9 @@ export async function createClient(options: {
 /** Changes the fields given; admins and super admins only (the route checks the role). */
 export async function updateClient(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   clientId: string;
   input: UpdateClientInput;
-  audit: AuditContext;
 }): Promise<ClientDetail> {
   const { db, actor, clientId, input } = options;
   await db.transaction(async (tx) => {
@@ -324,7 +319,7 @@ export async function updateClient(options: {
       .update(clients)
       .set({ ...changes, updatedAt: new Date() })
       .where(and(eq(clients.firmId, actor.firmId), eq(clients.id, clientId)));
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "client.updated",
       entityType: "client",
       entityId: clientId,
@@ -342,10 +337,9 @@ export async function updateClient(options: {
  */
 export async function deleteClient(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   clientId: string;
   purge: boolean;
-  audit: AuditContext;
 }): Promise<void> {
   const { db, actor, clientId } = options;
   await db.transaction(async (tx) => {
@@ -358,7 +352,7 @@ export async function deleteClient(options: {
         .update(clients)
         .set({ archivedAt: new Date(), updatedAt: new Date() })
         .where(and(eq(clients.firmId, actor.firmId), eq(clients.id, clientId)));
-      await recordAudit(tx, options.audit, {
+      await recordAudit(tx, actor, {
         action: "client.archived",
         entityType: "client",
         entityId: clientId,
@@ -383,7 +377,7 @@ export async function deleteClient(options: {
       .delete(recurringSchedules)
       .where(and(eq(recurringSchedules.firmId, actor.firmId), eq(recurringSchedules.clientId, clientId)));
     await tx.delete(clients).where(and(eq(clients.firmId, actor.firmId), eq(clients.id, clientId)));
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "client.purged",
       entityType: "client",
       entityId: clientId,
@@ -393,12 +387,7 @@ export async function deleteClient(options: {
 }
 
 /** Brings an archived client back into lists and search. */
-export async function restoreClient(options: {
-  db: Database;
-  actor: SessionInfo;
-  clientId: string;
-  audit: AuditContext;
-}): Promise<ClientDetail> {
+export async function restoreClient(options: { db: Database; actor: Actor; clientId: string }): Promise<ClientDetail> {
   const { db, actor, clientId } = options;
   await db.transaction(async (tx) => {
     await lockFirmAsActor(tx, actor, "clients.write");
@@ -410,7 +399,7 @@ export async function restoreClient(options: {
       .update(clients)
       .set({ archivedAt: null, updatedAt: new Date() })
       .where(and(eq(clients.firmId, actor.firmId), eq(clients.id, clientId)));
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "client.restored",
       entityType: "client",
       entityId: clientId,

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { contactSchema, createContactSchema, updateContactSchema } from "../../../shared/clients";
 import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
-import { auditContext, requireSession } from "../auth/access-control";
+import { requireActor } from "../../tenancy/actor";
 import { createContact, deleteContact, updateContact } from "./contacts.service";
 
 export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
@@ -22,9 +22,8 @@ export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     async (request, reply) => {
       const contact = await createContact({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         input: request.body,
-        audit: auditContext(request),
       });
       return reply.status(201).send(contact);
     },
@@ -44,10 +43,9 @@ export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     async (request) =>
       updateContact({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         contactId: request.params.id,
         input: request.body,
-        audit: auditContext(request),
       }),
   );
 
@@ -60,9 +58,8 @@ export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     async (request, reply) => {
       await deleteContact({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         contactId: request.params.id,
-        audit: auditContext(request),
       });
       return reply.status(204).send();
     },

@@ -3,9 +3,9 @@ import type { Contact, CreateContactInput, UpdateContactInput } from "../../../s
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { clients, contacts } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
+import type { Actor } from "../../tenancy/actor";
+import { lockFirmAsActor } from "../../tenancy/firm-lock";
+import { recordAudit } from "../audit-trail/audit-trail.service";
 
 /*
  * A client's key contacts. At most one is primary (a partial unique index holds it): making one
@@ -24,9 +24,8 @@ const audited = (row: ContactRow) => ({
 
 export async function createContact(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   input: CreateContactInput;
-  audit: AuditContext;
 }): Promise<Contact> {
   const { db, actor, input } = options;
   return db.transaction(async (tx) => {
@@ -42,7 +41,7 @@ export async function createContact(options: {
       .values({ firmId: actor.firmId, ...input })
       .returning();
     if (!row) throw new Error("contact insert returned nothing");
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "contact.created",
       entityType: "contact",
       entityId: row.id,
@@ -54,10 +53,9 @@ export async function createContact(options: {
 
 export async function updateContact(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   contactId: string;
   input: UpdateContactInput;
-  audit: AuditContext;
 }): Promise<Contact> {
   const { db, actor, contactId, input } = options;
   return db.transaction(async (tx) => {
@@ -71,7 +69,7 @@ export async function updateContact(options: {
       .where(and(eq(contacts.firmId, actor.firmId), eq(contacts.id, contactId)))
       .returning();
     if (!row) throw new AppError("NOT_FOUND", "Contact not found");
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "contact.updated",
       entityType: "contact",
       entityId: contactId,
@@ -82,18 +80,13 @@ export async function updateContact(options: {
   });
 }
 
-export async function deleteContact(options: {
-  db: Database;
-  actor: SessionInfo;
-  contactId: string;
-  audit: AuditContext;
-}): Promise<void> {
+export async function deleteContact(options: { db: Database; actor: Actor; contactId: string }): Promise<void> {
   const { db, actor, contactId } = options;
   await db.transaction(async (tx) => {
     await lockFirmAsActor(tx, actor, "clients.write");
     const before = await findContact(tx, actor.firmId, contactId);
     await tx.delete(contacts).where(and(eq(contacts.firmId, actor.firmId), eq(contacts.id, contactId)));
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "contact.deleted",
       entityType: "contact",
       entityId: contactId,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { dashboardSchema } from "../../../shared/dashboard";
 import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
-import { requireSession } from "../auth/access-control";
+import { requireActor } from "../../tenancy/actor";
 import { getDashboard } from "./dashboard.service";
 
 export function dashboardRoutes(app: FastifyInstance, { db }: { db: Database }) {
@@ -16,6 +16,6 @@ export function dashboardRoutes(app: FastifyInstance, { db }: { db: Database }) 
         response: { 200: dashboardSchema },
       },
     },
-    async (request) => getDashboard({ db, actor: requireSession(request) }),
+    async (request) => getDashboard({ db, actor: requireActor(request) }),
   );
 }

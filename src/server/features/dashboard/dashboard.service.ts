@@ -1,8 +1,8 @@
 import type { Dashboard } from "../../../shared/dashboard";
-import { scopeOf } from "../../../shared/permissions";
 import type { Database } from "../../platform/db/database";
 import { preparedSql } from "../../platform/db/prepared";
-import type { SessionInfo } from "../auth/sessions";
+import type { Actor } from "../../tenancy/actor";
+import { assignedUserOf, overdueText, visibleClientText } from "../../tenancy/scopes";
 
 /*
  * The dashboard's figures, counted by PostgreSQL in one round trip: no task row travels to Node,
@@ -17,12 +17,11 @@ const dashboardCounts = preparedSql<Record<string, number>>(
   `with visible as (
      select c.id, c.status from clients c
      where c.firm_id = $1 and c.archived_at is null
-       and ($2::uuid is null or exists (
-         select 1 from user_clients uc where uc.firm_id = c.firm_id and uc.client_id = c.id and uc.user_id = $2::uuid))
+       and ${visibleClientText("c.firm_id", "c.id", "$2")}
    ),
    overdue as (
      select t.client_id, count(*) as n from tasks t join visible v on v.id = t.client_id
-     where t.firm_id = $1 and t.status = 'pending' and t.due_date < $3::timestamptz
+     where t.firm_id = $1 and ${overdueText("t.status", "t.due_date", "$3")}
      group by t.client_id
    ),
    counted as (
@@ -44,10 +43,9 @@ const dashboardCounts = preparedSql<Record<string, number>>(
    from counted, late`,
 );
 
-export async function getDashboard(options: { db: Database; actor: SessionInfo; now?: Date }): Promise<Dashboard> {
+export async function getDashboard(options: { db: Database; actor: Actor; now?: Date }): Promise<Dashboard> {
   const { db, actor, now = new Date() } = options;
-  const assignedTo = scopeOf(actor.role, "clients.read") === "assigned" ? actor.userId : null;
-  const [row = {}] = await dashboardCounts(db, [actor.firmId, assignedTo, now]);
+  const [row = {}] = await dashboardCounts(db, [actor.firmId, assignedUserOf(actor, "clients.read"), now]);
   const n = (name: string) => row[name] ?? 0;
   return {
     clients: {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { firmSchema, updateFirmSchema } from "../../../shared/firm";
 import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
-import { auditContext, requireSession } from "../auth/access-control";
+import { requireActor } from "../../tenancy/actor";
 import { getFirm, updateFirm } from "./firm.service";
 
 export function firmRoutes(app: FastifyInstance, { db }: { db: Database }) {
@@ -14,7 +14,7 @@ export function firmRoutes(app: FastifyInstance, { db }: { db: Database }) {
       config: { access: "signedIn" },
       schema: { summary: "The signed-in user's firm, with its plan and time zone", response: { 200: firmSchema } },
     },
-    async (request) => getFirm({ db, actor: requireSession(request) }),
+    async (request) => getFirm({ db, actor: requireActor(request) }),
   );
 
   api.patch(
@@ -27,7 +27,6 @@ export function firmRoutes(app: FastifyInstance, { db }: { db: Database }) {
         response: { 200: firmSchema },
       },
     },
-    async (request) =>
-      updateFirm({ db, actor: requireSession(request), input: request.body, audit: auditContext(request) }),
+    async (request) => updateFirm({ db, actor: requireActor(request), input: request.body }),
   );
 }

@@ -4,9 +4,9 @@ import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { firms } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
+import type { Actor } from "../../tenancy/actor";
+import { lockFirmAsActor } from "../../tenancy/firm-lock";
+import { recordAudit } from "../audit-trail/audit-trail.service";
 
 type FirmRow = typeof firms.$inferSelect;
 
@@ -24,19 +24,14 @@ const firmById = preparedStatement("firm_by_id", (db) =>
     .where(eq(firms.id, sql.placeholder("firmId"))),
 );
 
-export async function getFirm(options: { db: Database; actor: SessionInfo }): Promise<Firm> {
+export async function getFirm(options: { db: Database; actor: Actor }): Promise<Firm> {
   const [row] = await firmById(options.db).execute({ firmId: options.actor.firmId });
   if (!row) throw new AppError("NOT_FOUND", "Firm not found");
   return toFirm(row);
 }
 
 /** Renames the firm or sets its time zone; a super admin's business (design section 3). */
-export async function updateFirm(options: {
-  db: Database;
-  actor: SessionInfo;
-  input: UpdateFirmInput;
-  audit: AuditContext;
-}): Promise<Firm> {
+export async function updateFirm(options: { db: Database; actor: Actor; input: UpdateFirmInput }): Promise<Firm> {
   const { db, actor, input } = options;
   return db.transaction(async (tx) => {
     await lockFirmAsActor(tx, actor, "firm.manage");
@@ -51,7 +46,7 @@ export async function updateFirm(options: {
       .where(eq(firms.id, actor.firmId))
       .returning();
     if (!row) throw new AppError("NOT_FOUND", "Firm not found");
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "firm.updated",
       entityType: "firm",
       entityId: actor.firmId,

@@ -3,7 +3,7 @@ import { clientReportSchema, type ReportRange, reportQuerySchema, userReportSche
 import { fileSlug, sendCsv, sendCsvStream, toCsv, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
-import { requireSession } from "../auth/access-control";
+import { requireActor } from "../../tenancy/actor";
 import { getClientReport, getUserReport, userCompletions } from "./reports.service";
 
 /** `client-report-harbor-builders-30d-2026-11-23.csv`: the date is the range's last local day. */
@@ -33,7 +33,7 @@ export function reportsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       const { days, format } = request.query;
-      const report = await getClientReport({ db, actor: requireSession(request), clientId: request.params.id, days });
+      const report = await getClientReport({ db, actor: requireActor(request), clientId: request.params.id, days });
       if (!wantsCsv(request, format)) return report;
       const csv = toCsv(
         ["Task", "Status", "Priority", "Due date", "Created", "Completed", "Printed name", "Signed by"],
@@ -69,7 +69,7 @@ export function reportsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       const { days, format } = request.query;
-      const actor = requireSession(request);
+      const actor = requireActor(request);
       if (!wantsCsv(request, format)) return getUserReport({ db, actor, userId: request.params.id, days });
       const { user, range, rows } = await userCompletions({ db, actor, userId: request.params.id, days });
       async function* cells() {

@@ -5,7 +5,8 @@ import { type StoredTaskStatus, type TaskPriority, taskStatus } from "../../../s
 import type { Database } from "../../platform/db/database";
 import { preparedSql } from "../../platform/db/prepared";
 import { AppError } from "../../platform/errors";
-import type { SessionInfo } from "../auth/sessions";
+import type { Actor } from "../../tenancy/actor";
+import { assignedUserOf, overdueText, visibleClientText } from "../../tenancy/scopes";
 
 /*
  * The client and user audits (spec 2, issue 9; docs/decisions/0017-reports.md). Every figure is
@@ -67,8 +68,7 @@ const clientReportHead = reportSql<{
   `select c.id, c.name, c.industry, c.status, f.time_zone, ${rangeFrom("f.time_zone", "$3", "$4")} as range_from
    from clients c join firms f on f.id = c.firm_id
    where c.firm_id = $1 and c.id = $2
-     and ($5::uuid is null or exists (
-       select 1 from user_clients uc where uc.firm_id = c.firm_id and uc.client_id = c.id and uc.user_id = $5::uuid))`,
+     and ${visibleClientText("c.firm_id", "c.id", "$5")}`,
 );
 
 /** The client's tasks of the range: $1 firm, $2 client, $3 from, $4 now. */
@@ -102,7 +102,7 @@ const clientReportFigures = reportSql<{
    select count(*)::int as total,
           (count(*) filter (where status = 'completed'))::int as completed,
           ${rate("count(*) filter (where status = 'completed')", "count(*)")} as completion_rate,
-          (count(*) filter (where status = 'pending' and due_date < $4::timestamptz))::int as overdue,
+          (count(*) filter (where ${overdueText("status", "due_date", "$4")}))::int as overdue,
           ${averageDays("status = 'completed'")} as average_days,
           (select points from series) as series
    from t`,
@@ -255,13 +255,13 @@ function rangeOf(days: ReportDays, from: Date, now: Date, timeZone: string): Rep
 /** The client audit; 404 when the client is not the actor's to see (a `user`: not assigned). */
 export async function getClientReport(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   clientId: string;
   days: ReportDays;
   now?: Date;
 }): Promise<ClientReport> {
   const { db, actor, clientId, days, now = new Date() } = options;
-  const assignedTo = scopeOf(actor.role, "reports.clientAudit") === "assigned" ? actor.userId : null;
+  const assignedTo = assignedUserOf(actor, "reports.clientAudit");
   const [head] = await clientReportHead(db, [actor.firmId, clientId, now, days, assignedTo]);
   if (!head) throw new AppError("NOT_FOUND", "Client not found");
   const range = rangeOf(days, head.range_from, now, head.time_zone);
@@ -301,7 +301,7 @@ type UserReportScope = { head: NonNullable<Awaited<ReturnType<typeof userReportH
 
 async function userScope(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   userId: string;
   days: ReportDays;
   now: Date;
@@ -320,7 +320,7 @@ async function userScope(options: {
 /** The user audit: 404 for a user not of the actor's firm, 403 for a `user` asking about another. */
 export async function getUserReport(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   userId: string;
   days: ReportDays;
   now?: Date;
@@ -378,7 +378,7 @@ function toCompletion(row: CompletionRow): Completion {
  */
 export async function userCompletions(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   userId: string;
   days: ReportDays;
   now?: Date;

@@ -4,7 +4,7 @@ import { signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
 import type { ClientReport, UserReport } from "../../../shared/reports";
 import { insertClient, insertFirm, insertTask, insertUser, insertUserClients } from "../../seed/factories";
-import type { SessionInfo } from "../auth/sessions";
+import type { Actor } from "../../tenancy/actor";
 import { getClientReport, getUserReport } from "./reports.service";
 
 const HOUR = 3_600_000;
@@ -380,7 +380,7 @@ describe("reports", () => {
       const firm = await insertFirm(db, { timeZone });
       const owner = await insertUser(db, { firmId: firm.id, role: "super_admin" });
       const client = await insertClient(db, { firmId: firm.id });
-      const actor: SessionInfo = { firmId: firm.id, userId: owner.id, role: "super_admin" } as SessionInfo;
+      const actor = { firmId: firm.id, userId: owner.id, role: "super_admin" } as Actor;
       const complete = (at: string, name: string) =>
         insertTask(db, {
           firmId: firm.id,

@@ -15,8 +15,8 @@ import { sendCsvStream, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
-import { auditContext, requestOrigin, requireSession } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
+import type { Actor } from "../../tenancy/actor";
+import { requestOrigin, requireActor } from "../../tenancy/actor";
 import { completeTask, createTask, deleteTask, listOverdueTasks, listTasks, updateTask } from "./tasks.service";
 
 /** Where GET /api/tasks says a page has a next one: the header carries the cursor for it. */
@@ -44,9 +44,9 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       if (wantsCsv(request, request.query.format)) {
-        return sendTasksCsv(reply, { db, actor: requireSession(request), query: request.query });
+        return sendTasksCsv(reply, { db, actor: requireActor(request), query: request.query });
       }
-      const page = await listTasks({ db, actor: requireSession(request), query: request.query });
+      const page = await listTasks({ db, actor: requireActor(request), query: request.query });
       if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
       return page.tasks;
     },
@@ -66,7 +66,7 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
       },
     },
     async (request, reply) => {
-      const overdue = await listOverdueTasks({ db, actor: requireSession(request), query: request.query });
+      const overdue = await listOverdueTasks({ db, actor: requireActor(request), query: request.query });
       if (overdue.total !== undefined) reply.header(TOTAL_COUNT_HEADER, String(overdue.total));
       return overdue.tasks;
     },
@@ -86,9 +86,8 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
     async (request, reply) => {
       const task = await createTask({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         input: request.body,
-        audit: auditContext(request),
       });
       return reply.status(201).send(task);
     },
@@ -108,10 +107,9 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
     async (request) =>
       updateTask({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         taskId: request.params.id,
         input: request.body,
-        audit: auditContext(request),
       }),
   );
 
@@ -126,7 +124,7 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
       },
     },
     async (request, reply) => {
-      await deleteTask({ db, actor: requireSession(request), taskId: request.params.id, audit: auditContext(request) });
+      await deleteTask({ db, actor: requireActor(request), taskId: request.params.id });
       return reply.status(204).send();
     },
   );
@@ -147,10 +145,9 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
     async (request) =>
       completeTask({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         taskId: request.params.id,
         input: request.body,
-        audit: auditContext(request),
         origin: requestOrigin(request),
       }),
   );
@@ -161,7 +158,7 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
  * 500 (maxTasksPage) at a time through the list's own keyset cursor, with one `now` for every page,
  * and written out as the socket takes it, so a firm of a million tasks never becomes one array.
  */
-function sendTasksCsv(reply: FastifyReply, options: { db: Database; actor: SessionInfo; query: ListTasksQuery }) {
+function sendTasksCsv(reply: FastifyReply, options: { db: Database; actor: Actor; query: ListTasksQuery }) {
   const { db, actor, query } = options;
   if (query.limit !== undefined || query.cursor !== undefined) {
     throw new AppError("BAD_REQUEST", "limit and cursor do not apply to a CSV download");

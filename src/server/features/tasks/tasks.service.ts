@@ -1,7 +1,5 @@
-import { and, asc, eq, exists, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { type AnyPgColumn, alias } from "drizzle-orm/pg-core";
-import { type Action, scopeOf } from "../../../shared/permissions";
-import type { Role } from "../../../shared/roles";
 import {
   type CompleteTaskInput,
   type CreateTaskInput,
@@ -15,12 +13,13 @@ import {
 } from "../../../shared/tasks";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
-import { clients, tasks, taskTemplates, userClients, users } from "../../platform/db/schema";
+import { clients, tasks, taskTemplates, users } from "../../platform/db/schema";
 import { containsPattern } from "../../platform/db/search";
 import { AppError, fieldError } from "../../platform/errors";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
+import type { Actor } from "../../tenancy/actor";
+import { lockFirmAsActor } from "../../tenancy/firm-lock";
+import { assignedUserOf, overdue, visibleClient } from "../../tenancy/scopes";
+import { recordAudit } from "../audit-trail/audit-trail.service";
 import { checkSignature } from "./signature";
 
 /*
@@ -34,29 +33,8 @@ import { checkSignature } from "./signature";
  * from where, the printed name, the signature and its hash) is written once, by completeTask.
  */
 
-/** The user whose assignments limit what the actor reaches with `action`, or null for the whole firm. */
-const assignedTo = (role: Role, userId: string, action: Action) =>
-  scopeOf(role, action) === "assigned" ? userId : null;
-
-/** `($userId is null or the task's client is assigned to $userId)`, for the prepared reads. */
-const visibleTo = sql`(${sql.placeholder("userId")}::uuid is null or exists (select 1 from ${userClients} where ${userClients.firmId} = ${tasks.firmId} and ${userClients.clientId} = ${tasks.clientId} and ${userClients.userId} = ${sql.placeholder("userId")}::uuid))`;
-
-/** With a user id: "the client is assigned to that user", for writes judged on the actor's role now. */
-function assignedOnly(tx: DbExecutor, client: { firmId: AnyPgColumn; clientId: AnyPgColumn }, userId: string | null) {
-  if (userId === null) return undefined;
-  return exists(
-    tx
-      .select({ one: sql`1` })
-      .from(userClients)
-      .where(
-        and(
-          eq(userClients.firmId, client.firmId),
-          eq(userClients.clientId, client.clientId),
-          eq(userClients.userId, userId),
-        ),
-      ),
-  );
-}
+/** The prepared reads' scope: `$userId` is null or the task's client is assigned to that user. */
+const visibleTo = visibleClient(tasks.firmId, tasks.clientId, sql.placeholder("userId"));
 
 const completer = alias(users, "completer");
 
@@ -125,7 +103,7 @@ const tasksPage = (scope: "firm" | "client", name: string, options: { signatures
             ${sql.placeholder("afterCreated")}::timestamptz, ${sql.placeholder("afterId")}::uuid)`,
           sql`(${sql.placeholder("status")}::text is null
             or (${sql.placeholder("status")}::text = 'completed' and ${tasks.status} = 'completed')
-            or (${sql.placeholder("status")}::text = 'overdue' and ${tasks.status} = 'pending' and ${tasks.dueDate} < ${sql.placeholder("now")}::timestamptz)
+            or (${sql.placeholder("status")}::text = 'overdue' and ${overdue(tasks.status, tasks.dueDate, sql.placeholder("now"))})
             or (${sql.placeholder("status")}::text = 'pending' and ${tasks.status} = 'pending' and (${tasks.dueDate} is null or ${tasks.dueDate} >= ${sql.placeholder("now")}::timestamptz)))`,
           sql`(${sql.placeholder("pattern")}::text is null or ${tasks.name} ilike ${sql.placeholder("pattern")}::text or ${tasks.description} ilike ${sql.placeholder("pattern")}::text or ${clients.name} ilike ${sql.placeholder("pattern")}::text)`,
           visibleTo,
@@ -161,8 +139,7 @@ function statusRange(status: ListTasksQuery["status"], now: Date) {
 /** Overdue work (the bell): never completed ones, so no sign-off columns to read. */
 const overdueWhere = and(
   eq(tasks.firmId, sql.placeholder("firmId")),
-  eq(tasks.status, "pending"),
-  sql`${tasks.dueDate} < ${sql.placeholder("now")}::timestamptz`,
+  overdue(tasks.status, tasks.dueDate, sql.placeholder("now")),
   isNull(clients.archivedAt),
   visibleTo,
 );
@@ -199,7 +176,7 @@ const overdueTasks = preparedStatement("overdue_tasks", (db) =>
 /** A page of tasks in the audit order; `nextCursor` is set when there are more. */
 export async function listTasks(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   query: ListTasksQuery;
   now?: Date;
   /** For a CSV download: the same page without the signatures (`signature` is null). */
@@ -219,7 +196,7 @@ export async function listTasks(options: {
       : clientTasksPage;
   const rows = await statement(db).execute({
     firmId: actor.firmId,
-    userId: assignedTo(actor.role, actor.userId, "clients.read"),
+    userId: assignedUserOf(actor, "clients.read"),
     clientId: query.clientId ?? null,
     status: query.status ?? null,
     lowestCompleted: range.lowest.completed,
@@ -256,12 +233,12 @@ export async function listTasks(options: {
  */
 export async function listOverdueTasks(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   query?: ListOverdueQuery;
   now?: Date;
 }): Promise<{ tasks: TaskListItem[]; total?: number }> {
   const { db, actor, query = {}, now = new Date() } = options;
-  const scope = { firmId: actor.firmId, userId: assignedTo(actor.role, actor.userId, "clients.read"), now };
+  const scope = { firmId: actor.firmId, userId: assignedUserOf(actor, "clients.read"), now };
   const [rows, counted] = await Promise.all([
     overdueTasks(db).execute({ ...scope, limit: query.limit ?? null }),
     query.limit === undefined ? undefined : overdueCount(db).execute(scope),
@@ -288,16 +265,11 @@ export async function listOverdueTasks(options: {
 // Writes
 
 /** Creates a pending task for a client the actor may reach; `createdBy` is the session's user. */
-export async function createTask(options: {
-  db: Database;
-  actor: SessionInfo;
-  input: CreateTaskInput;
-  audit: AuditContext;
-}): Promise<Task> {
+export async function createTask(options: { db: Database; actor: Actor; input: CreateTaskInput }): Promise<Task> {
   const { db, actor, input } = options;
   const row = await db.transaction(async (tx) => {
     const { role } = await lockFirmAsActor(tx, actor, "tasks.create");
-    const userId = assignedTo(role, actor.userId, "tasks.create");
+    const userId = assignedUserOf({ role: role, userId: actor.userId }, "tasks.create");
     const [client] = await tx
       .select({ archivedAt: clients.archivedAt })
       .from(clients)
@@ -305,7 +277,7 @@ export async function createTask(options: {
         and(
           eq(clients.firmId, actor.firmId),
           eq(clients.id, input.clientId),
-          assignedOnly(tx, { firmId: clients.firmId, clientId: clients.id }, userId),
+          visibleClient(clients.firmId, clients.id, sql`${userId}`),
         ),
       );
     if (!client) throw new AppError("NOT_FOUND", "Client not found");
@@ -343,7 +315,7 @@ export async function createTask(options: {
       })
       .returning();
     if (!created) throw new Error("task insert returned nothing");
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "task.created",
       entityType: "task",
       entityId: created.id,
@@ -357,15 +329,19 @@ export async function createTask(options: {
 /** Changes the fields given of a pending task; a signed-off one is evidence and stays as it is. */
 export async function updateTask(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   taskId: string;
   input: UpdateTaskInput;
-  audit: AuditContext;
 }): Promise<Task> {
   const { db, actor, taskId, input } = options;
   const row = await db.transaction(async (tx) => {
     const { role } = await lockFirmAsActor(tx, actor, "tasks.create");
-    const before = await findTask(tx, actor.firmId, taskId, assignedTo(role, actor.userId, "tasks.create"));
+    const before = await findTask(
+      tx,
+      actor.firmId,
+      taskId,
+      assignedUserOf({ role: role, userId: actor.userId }, "tasks.create"),
+    );
     if (before.status === "completed") {
       throw new AppError("CONFLICT", "This task is signed off and cannot be changed");
     }
@@ -382,7 +358,7 @@ export async function updateTask(options: {
       .returning();
     if (!updated) throw new AppError("CONFLICT", "This task is signed off and cannot be changed");
     const changed = Object.keys(changes) as (keyof typeof changes)[];
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "task.updated",
       entityType: "task",
       entityId: taskId,
@@ -395,16 +371,16 @@ export async function updateTask(options: {
 }
 
 /** Deletes a pending task (one made by mistake); signed-off work is kept. */
-export async function deleteTask(options: {
-  db: Database;
-  actor: SessionInfo;
-  taskId: string;
-  audit: AuditContext;
-}): Promise<void> {
+export async function deleteTask(options: { db: Database; actor: Actor; taskId: string }): Promise<void> {
   const { db, actor, taskId } = options;
   await db.transaction(async (tx) => {
     const { role } = await lockFirmAsActor(tx, actor, "tasks.create");
-    const before = await findTask(tx, actor.firmId, taskId, assignedTo(role, actor.userId, "tasks.create"));
+    const before = await findTask(
+      tx,
+      actor.firmId,
+      taskId,
+      assignedUserOf({ role: role, userId: actor.userId }, "tasks.create"),
+    );
     if (before.status === "completed") {
       throw new AppError("CONFLICT", "This task is signed off and cannot be deleted");
     }
@@ -413,7 +389,7 @@ export async function deleteTask(options: {
       .where(and(eq(tasks.firmId, actor.firmId), eq(tasks.id, taskId), eq(tasks.status, "pending")))
       .returning({ id: tasks.id });
     if (deleted.length === 0) throw new AppError("CONFLICT", "This task is signed off and cannot be deleted");
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "task.deleted",
       entityType: "task",
       entityId: taskId,
@@ -430,10 +406,9 @@ export async function deleteTask(options: {
  */
 export async function completeTask(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   taskId: string;
   input: CompleteTaskInput;
-  audit: AuditContext;
   origin: { ip: string | null; userAgent: string | null };
 }): Promise<Task> {
   const { db, actor, taskId, input, origin } = options;
@@ -441,7 +416,12 @@ export async function completeTask(options: {
   if (!signature.ok) throw fieldError("signature", signature.message);
   return db.transaction(async (tx) => {
     const { role } = await lockFirmAsActor(tx, actor, "tasks.complete");
-    const before = await findTask(tx, actor.firmId, taskId, assignedTo(role, actor.userId, "tasks.complete"));
+    const before = await findTask(
+      tx,
+      actor.firmId,
+      taskId,
+      assignedUserOf({ role: role, userId: actor.userId }, "tasks.complete"),
+    );
     if (before.status === "completed") throw new AppError("CONFLICT", "This task is already completed");
     const completedAt = new Date();
     const [completed] = await tx
@@ -464,7 +444,7 @@ export async function completeTask(options: {
       .select({ fullName: users.fullName, username: users.username })
       .from(users)
       .where(and(eq(users.firmId, actor.firmId), eq(users.id, actor.userId)));
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "task.completed",
       entityType: "task",
       entityId: taskId,
@@ -492,11 +472,7 @@ async function findTask(tx: DbExecutor, firmId: string, taskId: string, userId: 
     .select()
     .from(tasks)
     .where(
-      and(
-        eq(tasks.firmId, firmId),
-        eq(tasks.id, taskId),
-        assignedOnly(tx, { firmId: tasks.firmId, clientId: tasks.clientId }, userId),
-      ),
+      and(eq(tasks.firmId, firmId), eq(tasks.id, taskId), visibleClient(tasks.firmId, tasks.clientId, sql`${userId}`)),
     );
   if (!row) throw new AppError("NOT_FOUND", "Task not found");
   return row;

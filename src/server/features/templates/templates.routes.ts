@@ -8,7 +8,7 @@ import {
 } from "../../../shared/templates";
 import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
-import { auditContext, requireSession } from "../auth/access-control";
+import { requireActor } from "../../tenancy/actor";
 import {
   addFromLibrary,
   createTemplate,
@@ -35,7 +35,7 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
       config: { access: "templates.read" },
       schema: { summary: "The firm's task templates", response: { 200: z.array(templateSchema) } },
     },
-    async (request) => listTemplates({ db, actor: requireSession(request) }),
+    async (request) => listTemplates({ db, actor: requireActor(request) }),
   );
 
   api.post(
@@ -51,9 +51,8 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
     async (request, reply) => {
       const template = await createTemplate({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         input: request.body,
-        audit: auditContext(request),
       });
       return reply.status(201).send(template);
     },
@@ -73,10 +72,9 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
     async (request) =>
       updateTemplate({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         templateId: request.params.id,
         input: request.body,
-        audit: auditContext(request),
       }),
   );
 
@@ -93,9 +91,8 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
     async (request, reply) => {
       await deleteTemplate({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         templateId: request.params.id,
-        audit: auditContext(request),
       });
       return reply.status(204).send();
     },
@@ -110,7 +107,7 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
         response: { 200: z.array(libraryTemplateSchema) },
       },
     },
-    async (request) => listLibrary({ db, actor: requireSession(request) }),
+    async (request) => listLibrary({ db, actor: requireActor(request) }),
   );
 
   api.post(
@@ -126,9 +123,8 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
     async (request, reply) => {
       const template = await addFromLibrary({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         key: request.params.key,
-        audit: auditContext(request),
       });
       return reply.status(201).send(template);
     },

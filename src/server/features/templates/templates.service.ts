@@ -11,9 +11,9 @@ import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { firms, recurringSchedules, tasks, taskTemplates } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
-import type { SessionInfo } from "../auth/sessions";
+import type { Actor } from "../../tenancy/actor";
+import { lockFirmAsActor } from "../../tenancy/firm-lock";
+import { recordAudit } from "../audit-trail/audit-trail.service";
 
 /*
  * The firm's task templates, and the curated library they can be added from. A deleted template
@@ -44,7 +44,7 @@ const templatesOfFirm = preparedStatement("templates_of_firm", (db) =>
 );
 
 /** Newest last, as they were made (the screens sort as they like). */
-export async function listTemplates(options: { db: Database; actor: SessionInfo }): Promise<Template[]> {
+export async function listTemplates(options: { db: Database; actor: Actor }): Promise<Template[]> {
   const rows = await templatesOfFirm(options.db).execute({ firmId: options.actor.firmId });
   return rows.map(toTemplate);
 }
@@ -52,24 +52,22 @@ export async function listTemplates(options: { db: Database; actor: SessionInfo 
 /** `createdBy` is the signed-in user, whatever the body said (design section 3). */
 export async function createTemplate(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   input: CreateTemplateInput;
-  audit: AuditContext;
 }): Promise<Template> {
   const { db, actor, input } = options;
   return db.transaction(async (tx) => {
     await lockFirmAsActor(tx, actor, "templates.create");
     await assertWithinTemplateLimit(tx, actor.firmId);
-    return insertTemplate(tx, actor, { ...input, libraryKey: null }, options.audit);
+    return insertTemplate(tx, actor, { ...input, libraryKey: null });
   });
 }
 
 export async function updateTemplate(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   templateId: string;
   input: UpdateTemplateInput;
-  audit: AuditContext;
 }): Promise<Template> {
   const { db, actor, templateId, input } = options;
   return db.transaction(async (tx) => {
@@ -88,7 +86,7 @@ export async function updateTemplate(options: {
       .where(and(eq(taskTemplates.firmId, actor.firmId), eq(taskTemplates.id, templateId)))
       .returning();
     if (!row) throw new AppError("NOT_FOUND", "Task template not found");
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "template.updated",
       entityType: "template",
       entityId: templateId,
@@ -99,12 +97,7 @@ export async function updateTemplate(options: {
   });
 }
 
-export async function deleteTemplate(options: {
-  db: Database;
-  actor: SessionInfo;
-  templateId: string;
-  audit: AuditContext;
-}): Promise<void> {
+export async function deleteTemplate(options: { db: Database; actor: Actor; templateId: string }): Promise<void> {
   const { db, actor, templateId } = options;
   await db.transaction(async (tx) => {
     await lockFirmAsActor(tx, actor, "templates.manage");
@@ -128,7 +121,7 @@ export async function deleteTemplate(options: {
       .update(tasks)
       .set({ templateId: null })
       .where(and(eq(tasks.firmId, actor.firmId), eq(tasks.templateId, templateId)));
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "template.deleted",
       entityType: "template",
       entityId: templateId,
@@ -151,19 +144,14 @@ const addedLibraryKeys = preparedStatement("library_keys_of_firm", (db) =>
     ),
 );
 
-export async function listLibrary(options: { db: Database; actor: SessionInfo }): Promise<LibraryTemplateEntry[]> {
+export async function listLibrary(options: { db: Database; actor: Actor }): Promise<LibraryTemplateEntry[]> {
   const rows = await addedLibraryKeys(options.db).execute({ firmId: options.actor.firmId });
   const added = new Set(rows.map((row) => row.libraryKey));
   return templateLibrary.map((template) => ({ ...template, added: added.has(template.key) }));
 }
 
 /** Copies a library template into the firm's templates; library templates are not custom ones. */
-export async function addFromLibrary(options: {
-  db: Database;
-  actor: SessionInfo;
-  key: string;
-  audit: AuditContext;
-}): Promise<Template> {
+export async function addFromLibrary(options: { db: Database; actor: Actor; key: string }): Promise<Template> {
   const { db, actor } = options;
   const template = findLibraryTemplate(options.key);
   if (!template) throw new AppError("NOT_FOUND", "Library template not found");
@@ -180,27 +168,21 @@ export async function addFromLibrary(options: {
         ),
       );
     if (existing) throw new AppError("CONFLICT", "This template is already in your templates");
-    return insertTemplate(
-      tx,
-      actor,
-      {
-        name: template.name,
-        description: template.description,
-        priority: template.priority,
-        frequency: template.frequency,
-        isRecurring: template.frequency !== null,
-        libraryKey: template.key,
-      },
-      options.audit,
-    );
+    return insertTemplate(tx, actor, {
+      name: template.name,
+      description: template.description,
+      priority: template.priority,
+      frequency: template.frequency,
+      isRecurring: template.frequency !== null,
+      libraryKey: template.key,
+    });
   });
 }
 
 async function insertTemplate(
   tx: DbExecutor,
-  actor: SessionInfo,
+  actor: Actor,
   values: CreateTemplateInput & { libraryKey: string | null },
-  audit: AuditContext,
 ): Promise<Template> {
   const [row] = await tx
     .insert(taskTemplates)
@@ -216,7 +198,7 @@ async function insertTemplate(
     })
     .returning();
   if (!row) throw new Error("template insert returned nothing");
-  await recordAudit(tx, audit, {
+  await recordAudit(tx, actor, {
     action: "template.created",
     entityType: "template",
     entityId: row.id,

@@ -4,7 +4,8 @@ import { activityTasksLimit, type UserActivity } from "../../../shared/reports";
 import { taskStatus } from "../../../shared/tasks";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
-import type { SessionInfo } from "../auth/sessions";
+import type { Actor } from "../../tenancy/actor";
+import { overdue } from "../../tenancy/scopes";
 import { getUser } from "./users.service";
 
 /*
@@ -73,7 +74,7 @@ export const totalsQuery = (firmId: string, userId: string, now: Date) => sql`
     select count(*)::int as total,
            count(*) filter (where t.status = 'completed')::int as completed,
            count(*) filter (where t.status = 'pending' and (t.due_date is null or t.due_date >= ${now}))::int as pending,
-           count(*) filter (where t.status = 'pending' and t.due_date < ${now})::int as overdue,
+           count(*) filter (where ${overdue(sql.raw("t.status"), sql.raw("t.due_date"), sql`${now}`)})::int as overdue,
            coalesce(sum(extract(epoch from t.completed_at - t.created_at) / 86400) filter (where t.status = 'completed'), 0) as days
     ${onAssignedClients(firmId)}
   ),
@@ -152,7 +153,7 @@ const iso = (value: Date | string | null) => (value === null ? null : toDate(val
  */
 export async function getUserActivity(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   userId: string;
   now?: Date;
 }): Promise<UserActivity> {

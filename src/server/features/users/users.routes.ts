@@ -4,7 +4,7 @@ import { userActivitySchema } from "../../../shared/reports";
 import { createUserSchema, updateUserSchema, userSummarySchema } from "../../../shared/users";
 import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
-import { auditContext, requireSession } from "../auth/access-control";
+import { requireActor } from "../../tenancy/actor";
 import { getUserActivity } from "./user-activity.service";
 import { createUser, getUser, listUsers, updateUser } from "./users.service";
 
@@ -17,7 +17,7 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
       config: { access: "users.read" },
       schema: { summary: "The firm's users, by name", response: { 200: z.array(userSummarySchema) } },
     },
-    async (request) => listUsers({ db, actor: requireSession(request) }),
+    async (request) => listUsers({ db, actor: requireActor(request) }),
   );
 
   api.get(
@@ -26,7 +26,7 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
       config: { access: "users.read" },
       schema: { summary: "One of the firm's users", params: idParams("User"), response: { 200: userSummarySchema } },
     },
-    async (request) => getUser({ db, actor: requireSession(request), userId: request.params.id }),
+    async (request) => getUser({ db, actor: requireActor(request), userId: request.params.id }),
   );
 
   api.get(
@@ -40,7 +40,7 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
         response: { 200: userActivitySchema },
       },
     },
-    async (request) => getUserActivity({ db, actor: requireSession(request), userId: request.params.id }),
+    async (request) => getUserActivity({ db, actor: requireActor(request), userId: request.params.id }),
   );
 
   api.post(
@@ -52,9 +52,8 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
     async (request, reply) => {
       const user = await createUser({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         input: request.body,
-        audit: auditContext(request),
       });
       return reply.status(201).send(user);
     },
@@ -74,10 +73,9 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
     async (request) =>
       updateUser({
         db,
-        actor: requireSession(request),
+        actor: requireActor(request),
         userId: request.params.id,
         input: request.body,
-        audit: auditContext(request),
       }),
   );
 }

@@ -6,11 +6,12 @@ import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { users } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
-import { type AuditContext, recordAudit } from "../audit-trail/audit-trail.service";
-import { lockFirmAsActor } from "../auth/access-control";
+import type { Actor } from "../../tenancy/actor";
+import { lockFirmAsActor } from "../../tenancy/firm-lock";
+import { recordAudit } from "../audit-trail/audit-trail.service";
 import { assertNotCommonPassword, userConflict, userIdentity } from "../auth/auth.service";
 import { hashPassword } from "../auth/password";
-import { deleteUserSessions, type SessionInfo } from "../auth/sessions";
+import { deleteUserSessions } from "../auth/sessions";
 
 type UserRow = typeof users.$inferSelect;
 
@@ -41,7 +42,7 @@ const usersOfFirm = preparedStatement("users_of_firm", (db) =>
     .orderBy(asc(users.fullName), asc(users.id)),
 );
 
-export async function listUsers(options: { db: Database; actor: SessionInfo }): Promise<UserSummary[]> {
+export async function listUsers(options: { db: Database; actor: Actor }): Promise<UserSummary[]> {
   const rows = await usersOfFirm(options.db).execute({ firmId: options.actor.firmId });
   return rows.map(toUserSummary);
 }
@@ -55,7 +56,7 @@ async function findUser(db: DbExecutor, firmId: string, userId: string): Promise
   return user;
 }
 
-export async function getUser(options: { db: Database; actor: SessionInfo; userId: string }): Promise<UserSummary> {
+export async function getUser(options: { db: Database; actor: Actor; userId: string }): Promise<UserSummary> {
   return toUserSummary(await findUser(options.db, options.actor.firmId, options.userId));
 }
 
@@ -70,9 +71,8 @@ function assertMayGrant(actorRole: Role, role: Role) {
 
 export async function createUser(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   input: CreateUserInput;
-  audit: AuditContext;
 }): Promise<UserSummary> {
   const { db, actor, input } = options;
   assertMayGrant(actor.role, input.role);
@@ -94,7 +94,7 @@ export async function createUser(options: {
         .returning();
       if (!user) throw new Error("user insert returned nothing");
       const summary = toUserSummary(user);
-      await recordAudit(tx, options.audit, {
+      await recordAudit(tx, actor, {
         action: "user.created",
         entityType: "user",
         entityId: user.id,
@@ -117,10 +117,9 @@ export async function createUser(options: {
  */
 export async function updateUser(options: {
   db: Database;
-  actor: SessionInfo;
+  actor: Actor;
   userId: string;
   input: UpdateUserInput;
-  audit: AuditContext;
 }): Promise<UserSummary> {
   const { db, actor, userId, input } = options;
   return db.transaction(async (tx) => {
@@ -151,7 +150,7 @@ export async function updateUser(options: {
     if (!updated) throw new AppError("NOT_FOUND", "User not found");
     if (updated.disabledAt !== null) await deleteUserSessions(tx, { firmId: actor.firmId, userId });
     const pick = (user: UserRow) => ({ fullName: user.fullName, role: user.role, disabled: user.disabledAt !== null });
-    await recordAudit(tx, options.audit, {
+    await recordAudit(tx, actor, {
       action: "user.updated",
       entityType: "user",
       entityId: userId,

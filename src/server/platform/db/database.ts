@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import * as schema from "./schema";
@@ -31,12 +30,3 @@ export function connectDatabase(options: {
 
 /** Either the database or an open transaction: what services and factories write through. */
 export type DbExecutor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
-
-/**
- * Serialises one firm's writers until the transaction ends. FOR NO KEY UPDATE, not FOR UPDATE:
- * a transaction that has inserted a row referencing the firm holds a KEY SHARE lock on it, and
- * FOR UPDATE would wait on other writers' KEY SHARE locks while they wait on ours (a deadlock).
- */
-export async function lockFirm(tx: DbExecutor, firmId: string): Promise<void> {
-  await tx.execute(sql`select 1 from firms where id = ${firmId} for no key update`);
-}

@@ -1,0 +1,108 @@
+import type { RegisterInput } from "../../../shared/auth";
+import { addDays } from "../../../shared/dates";
+import { trialDays } from "../../../shared/plans";
+import type { CurrentUser } from "../../../shared/users";
+import type { Config } from "../../platform/config";
+import type { Database } from "../../platform/db/database";
+import { firms, users } from "../../platform/db/schema";
+import { AppError, uniqueViolation } from "../../platform/errors";
+import type { Actor } from "../../tenancy/actor";
+import { recordAudit } from "../audit-trail/audit-trail.service";
+import { assertNotCommonPassword, toCurrentUser, userConflict } from "../auth/auth.service";
+import { hashPassword } from "../auth/password";
+import { createSession } from "../auth/sessions";
+import { claimSetup, type SetupLink, setupNotFoundMessage } from "../billing/billing.service";
+
+type Origin = Pick<Actor, "ip" | "userAgent">;
+
+/**
+ * Registration: a new firm on a 14-day trial, its first user as super_admin, signed in. With card
+ * billing, `cardSetup` finds the browser's card setup (or refuses): the firm is linked to its
+ * Stripe customer and subscription, and the setup is claimed in the same transaction.
+ */
+export async function register(options: {
+  db: Database;
+  config: Config;
+  input: RegisterInput;
+  origin: Origin;
+  cardSetup?: () => Promise<SetupLink>;
+}): Promise<{ token: string; user: CurrentUser }> {
+  const { db, input, origin } = options;
+  assertNotCommonPassword(input.password, "password");
+  const link = await options.cardSetup?.();
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction(async (tx) => {
+      const now = new Date();
+      const [firm] = await tx
+        .insert(firms)
+        .values({
+          name: input.fullName,
+          plan: input.subscriptionPlan,
+          trialEndsAt: link?.trialEndsAt ?? addDays(now, trialDays),
+          ...(link
+            ? {
+                subscriptionStatus: link.subscriptionStatus,
+                stripeCustomerId: link.stripeCustomerId,
+                stripeSubscriptionId: link.stripeSubscriptionId,
+              }
+            : {}),
+        })
+        .returning();
+      if (!firm) throw new Error("firm insert returned nothing");
+      if (link) await claimSetup(tx, link.setupId, firm.id);
+      const [user] = await tx
+        .insert(users)
+        .values({
+          firmId: firm.id,
+          username: input.username,
+          email: input.email,
+          fullName: input.fullName,
+          role: "super_admin",
+          passwordHash,
+        })
+        .returning();
+      if (!user) throw new Error("user insert returned nothing");
+      const token = await createSession(tx, {
+        userId: user.id,
+        firmId: firm.id,
+        ...origin,
+        absoluteMs: options.config.session.absoluteMs,
+      });
+      await recordAudit(
+        tx,
+        { firmId: firm.id, userId: user.id, ...origin },
+        {
+          action: "account.registered",
+          entityType: "firm",
+          entityId: firm.id,
+          after: {
+            firm: {
+              name: firm.name,
+              plan: firm.plan,
+              ...(link
+                ? {
+                    subscriptionStatus: firm.subscriptionStatus,
+                    stripeCustomerId: link.stripeCustomerId,
+                    stripeSubscriptionId: link.stripeSubscriptionId,
+                  }
+                : {}),
+            },
+            user: { username: user.username, email: user.email },
+          },
+        },
+      );
+      return { token, user: toCurrentUser(user, firm) };
+    });
+  } catch (error) {
+    throw userConflict(error) ?? setupTaken(error) ?? error;
+  }
+}
+
+/** Two registrations racing for one card setup: the second finds it taken. */
+function setupTaken(error: unknown): AppError | undefined {
+  const constraint = uniqueViolation(error);
+  return constraint === "firms_stripe_subscription_id_unique" || constraint === "firms_stripe_customer_id_unique"
+    ? new AppError("BAD_REQUEST", setupNotFoundMessage)
+    : undefined;
+}
