@@ -1,4 +1,5 @@
 import type { ApiErrorBody } from "../../shared/api-error";
+import { NEXT_CURSOR_HEADER } from "../../shared/paging";
 
 /** A failed call. `message` follows spec section 8: "status: body text" (or the status text). */
 export class ApiError extends Error {
@@ -41,6 +42,15 @@ export async function requestJsonWithHeaders<T = unknown>(
     throw new ApiError(response.status, `${response.status}: ${text || response.statusText}`, parseErrorBody(text));
   }
   return { body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
+}
+
+/** One page of a keyset-paged list (src/shared/paging.ts): its rows and the next page's cursor. */
+export async function requestPage<Row>(
+  url: string,
+  signal: AbortSignal,
+): Promise<{ rows: Row[]; nextCursor: string | null }> {
+  const { body, headers } = await requestJsonWithHeaders<Row[]>("GET", url, undefined, signal);
+  return { rows: body, nextCursor: headers.get(NEXT_CURSOR_HEADER) };
 }
 
 function parseErrorBody(text: string): Partial<ApiErrorBody> | undefined {

@@ -1,16 +1,13 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ClientDetail, ClientSummary, CreateClientInput } from "../../../shared/clients";
 import type { Template } from "../../../shared/templates";
-import { requestJson, requestJsonWithHeaders } from "../../lib/api";
+import { requestJson, requestPage } from "../../lib/api";
 
 /**
  * Clients per request of the grid. A multiple of 1, 2 and 3 so every page fills whole rows at
  * each column count; small enough that a firm of 10,000 clients costs one quick page per scroll.
  */
 export const clientPageSize = 60;
-
-/** The server's header carrying the next page's cursor (decision 0010); absent on the last page. */
-const nextCursorHeader = "x-next-cursor";
 
 export type ClientPage = { clients: ClientSummary[]; nextCursor: string | null };
 
@@ -19,13 +16,8 @@ async function fetchClientPage(q: string, cursor: string | null, signal: AbortSi
   const params = new URLSearchParams({ limit: String(clientPageSize) });
   if (q) params.set("q", q);
   if (cursor) params.set("cursor", cursor);
-  const { body, headers } = await requestJsonWithHeaders<ClientSummary[]>(
-    "GET",
-    `/api/clients?${params}`,
-    undefined,
-    signal,
-  );
-  return { clients: body, nextCursor: headers.get(nextCursorHeader) };
+  const { rows, nextCursor } = await requestPage<ClientSummary>(`/api/clients?${params}`, signal);
+  return { clients: rows, nextCursor };
 }
 
 /**

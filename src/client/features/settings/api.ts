@@ -3,7 +3,7 @@ import type { ChangePasswordInput } from "../../../shared/auth";
 import type { Firm, UpdateFirmInput } from "../../../shared/firm";
 import type { AuditEntity, AuditEvent, AuditVerification } from "../../../shared/reports";
 import type { UserSummary } from "../../../shared/users";
-import { requestJson, requestJsonWithHeaders } from "../../lib/api";
+import { requestJson, requestPage } from "../../lib/api";
 import { currentUserQueryKey } from "../auth/api";
 import { firmQueryOptions } from "../tasks/api";
 
@@ -48,16 +48,11 @@ async function fetchAuditPage(filter: AuditFilter, cursor: string | null, signal
   if (filter.from) params.set("from", filter.from);
   if (filter.to) params.set("to", filter.to);
   if (cursor) params.set("cursor", cursor);
-  const { body, headers } = await requestJsonWithHeaders<AuditEvent[]>(
-    "GET",
-    `/api/audit-events?${params}`,
-    undefined,
-    signal,
-  );
-  return { events: body, nextCursor: headers.get("x-next-cursor") };
+  const { rows, nextCursor } = await requestPage<AuditEvent>(`/api/audit-events?${params}`, signal);
+  return { events: rows, nextCursor };
 }
 
-/** GET /api/audit-events page by page, newest first; the next page's cursor is in `x-next-cursor`. */
+/** GET /api/audit-events page by page, newest first. */
 export function auditEventsQueryOptions(filter: AuditFilter, enabled: boolean) {
   return infiniteQueryOptions({
     queryKey: ["/api/audit-events", "list", filter] as const,

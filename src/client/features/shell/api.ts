@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { ClientSummary } from "../../../shared/clients";
+import { TOTAL_COUNT_HEADER } from "../../../shared/paging";
 import type { TaskListItem } from "../../../shared/tasks";
 import { requestJson, requestJsonWithHeaders } from "../../lib/api";
 
@@ -42,7 +43,7 @@ export function overdueTasksQueryOptions() {
         undefined,
         signal,
       );
-      return { tasks: body, total: Number(headers.get("x-total-count") ?? body.length) };
+      return { tasks: body, total: Number(headers.get(TOTAL_COUNT_HEADER) ?? body.length) };
     },
   });
 }

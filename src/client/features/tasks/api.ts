@@ -2,7 +2,7 @@ import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from 
 import type { Firm } from "../../../shared/firm";
 import type { TaskListItem, TaskStatus } from "../../../shared/tasks";
 import type { CreateTemplateInput, LibraryTemplateEntry, Template } from "../../../shared/templates";
-import { requestJson, requestJsonWithHeaders } from "../../lib/api";
+import { requestJson, requestPage } from "../../lib/api";
 
 /** Tasks per request: a screenful and a half, so scrolling rarely waits (the API allows 500). */
 export const auditPageSize = 50;
@@ -10,19 +10,14 @@ export const auditPageSize = 50;
 export type AuditFilter = { q: string; status: TaskStatus | "all" };
 export type TaskPage = { tasks: TaskListItem[]; nextCursor: string | null };
 
-/** One page of GET /api/tasks; the next page's cursor travels in `x-next-cursor` (decision 0010). */
+/** One page of GET /api/tasks. */
 async function fetchTaskPage(filter: AuditFilter, cursor: string | null, signal: AbortSignal): Promise<TaskPage> {
   const params = new URLSearchParams({ limit: String(auditPageSize) });
   if (filter.q) params.set("q", filter.q);
   if (filter.status !== "all") params.set("status", filter.status);
   if (cursor) params.set("cursor", cursor);
-  const { body, headers } = await requestJsonWithHeaders<TaskListItem[]>(
-    "GET",
-    `/api/tasks?${params}`,
-    undefined,
-    signal,
-  );
-  return { tasks: body, nextCursor: headers.get("x-next-cursor") };
+  const { rows, nextCursor } = await requestPage<TaskListItem>(`/api/tasks?${params}`, signal);
+  return { tasks: rows, nextCursor };
 }
 
 /**

@@ -1,13 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { NEXT_CURSOR_HEADER } from "../../../shared/paging";
 import { auditEventSchema, auditEventsQuerySchema, auditVerificationSchema } from "../../../shared/reports";
 import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
+import { sendNextCursor } from "../../platform/keyset";
 import { requireActor } from "../../tenancy/actor";
 import { listAuditEvents, verifyAuditChain } from "./audit-trail.service";
 
 /** Where GET /api/audit-events says a page has a next one, as GET /api/tasks does. */
-const NEXT_CURSOR_HEADER = "x-next-cursor";
 
 export function auditRoutes(app: FastifyInstance, { db }: { db: Database }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -27,7 +28,7 @@ export function auditRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       const page = await listAuditEvents({ db, actor: requireActor(request), query: request.query });
-      if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+      sendNextCursor(reply, page.nextCursor);
       return page.events;
     },
   );

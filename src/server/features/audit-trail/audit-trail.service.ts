@@ -4,7 +4,7 @@ import type { AuditEventInput } from "../../../shared/audit-events";
 import type { AuditEvent, AuditEventsQuery, AuditVerification } from "../../../shared/reports";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { auditEvents, firms, users } from "../../platform/db/schema";
-import { AppError } from "../../platform/errors";
+import { decodeCursor, keysetPage } from "../../platform/keyset";
 import type { Actor, EventSource } from "../../tenancy/actor";
 import { lockFirm } from "../../tenancy/firm-lock";
 
@@ -176,7 +176,7 @@ export async function listAuditEvents(options: {
   query: AuditEventsQuery;
 }): Promise<{ events: AuditEvent[]; nextCursor: string | null }> {
   const { db, actor, query } = options;
-  const before = query.cursor === undefined ? null : decodeAuditCursor(query.cursor);
+  const before = query.cursor === undefined ? null : decodeCursor(query.cursor, readEventKey);
   const range = await seqRangeOfDays(db, actor.firmId, query.from, query.to);
   if (range === "empty") return { events: [], nextCursor: null };
   const rows = await db
@@ -210,11 +210,9 @@ export async function listAuditEvents(options: {
     )
     .orderBy(desc(auditEvents.seq))
     .limit(query.limit + 1);
-  const more = rows.length > query.limit;
-  const page = more ? rows.slice(0, query.limit) : rows;
-  const last = page.at(-1);
+  const page = keysetPage(rows, query.limit, (last) => ["a", last.seq]);
   return {
-    events: page.map((row) => ({
+    events: page.rows.map((row) => ({
       id: row.id,
       seq: row.seq,
       action: row.action,
@@ -230,7 +228,7 @@ export async function listAuditEvents(options: {
       before: row.before,
       after: row.after,
     })),
-    nextCursor: more && last ? encodeAuditCursor(last.seq) : null,
+    nextCursor: page.nextCursor,
   };
 }
 
@@ -272,20 +270,8 @@ async function seqRangeOfDays(
   return { first, last };
 }
 
-/** Cursors are the last event's seq, opaque to callers: `["a", seq]` as base64url JSON. */
-function encodeAuditCursor(seq: number): string {
-  return Buffer.from(JSON.stringify(["a", seq])).toString("base64url");
-}
-
-function decodeAuditCursor(cursor: string): number {
-  try {
-    const key: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(key) && key.length === 2 && key[0] === "a") {
-      const seq: unknown = key[1];
-      if (typeof seq === "number" && Number.isSafeInteger(seq) && seq > 1) return seq;
-    }
-  } catch {
-    // fall through to the refusal
-  }
-  throw new AppError("BAD_REQUEST", "The cursor is not one this list gave out");
-}
+/** The list's key: `["a", seq]`, the last event's seq (an event before it comes next). */
+const readEventKey = (key: unknown[]) =>
+  key.length === 2 && key[0] === "a" && typeof key[1] === "number" && Number.isSafeInteger(key[1]) && key[1] > 1
+    ? key[1]
+    : undefined;

@@ -8,16 +8,14 @@ import {
   listClientsQuerySchema,
   updateClientSchema,
 } from "../../../shared/clients";
+import { NEXT_CURSOR_HEADER } from "../../../shared/paging";
 import { fileSlug, sendCsvStream, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
-import type { Actor } from "../../tenancy/actor";
-import { requireActor } from "../../tenancy/actor";
+import { sendNextCursor } from "../../platform/keyset";
+import { type Actor, requireActor } from "../../tenancy/actor";
 import { createClient, deleteClient, getClient, listClients, restoreClient, updateClient } from "./clients.service";
-
-/** Where GET /api/clients says a page has a next one: the header carries the cursor for it. */
-export const NEXT_CURSOR_HEADER = "x-next-cursor";
 
 export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -40,7 +38,7 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
         return sendClientsCsv(reply, { db, actor: requireActor(request), query: request.query });
       }
       const page = await listClients({ db, actor: requireActor(request), query: request.query });
-      if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+      sendNextCursor(reply, page.nextCursor);
       return page.clients;
     },
   );

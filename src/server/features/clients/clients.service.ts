@@ -22,6 +22,7 @@ import {
 } from "../../platform/db/schema";
 import { containsPattern } from "../../platform/db/search";
 import { AppError } from "../../platform/errors";
+import { decodeCursor, keysetPage } from "../../platform/keyset";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { assignedUserOf, overdue, visibleClient } from "../../tenancy/scopes";
@@ -161,7 +162,7 @@ export async function listClients(options: {
   now?: Date;
 }): Promise<{ clients: ClientSummary[]; nextCursor: string | null }> {
   const { db, actor, query, now = new Date() } = options;
-  const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+  const after = query.cursor === undefined ? null : decodeCursor(query.cursor, readClientKey);
   const rows = await clientPage(db).execute({
     firmId: actor.firmId,
     userId: assignedUserOf(actor, "clients.read"),
@@ -172,14 +173,9 @@ export async function listClients(options: {
     afterId: after?.id ?? null,
     limit: query.limit === undefined ? null : query.limit + 1,
   });
-  const more = query.limit !== undefined && rows.length > query.limit;
-  const page = more ? rows.slice(0, query.limit) : rows;
-  const counts = await countTasks(db, actor.firmId, page, now);
-  const last = page.at(-1);
-  return {
-    clients: page.map((row) => toSummary(row, counts.get(row.id))),
-    nextCursor: more && last ? encodeCursor({ name: last.name, id: last.id }) : null,
-  };
+  const page = keysetPage(rows, query.limit, (last) => [last.name, last.id]);
+  const counts = await countTasks(db, actor.firmId, page.rows, now);
+  return { clients: page.rows.map((row) => toSummary(row, counts.get(row.id))), nextCursor: page.nextCursor };
 }
 
 /** One client with its contacts, tasks and team; 404 when the actor may not see it. */
@@ -495,16 +491,6 @@ function pickAudited(input: CreateClientInput) {
 }
 
 /** Keyset cursors: the last row's sort key, opaque to callers. */
-function encodeCursor(key: { name: string; id: string }): string {
-  return Buffer.from(JSON.stringify([key.name, key.id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { name: string; id: string } {
-  try {
-    const [name, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof name === "string" && typeof id === "string" && /^[0-9a-f-]{36}$/i.test(id)) return { name, id };
-  } catch {
-    // fall through to the refusal
-  }
-  throw new AppError("BAD_REQUEST", "The cursor is not one this list gave out");
-}
+/** The list's key: the client's name and id. */
+const readClientKey = ([name, id]: unknown[]) =>
+  typeof name === "string" && typeof id === "string" && /^[0-9a-f-]{36}$/i.test(id) ? { name, id } : undefined;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
+import { NEXT_CURSOR_HEADER, TOTAL_COUNT_HEADER } from "../../../shared/paging";
 import {
   completeTaskSchema,
   createTaskSchema,
@@ -15,13 +16,9 @@ import { sendCsvStream, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
-import type { Actor } from "../../tenancy/actor";
-import { requestOrigin, requireActor } from "../../tenancy/actor";
+import { sendNextCursor } from "../../platform/keyset";
+import { type Actor, requestOrigin, requireActor } from "../../tenancy/actor";
 import { completeTask, createTask, deleteTask, listOverdueTasks, listTasks, updateTask } from "./tasks.service";
-
-/** Where GET /api/tasks says a page has a next one: the header carries the cursor for it. */
-const NEXT_CURSOR_HEADER = "x-next-cursor";
-const TOTAL_COUNT_HEADER = "x-total-count";
 
 export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -47,7 +44,7 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
         return sendTasksCsv(reply, { db, actor: requireActor(request), query: request.query });
       }
       const page = await listTasks({ db, actor: requireActor(request), query: request.query });
-      if (page.nextCursor) reply.header(NEXT_CURSOR_HEADER, page.nextCursor);
+      sendNextCursor(reply, page.nextCursor);
       return page.tasks;
     },
   );

@@ -16,6 +16,7 @@ import { preparedStatement } from "../../platform/db/prepared";
 import { clients, tasks, taskTemplates, users } from "../../platform/db/schema";
 import { containsPattern } from "../../platform/db/search";
 import { AppError, fieldError } from "../../platform/errors";
+import { decodeCursor, keysetPage } from "../../platform/keyset";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { assignedUserOf, overdue, visibleClient } from "../../tenancy/scopes";
@@ -184,7 +185,7 @@ export async function listTasks(options: {
 }): Promise<{ tasks: TaskListItem[]; nextCursor: string | null }> {
   const { db, actor, query, now = new Date() } = options;
   const range = statusRange(query.status, now);
-  const after = query.cursor === undefined ? range.start : decodeCursor(query.cursor);
+  const after = query.cursor === undefined ? range.start : decodeCursor(query.cursor, readTaskKey);
   // A firm may hold a million tasks: without a limit the answer is the largest page, never all.
   const limit = query.limit ?? maxTasksPage;
   const statement = options.withoutSignatures
@@ -209,11 +210,10 @@ export async function listTasks(options: {
     afterId: after.id,
     limit: limit + 1,
   });
-  const more = rows.length > limit;
-  const page = more ? rows.slice(0, limit) : rows;
-  const last = page.at(-1);
+  // The sort key is JSON text written by PostgreSQL, so the cursor carries its instants exactly.
+  const page = keysetPage(rows, limit, (last) => JSON.parse(last.sortKey) as unknown[]);
   return {
-    tasks: page.map((row) => ({
+    tasks: page.rows.map((row) => ({
       ...toTask(
         row,
         now,
@@ -223,7 +223,7 @@ export async function listTasks(options: {
       ),
       clientName: row.clientName,
     })),
-    nextCursor: more && last ? Buffer.from(last.sortKey).toString("base64url") : null,
+    nextCursor: page.nextCursor,
   };
 }
 
@@ -547,24 +547,15 @@ const isTimestamp = (value: unknown): value is string => {
 const isTimestampOrNull = (value: unknown): value is string | null => value === null || isTimestamp(value);
 const uuidText = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Keyset cursors: the last row's sort key as the database wrote it, opaque to callers. */
-function decodeCursor(cursor: string): Cursor {
-  try {
-    const key: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(key) && key.length === 4) {
-      const [completed, due, created, id] = key as unknown[];
-      if (
-        isTimestampOrNull(completed) &&
-        isTimestampOrNull(due) &&
-        isTimestamp(created) &&
-        typeof id === "string" &&
-        uuidText.test(id)
-      ) {
-        return { completed, due, created, id };
-      }
-    }
-  } catch {
-    // fall through to the refusal
-  }
-  throw new AppError("BAD_REQUEST", "The cursor is not one this list gave out");
+/** The list's key: completion, due date, creation and id, as the database wrote them. */
+function readTaskKey(key: unknown[]): Cursor | undefined {
+  if (key.length !== 4) return undefined;
+  const [completed, due, created, id] = key;
+  return isTimestampOrNull(completed) &&
+    isTimestampOrNull(due) &&
+    isTimestamp(created) &&
+    typeof id === "string" &&
+    uuidText.test(id)
+    ? { completed, due, created, id }
+    : undefined;
 }
