@@ -1,16 +1,17 @@
-import { and, count, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import Stripe from "stripe";
 import { type Billing, paymentNotInitializedMessage, type SubscriptionSetupInput } from "../../../shared/billing";
 import { addDays } from "../../../shared/dates";
 import { type PlanId, plans, type SubscriptionStatus, subscriptionStatuses, trialDays } from "../../../shared/plans";
 import type { StripeConfig } from "../../platform/config";
 import type { Database, DbExecutor } from "../../platform/db/database";
-import { billingSetups, clients, firms, stripeEvents, taskTemplates } from "../../platform/db/schema";
+import { billingSetups, firms, stripeEvents } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { hashToken, newToken } from "../../platform/tokens";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirm, lockFirmAsActor } from "../../tenancy/firm-lock";
 import { recordAudit } from "../audit-trail/audit-trail.service";
+import { assertPlanFits } from "./plan-usage";
 import { callStripe, providerUnavailableMessage, type StripeClient } from "./stripe";
 
 /** Card billing as the routes use it: the configuration and the one SDK client built from it. */
@@ -252,39 +253,7 @@ export async function changePlan(options: {
     const before = await findFirmBilling(tx, actor.firmId);
     if (before.plan === plan) return toBilling(before);
     const target = plans[plan];
-    if (target.maxClients !== null) {
-      const [active] = await tx
-        .select({ n: count() })
-        .from(clients)
-        .where(and(eq(clients.firmId, actor.firmId), isNull(clients.archivedAt)));
-      const activeClients = active?.n ?? 0;
-      if (activeClients > target.maxClients) {
-        throw new AppError(
-          "CONFLICT",
-          `The ${target.name} plan allows up to ${target.maxClients} active clients; your firm has ${activeClients}. Archive clients first or choose a larger plan.`,
-        );
-      }
-    }
-    if (target.maxCustomTemplates !== null) {
-      // Custom templates are those not added from the library, as template creation counts them.
-      const [custom] = await tx
-        .select({ n: count() })
-        .from(taskTemplates)
-        .where(
-          and(
-            eq(taskTemplates.firmId, actor.firmId),
-            isNull(taskTemplates.deletedAt),
-            isNull(taskTemplates.libraryKey),
-          ),
-        );
-      const customTemplates = custom?.n ?? 0;
-      if (customTemplates > target.maxCustomTemplates) {
-        throw new AppError(
-          "CONFLICT",
-          `The ${target.name} plan allows up to ${target.maxCustomTemplates} custom task templates; your firm has ${customTemplates}. Delete templates first or choose a larger plan.`,
-        );
-      }
-    }
+    await assertPlanFits(tx, actor.firmId, target);
     const subscriptionId = before.stripeSubscriptionId;
     if (subscriptionId !== null) {
       if (!billing) throw new AppError("CONFLICT", `${cardsNotConfiguredMessage}: the plan cannot be changed here`);

@@ -7,13 +7,11 @@ import {
   type ListClientsQuery,
   type UpdateClientInput,
 } from "../../../shared/clients";
-import { plans } from "../../../shared/plans";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import {
   clients,
   contacts,
-  firms,
   recurringSchedules,
   tasks,
   taskTemplates,
@@ -27,6 +25,7 @@ import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { assignedUserOf, overdue, visibleClient } from "../../tenancy/scopes";
 import { recordAudit } from "../audit-trail/audit-trail.service";
+import { assertRoomFor } from "../billing/plan-usage";
 import { createSchedule, resumeSchedules } from "../schedules/schedules.service";
 import { taskColumns, toTask } from "../tasks/tasks.service";
 
@@ -237,7 +236,7 @@ export async function createClient(options: {
   const { db, actor, input } = options;
   const id = await db.transaction(async (tx) => {
     await lockFirmAsActor(tx, actor, "clients.write");
-    await assertWithinClientLimit(tx, actor.firmId);
+    await assertRoomFor(tx, actor.firmId, "clients");
     const templates = await findTemplates(tx, actor.firmId, input.templateIds);
     const [client] = await tx
       .insert(clients)
@@ -389,7 +388,7 @@ export async function restoreClient(options: { db: Database; actor: Actor; clien
     await lockFirmAsActor(tx, actor, "clients.write");
     const client = await findClientForChange(tx, actor.firmId, clientId);
     if (client.archivedAt === null) return;
-    await assertWithinClientLimit(tx, actor.firmId);
+    await assertRoomFor(tx, actor.firmId, "clients");
     await resumeSchedules(tx, { firmId: actor.firmId, clientId });
     await tx
       .update(clients)
@@ -418,22 +417,6 @@ async function findClientForChange(tx: DbExecutor, firmId: string, clientId: str
 }
 
 /** Active (not archived) clients count against the plan (design section 4). */
-async function assertWithinClientLimit(tx: DbExecutor, firmId: string) {
-  const [firm] = await tx.select({ plan: firms.plan }).from(firms).where(eq(firms.id, firmId));
-  const plan = plans[firm?.plan ?? "starter"];
-  if (plan.maxClients === null) return;
-  const [active] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(clients)
-    .where(and(eq(clients.firmId, firmId), isNull(clients.archivedAt)));
-  if ((active?.n ?? 0) >= plan.maxClients) {
-    throw new AppError(
-      "FORBIDDEN",
-      `Your ${plan.name} plan allows up to ${plan.maxClients} clients. Upgrade to add more.`,
-    );
-  }
-}
-
 async function findTemplates(tx: DbExecutor, firmId: string, ids: string[]) {
   if (ids.length === 0) return [];
   const found = await tx

@@ -1,5 +1,4 @@
 import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import { plans } from "../../../shared/plans";
 import { findLibraryTemplate, templateLibrary } from "../../../shared/template-library";
 import type {
   CreateTemplateInput,
@@ -9,11 +8,12 @@ import type {
 } from "../../../shared/templates";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
-import { firms, recurringSchedules, tasks, taskTemplates } from "../../platform/db/schema";
+import { recurringSchedules, tasks, taskTemplates } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { recordAudit } from "../audit-trail/audit-trail.service";
+import { assertRoomFor } from "../billing/plan-usage";
 
 /*
  * The firm's task templates, and the curated library they can be added from. A deleted template
@@ -58,7 +58,7 @@ export async function createTemplate(options: {
   const { db, actor, input } = options;
   return db.transaction(async (tx) => {
     await lockFirmAsActor(tx, actor, "templates.create");
-    await assertWithinTemplateLimit(tx, actor.firmId);
+    await assertRoomFor(tx, actor.firmId, "customTemplates");
     return insertTemplate(tx, actor, { ...input, libraryKey: null });
   });
 }
@@ -217,22 +217,6 @@ async function findTemplate(tx: DbExecutor, firmId: string, templateId: string):
 }
 
 /** Custom templates (not added from the library) count against the plan (design section 4). */
-async function assertWithinTemplateLimit(tx: DbExecutor, firmId: string) {
-  const [firm] = await tx.select({ plan: firms.plan }).from(firms).where(eq(firms.id, firmId));
-  const plan = plans[firm?.plan ?? "starter"];
-  if (plan.maxCustomTemplates === null) return;
-  const [custom] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(taskTemplates)
-    .where(and(eq(taskTemplates.firmId, firmId), isNull(taskTemplates.deletedAt), isNull(taskTemplates.libraryKey)));
-  if ((custom?.n ?? 0) >= plan.maxCustomTemplates) {
-    throw new AppError(
-      "FORBIDDEN",
-      `Your ${plan.name} plan allows up to ${plan.maxCustomTemplates} custom templates. Upgrade to add more.`,
-    );
-  }
-}
-
 const audited = (row: TemplateRow) => ({
   name: row.name,
   description: row.description,
