@@ -7,7 +7,7 @@ import { auditEventsQuerySchema } from "../src/shared/reports";
 import { makeTempDir } from "../tests/temp-dir";
 
 /*
- * The audit trail of a busy firm (decision 0020): how long verification takes and how much memory
+ * The audit trail of a busy firm (docs/design/audit-trail-and-settings.md): how long verification takes and how much memory
  * it holds, and what a page of the list costs under each filter, deep in the trail included.
  * Run: npx tsx bench/audit-trail.bench.ts (AUDIT_EVENTS=1000000 for a million; appending them
  * through recordAudit, as the app does, takes a while).

@@ -9,7 +9,7 @@ test.describe("app frame", () => {
     await page.goto("/this/page/does-not-exist");
     await expect(page.getByRole("heading", { name: "404 Page Not Found" })).toBeVisible();
     await page.getByRole("link", { name: "Go to the home page" }).click();
-    // "/" sends a visitor to /login until the landing page exists (decision 0012).
+    // "/" sends a visitor to /login until the landing page exists (docs/design/signed-in-app.md).
     await expect(page).toHaveURL(/\/login$/);
   });
 

@@ -106,7 +106,7 @@ test.describe("session guard", () => {
     }
   });
 
-  test('S-LAND-01 a signed-in user at "/" sees the dashboard (decision 0012); a visitor at "/" gets the landing page (decision 0022)', async ({
+  test('S-LAND-01 a signed-in user at "/" sees the dashboard (docs/design/signed-in-app.md); a visitor at "/" gets the landing page (decision 0022)', async ({
     page,
     browser,
   }) => {

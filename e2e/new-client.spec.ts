@@ -215,7 +215,7 @@ test.describe("new client dialog", () => {
     await expect(dialog(page)).toHaveCount(0);
     await expect(clientCard(page, name)).toBeVisible();
 
-    // One atomic request (decision 0010) instead of the spec's three kinds of call.
+    // One atomic request (docs/design/client-work-api.md) instead of the spec's three kinds of call.
     expect(writes).toEqual([
       {
         url: "/api/clients",

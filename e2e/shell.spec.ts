@@ -53,7 +53,7 @@ test.describe("shell", () => {
         await expect(pageTitle(page)).toHaveText(item.title);
         await expect(link).toHaveAttribute("aria-current", "page");
       }
-      // "Dashboard" targets "/", which shows the dashboard to a signed-in user (decision 0012).
+      // "Dashboard" targets "/", which shows the dashboard to a signed-in user (docs/design/signed-in-app.md).
       await nav(page).getByRole("link", { name: "Dashboard" }).click();
       await expect(page.getByText("Overview of your client relationships and task management")).toBeVisible();
     });

@@ -5,7 +5,7 @@ import { socialImageName } from "../src/site/blog/blog-images";
 import { projectRoot } from "./built-app";
 
 /*
- * Link previews for the blog (decision 0023): social networks do not show SVG, so each SVG in
+ * Link previews for the blog (docs/design/blog-screens.md): social networks do not show SVG, so each SVG in
  * content/blog/images gets a 1200 x 630 PNG twin beside it (socialImageName), which the pages'
  * og:image and twitter:image name. The PNGs are committed; run this after adding or changing an
  * article's SVG: npm run blog:social-images. A test checks every SVG has its twin at that size.

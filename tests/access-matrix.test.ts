@@ -45,7 +45,7 @@ type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Route = { method: Method; url: string };
 type RequestSpec = { path?: string; body?: unknown };
 
-/** A post of content/blog/, loaded into every test database (decision 0021). */
+/** A post of content/blog/, loaded into every test database (docs/design/blog-content.md). */
 const knownBlogSlug = "client-onboarding-first-30-days";
 
 type World = {

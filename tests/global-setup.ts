@@ -40,7 +40,7 @@ export default async function setup(project: TestProject) {
   await admin.connect();
   await admin.query(`create database ${admin.escapeIdentifier(server.template)}`);
   await migrateDatabase(databaseUrl(adminUrl, server.template));
-  // The blog's posts, as at start (decision 0021): every test database has them.
+  // The blog's posts, as at start (docs/design/blog-content.md): every test database has them.
   const template = connectDatabase({ url: databaseUrl(adminUrl, server.template), poolSize: 1 });
   try {
     await syncBlogPosts(template.db, projectPaths.blogContent);

@@ -108,7 +108,7 @@ describe("prepared statements", () => {
     }
   });
 
-  it("the public blog's reads run prepared, once per request each (decision 0021)", async () => {
+  it("the public blog's reads run prepared, once per request each (docs/design/blog-content.md)", async () => {
     const before = await prepared();
     const anonymous = apiClient(ctx.app);
     expect((await anonymous.get("/api/blog")).status).toBe(200);

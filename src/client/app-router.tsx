@@ -6,7 +6,7 @@ import { NotFoundPage } from "./pages/not-found-page";
 
 /*
  * Every page is its own lazy chunk, so a screen's code loads only when it is visited.
- * "/" shows the dashboard to a signed-in user (decision 0012). A visitor loading "/" gets the
+ * "/" shows the dashboard to a signed-in user (docs/design/signed-in-app.md). A visitor loading "/" gets the
  * landing page from the server (decision 0022); the app sees "/" only with a session, or when the
  * session ends while it is open, and then its guard sends the visitor to /login.
  */

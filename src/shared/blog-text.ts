@@ -1,5 +1,5 @@
 /*
- * The blog's text rules without zod (spec section 2, decisions 0021 and 0023): the slug and image
+ * The blog's text rules without zod (spec section 2, docs/design/blog-content.md and blog-screens.md): the slug and image
  * name patterns and the body's light format. The public pages import this module, not blog.ts,
  * so their JavaScript stays within the landing page's budget; blog.ts re-exports all of it.
  */

@@ -7,7 +7,7 @@ export { type BlogBlock, blogBlocks, blogImagePattern, blogSlugMaxLength, blogSl
 /*
  * Blog posts (spec sections 2, 3, 7; design section 4): the vendor's articles, public, no firm.
  * The files in content/blog/ are checked with blogSourceSchema at start; the API answers with
- * blogPostSummarySchema (the list) and blogPostSchema (one post). See decision 0021.
+ * blogPostSummarySchema (the list) and blogPostSchema (one post). See docs/design/blog-content.md.
  */
 
 export const blogPostSummarySchema = z.object({

@@ -214,7 +214,7 @@ export type AuditEvent = z.infer<typeof auditEventSchema>;
 
 /**
  * GET /api/audit-events/verify: the firm's hash chain walked from its first event, then held
- * against the head the app recorded (decision 0020). `events` is how many events verified intact
+ * against the head the app recorded (docs/design/audit-trail-and-settings.md). `events` is how many events verified intact
  * (all of them when intact; those before the break otherwise). When broken, either `brokenAt`
  * names an event and `reason` says what is wrong with it: `changed` (it was edited, or an event
  * before it was removed), `rewritten` (the newest event is not the one the app recorded: the

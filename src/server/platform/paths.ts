@@ -22,8 +22,8 @@ export const projectPaths = {
   root,
   migrations: path.join(root, "src", "server", "platform", "db", "migrations"),
   clientBuild: path.join(root, "dist", "client"),
-  /** The vendor's blog posts and their images (decision 0021); read at start, also from dist/. */
+  /** The vendor's blog posts and their images (docs/design/blog-content.md); read at start, also from dist/. */
   blogContent: path.join(root, "content", "blog"),
-  /** The blog's bundled images, served under /blog-images (decision 0023). */
+  /** The blog's bundled images, served under /blog-images (docs/design/blog-screens.md). */
   blogImages: path.join(root, "content", "blog", "images"),
 };

@@ -18,7 +18,7 @@ export function clientDetailQueryOptions(clientId: string) {
   return queryOptions<ClientDetail>({ queryKey: ["/api/clients", clientId] });
 }
 
-/** GET /api/firm: its time zone is the one due dates are picked and shown in (decision 0010). */
+/** GET /api/firm: its time zone is the one due dates are picked and shown in (docs/design/client-work-api.md). */
 export function firmQueryOptions() {
   return queryOptions<Firm>({ queryKey: ["/api/firm"] });
 }
@@ -56,7 +56,7 @@ export function useUpdateClient(clientId: string) {
   });
 }
 
-/** DELETE /api/clients/{id} archives (decision 0010): the client leaves lists, its signed work stays. */
+/** DELETE /api/clients/{id} archives (docs/design/client-work-api.md): the client leaves lists, its signed work stays. */
 export function useArchiveClient(clientId: string) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -1,7 +1,7 @@
 import { dueDateOf, periodContaining } from "../../../shared/recurrence";
 
 /*
- * Due dates are days in the firm's time zone (decision 0010): a task due on 5 December is due
+ * Due dates are days in the firm's time zone (docs/design/client-work-api.md): a task due on 5 December is due
  * until the last moment of that day there, exactly as a recurring task is due at the end of its
  * period, and it is shown as that day to everyone in the firm, wherever they sit.
  */

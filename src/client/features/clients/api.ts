@@ -22,7 +22,7 @@ async function fetchClientPage(q: string, cursor: string | null, signal: AbortSi
 
 /**
  * The Clients page's grid, paged through the API (a firm may have 10,000 clients). The key's
- * first segment is the list's path, so refreshing ["/api/clients"] refreshes it (decision 0012);
+ * first segment is the list's path, so refreshing ["/api/clients"] refreshes it (docs/design/signed-in-app.md);
  * "pages" keeps it apart from the header search's keys, which hold a plain array.
  */
 export function clientGridQueryOptions(q: string) {
@@ -41,7 +41,7 @@ export function taskTemplatesQueryOptions() {
 
 /**
  * POST /api/clients with the primary contact and the templates in one request, so the server
- * creates them in one transaction (decision 0010): a failure leaves no half-made client.
+ * creates them in one transaction (docs/design/client-work-api.md): a failure leaves no half-made client.
  */
 export function useCreateClient() {
   const queryClient = useQueryClient();

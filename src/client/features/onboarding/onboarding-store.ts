@@ -2,7 +2,7 @@ import { type PlanId, planIds } from "../../../shared/plans";
 import { type SignupData, signupDataSchema } from "../../../shared/signup";
 
 /*
- * What the onboarding screens hand each other (spec 2 and 4, design 5, decision 0024).
+ * What the onboarding screens hand each other (spec 2 and 4, design 5, docs/design/onboarding-screens.md).
  * Session storage holds the signup data without the password, the chosen plan, and the flags that
  * outlive a page load (account created, onboarding complete). The password lives only in this
  * module's memory: a reload forgets it, and the signup form asks for it again.

@@ -16,7 +16,7 @@ import { OnboardingLayout } from "./onboarding-layout";
 import { completeOnboarding, isAccountCreated, markAccountCreated } from "./onboarding-store";
 import { PaymentFormSkeleton } from "./payment-form-skeleton";
 
-// Stripe's libraries load only here, and only on an installation that takes cards (decision 0024).
+// Stripe's libraries load only here, and only on an installation that takes cards (docs/design/onboarding-screens.md).
 const StripePaymentForm = lazy(() => import("./stripe-payment-form").then((m) => ({ default: m.StripePaymentForm })));
 
 /**

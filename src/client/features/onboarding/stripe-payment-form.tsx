@@ -11,7 +11,7 @@ import { type CheckoutActions, CheckoutForm } from "./checkout-form";
 import { PaymentFormSkeleton } from "./payment-form-skeleton";
 
 /*
- * The card step on an installation with Stripe (issue 10, decision 0024). This module, and with it
+ * The card step on an installation with Stripe (issue 10, docs/design/onboarding-screens.md). This module, and with it
  * Stripe's libraries, is loaded only by the payment screen and only in this mode.
  */
 

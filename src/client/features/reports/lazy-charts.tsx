@@ -6,7 +6,7 @@ import { Skeleton } from "../../components/ui/skeleton";
 
 /*
  * Recharts is loaded only when a report with data is shown: report-charts.tsx is its own chunk,
- * outside both /dashboard's JavaScript and the first chunk of /reports (decision 0018).
+ * outside both /dashboard's JavaScript and the first chunk of /reports (docs/design/reports-screen.md).
  */
 const ClientCharts = lazy(() => import("./report-charts").then((module) => ({ default: module.ClientReportCharts })));
 const UserCharts = lazy(() => import("./report-charts").then((module) => ({ default: module.UserReportCharts })));

@@ -14,7 +14,7 @@ import {
 /*
  * The reports' charts. This module is the only one that imports Recharts and the page loads it
  * with React.lazy, so neither /dashboard nor the first chunk of /reports carries the library
- * (decision 0018). Each chart is a figure with a heading, a one-line summary people can read, and
+ * (docs/design/reports-screen.md). Each chart is a figure with a heading, a one-line summary people can read, and
  * the same numbers as an sr-only table; the drawing itself is hidden from assistive technology.
  * Colours are tokens: green completed / on time, amber pending, red overdue / late (design 4b),
  * and slate for work created (a count, not a state).

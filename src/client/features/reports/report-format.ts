@@ -67,7 +67,7 @@ export function formatRange(range: Pick<ReportRange, "from" | "to" | "timeZone">
 
 export type ReportTab = "client" | "user";
 
-/** What the page's URL holds, so a report can be linked and reloaded (decision 0018). */
+/** What the page's URL holds, so a report can be linked and reloaded (docs/design/reports-screen.md). */
 export type ReportParams = { tab: ReportTab; clientId: string | null; userId: string | null; days: ReportDays };
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -12,7 +12,7 @@ import { FirmCard } from "./firm-card";
  * Spec 2: four static cards that list features and do nothing (S-SET-01..05). Issue 9 adds what
  * works below them, under their own heading: the password change for everyone, the firm's name
  * and time zone for a super admin, and the audit trail for super admins and admins
- * (decision 0020).
+ * (docs/design/audit-trail-and-settings.md).
  */
 const staticCards: { title: string; description: string; icon: LucideIcon; features: string[] }[] = [
   {

@@ -22,7 +22,7 @@ async function fetchTaskPage(filter: AuditFilter, cursor: string | null, signal:
 
 /**
  * The audit list, page by page in the API's audit order (spec 2's sort). The key starts with
- * "/api/tasks", so whatever refreshes the task list (decision 0012) refreshes every loaded page.
+ * "/api/tasks", so whatever refreshes the task list (docs/design/signed-in-app.md) refreshes every loaded page.
  */
 export function auditTasksQueryOptions(filter: AuditFilter) {
   return infiniteQueryOptions({
@@ -78,7 +78,7 @@ export function useDeleteTemplate() {
         queryClient.invalidateQueries({ queryKey: templatesQueryKey }),
         // A deleted library template can be added again.
         queryClient.invalidateQueries({ queryKey: libraryQueryKey }),
-        // Its tasks lose their template link (decision 0010), so their Recurring badges go.
+        // Its tasks lose their template link (docs/design/client-work-api.md), so their Recurring badges go.
         queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
         queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
       ]),

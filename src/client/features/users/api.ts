@@ -6,7 +6,7 @@ import type { CreateUserInput, UpdateUserInput, UserSummary } from "../../../sha
 import { requestJson } from "../../lib/api";
 
 /*
- * The people screens' data (spec 7, decision 0019). Keys are URLs split at "/" (spec 7's default
+ * The people screens' data (spec 7, docs/design/people-screens.md). Keys are URLs split at "/" (spec 7's default
  * fetch joins them back), so a prefix refreshes everything under it: ["/api/users"] is the list,
  * each user and each user's activity.
  */

@@ -39,7 +39,7 @@ export const userNotFoundTexts = {
 } as const;
 
 /**
- * /users/{id} (spec 2, decision 0019): the user from GET /api/users/{id}, their figures, audit
+ * /users/{id} (spec 2, docs/design/people-screens.md): the user from GET /api/users/{id}, their figures, audit
  * trail and clients from GET /api/users/{id}/activity. A `user` may open anyone's profile but
  * sees the activity only of their own (design 3: the user audit is theirs alone).
  */

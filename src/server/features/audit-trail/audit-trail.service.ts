@@ -58,7 +58,7 @@ export async function recordAudit(
   };
   const hash = hashAuditEvent(fields);
   await tx.insert(auditEvents).values({ ...fields, hash });
-  // The firm's row is locked above, so the head moves in event order (decision 0020).
+  // The firm's row is locked above, so the head moves in event order (docs/design/audit-trail-and-settings.md).
   await tx.update(firms).set({ auditHeadSeq: fields.seq, auditHeadHash: hash }).where(eq(firms.id, source.firmId));
 }
 

@@ -7,7 +7,7 @@ import type { Database } from "../../platform/db/database";
 import { blogPosts } from "../../platform/db/schema";
 
 /*
- * The vendor's articles (design section 4, decision 0021): content/blog/<slug>.md, a small front
+ * The vendor's articles (design section 4, docs/design/blog-content.md): content/blog/<slug>.md, a small front
  * matter block and a body in the spec's light format, read and checked at start, then upserted
  * into blog_posts by slug in one transaction. A file that breaks a rule stops the start with a
  * message naming the file and the problem.

@@ -7,7 +7,7 @@ import { blogImagesPath, defaultBlogImage } from "../../../site/blog/blog-images
 import { AppError } from "../../platform/errors";
 
 /*
- * The blog's bundled images (content/blog/images, decision 0023). They are read once at start
+ * The blog's bundled images (content/blog/images, docs/design/blog-screens.md). They are read once at start
  * into memory (a handful of small files), so a request never turns its path into a file path:
  * a name is looked up in that map, and a name that cannot be an image's (a folder, "..", an
  * encoded slash) is a 404 before any lookup. A well-formed name without a file answers the

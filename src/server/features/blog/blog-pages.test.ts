@@ -7,7 +7,7 @@ import { siteDataId } from "../../../site/site-data";
 import { blogPosts } from "../../platform/db/schema";
 
 /*
- * The blog's pages as the server renders them (decision 0023): what a crawler without
+ * The blog's pages as the server renders them (docs/design/blog-screens.md): what a crawler without
  * JavaScript receives, and the data the browser hydrates from.
  */
 

@@ -9,7 +9,7 @@ import type { Actor } from "../../tenancy/actor";
 import { assignedUserOf, overdueText, visibleClientText } from "../../tenancy/scopes";
 
 /*
- * The client and user audits (spec 2, issue 9; docs/decisions/0017-reports.md). Every figure is
+ * The client and user audits (spec 2, issue 9; docs/design/reports-api.md). Every figure is
  * computed by PostgreSQL in the firm's time zone; only the rows an answer lists travel to Node
  * (a client's history, a user's 10 recent completions, or a CSV's rows, page by page).
  *

@@ -51,7 +51,7 @@ const escapeXml = (value: string) =>
 
 /**
  * The server-rendered public site (decision 0022): / for visitors (signed-in users get the app,
- * whose Dashboard is /, decision 0012), sitemap.xml and robots.txt. Other public pages (the blog)
+ * whose Dashboard is /, docs/design/signed-in-app.md), sitemap.xml and robots.txt. Other public pages (the blog)
  * register their routes with app.sendSitePage.
  */
 export async function siteRoutes(app: FastifyInstance, options: { db: Database; config: Config; clientDir: string }) {

@@ -9,7 +9,7 @@ import { overdue } from "../../tenancy/scopes";
 import { getUser } from "./users.service";
 
 /*
- * The user profile's activity (spec 2, decision 0019). A user's tasks are the tasks of the
+ * The user profile's activity (spec 2, docs/design/people-screens.md). A user's tasks are the tasks of the
  * clients assigned to them and the tasks they signed off elsewhere; clients that are archived
  * leave both, as they leave every list. The set is written as two index-led halves that cannot
  * overlap, so nothing is de-duplicated: the assigned clients' tasks (tasks_firm_id_client_id_idx,
@@ -40,7 +40,7 @@ const onAssignedClients = (firmId: string) => sql`
  * The second half: the user's sign-offs on any other live client. Counting streams all of them
  * past two anti-joins against small sets (the user's clients, the firm's archived ones); the
  * list reads the newest few from the index backwards, checking each row's client as it goes.
- * (Measured on a firm of a million tasks, each form is the faster one for its use: decision 0019.)
+ * (Measured on a firm of a million tasks, each form is the faster one for its use: docs/design/people-screens.md.)
  */
 const signedElsewhere = (firmId: string, userId: string, use: "count" | "list") =>
   use === "count"

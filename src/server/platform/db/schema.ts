@@ -60,7 +60,7 @@ export const firms = pgTable(
     /**
      * The head of the firm's audit chain, set with each event in its transaction (recordAudit):
      * its seq and hash. Verification holds the chain against it, so removing the newest events,
-     * or rewriting the chain from some event on, shows (decision 0020). Moves only forward
+     * or rewriting the chain from some event on, shows (docs/design/audit-trail-and-settings.md). Moves only forward
      * (trigger of migration 0008).
      */
     auditHeadSeq: integer("audit_head_seq").notNull().default(0),
@@ -299,8 +299,8 @@ export const tasks = pgTable(
     // (the dashboard) never reads the table.
     index("tasks_firm_id_status_due_date_client_id_idx").on(t.firmId, t.status, t.dueDate, t.clientId),
     index("tasks_firm_id_completed_at_idx").on(t.firmId, t.completedAt),
-    // A user's sign-offs in completion order: the user audit (decision 0017) and the profile's
-    // activity (decision 0019). It carries every column their figures read, so a user's
+    // A user's sign-offs in completion order: the user audit (docs/design/reports-api.md) and the profile's
+    // activity (docs/design/people-screens.md). It carries every column their figures read, so a user's
     // completions of a range are an index-only scan. Sign-offs only.
     index("tasks_firm_id_completed_by_sign_offs_idx")
       .on(t.firmId, t.completedBy, t.completedAt, t.dueDate, t.createdAt, t.clientId, t.priority)
@@ -410,7 +410,7 @@ export const auditEvents = pgTable(
   },
   (t) => [
     unique("audit_events_firm_id_seq_key").on(t.firmId, t.seq),
-    // The audit trail's filters, each walked newest first by seq (decision 0020).
+    // The audit trail's filters, each walked newest first by seq (docs/design/audit-trail-and-settings.md).
     index("audit_events_firm_id_entity_type_seq_idx").on(t.firmId, t.entityType, t.seq),
     index("audit_events_firm_id_entity_id_seq_idx").on(t.firmId, t.entityId, t.seq),
     index("audit_events_firm_id_actor_user_id_seq_idx").on(t.firmId, t.actorUserId, t.seq),
