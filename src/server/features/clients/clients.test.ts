@@ -302,7 +302,7 @@ describe("clients API", () => {
     expect(none.id).toMatch(uuid);
   });
 
-  it("S-API-10 S-CDET the detail has the client's fields, contacts (primary first), tasks with their signer, and team", async () => {
+  it("S-API-10 S-CDET-06 S-CDET-07 S-CDET-10 S-CDET-15 the detail has the client's fields, contacts (primary first), tasks with their signer, and team", async () => {
     const firm = world.firm.id;
     const created = await insertClient(db(), { firmId: firm, name: "Detail Partners" });
     await ctx.database.db.insert(contacts).values([
