@@ -6,7 +6,6 @@ import type {
   UpdateClientInput,
   UpdateContactInput,
 } from "../../../shared/clients";
-import type { Firm } from "../../../shared/firm";
 import type { CompleteTaskInput, CreateTaskInput, Task, UpdateTaskInput } from "../../../shared/tasks";
 import { requestJson } from "../../lib/api";
 
@@ -16,11 +15,6 @@ import { requestJson } from "../../lib/api";
  */
 export function clientDetailQueryOptions(clientId: string) {
   return queryOptions<ClientDetail>({ queryKey: ["/api/clients", clientId] });
-}
-
-/** GET /api/firm: its time zone is the one due dates are picked and shown in (docs/design/client-work-api.md). */
-export function firmQueryOptions() {
-  return queryOptions<Firm>({ queryKey: ["/api/firm"] });
 }
 
 /** Everything that shows a task's status or a client's counts: lists, the bell, the dashboard. */

@@ -2,7 +2,7 @@ import type { ClientDetail } from "../../../shared/clients";
 import { roleLabels } from "../../../shared/permissions";
 import { Badge, roleBadgeVariant } from "../../components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
-import { initials } from "../shell/user-display";
+import { initials } from "../../lib/user-display";
 
 /** Spec section 2: how many users serve this client, and each one's name, @username and role. */
 export function TeamCard({ team }: { team: ClientDetail["team"] }) {

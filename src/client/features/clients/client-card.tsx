@@ -1,24 +1,10 @@
 import { ArrowRight, Mail, MapPin, Phone } from "lucide-react";
 import { type ReactNode, useId } from "react";
 import { Link } from "react-router";
-import type { ClientStatus, ClientSummary } from "../../../shared/clients";
-import { Badge, type BadgeVariant } from "../../components/ui/badge";
+import type { ClientSummary } from "../../../shared/clients";
+import { ClientStatusBadge } from "../../components/client-status-badge";
 import { Skeleton } from "../../components/ui/skeleton";
 import { HealthIndicator } from "./health-indicator";
-
-export const statusLabels: Record<ClientStatus, string> = {
-  active: "Active",
-  prospect: "Prospect",
-  inactive: "Inactive",
-};
-
-// Only "active" is green: a prospect or an inactive client is not a warning (design 4b keeps
-// the status colours for meaning).
-const statusVariant: Record<ClientStatus, BadgeVariant> = {
-  active: "success",
-  prospect: "outline",
-  inactive: "secondary",
-};
 
 /**
  * One client of the grid (spec section 2): brand top bar, name and health, industry, the ways to
@@ -55,9 +41,7 @@ export function ClientCard({ client }: { client: ClientSummary }) {
         </Detail>
       </ul>
       <div className="flex items-center justify-between gap-3 border-t px-5 py-3">
-        <Badge variant={statusVariant[client.status]} data-testid="client-status">
-          {statusLabels[client.status]}
-        </Badge>
+        <ClientStatusBadge status={client.status} data-testid="client-status" />
         <Link
           to={`/client/${client.id}`}
           aria-label={`View Details of ${client.name}`}

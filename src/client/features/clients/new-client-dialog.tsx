@@ -4,6 +4,7 @@ import { useId, useState } from "react";
 import { type FieldPath, useForm } from "react-hook-form";
 import { z } from "zod";
 import { type ClientStatus, type CreateClientInput, clientStatuses, createClientSchema } from "../../../shared/clients";
+import { clientStatusLabels } from "../../components/client-status-badge";
 import { Button } from "../../components/ui/button";
 import {
   Dialog,
@@ -20,7 +21,6 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from ".
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
 import { useCreateClient } from "./api";
-import { statusLabels } from "./client-card";
 import { TemplatePicker } from "./template-picker";
 
 const emptyForm: NewClientFields = {
@@ -145,7 +145,7 @@ export function NewClientDialog() {
                         <SelectContent>
                           {statusOptions.map((status) => (
                             <SelectItem key={status} value={status}>
-                              {statusLabels[status]}
+                              {clientStatusLabels[status]}
                             </SelectItem>
                           ))}
                         </SelectContent>

@@ -4,8 +4,8 @@ import type { Firm, UpdateFirmInput } from "../../../shared/firm";
 import type { AuditEntity, AuditEvent, AuditVerification } from "../../../shared/reports";
 import type { UserSummary } from "../../../shared/users";
 import { requestJson, requestPage } from "../../lib/api";
+import { firmQueryOptions } from "../../lib/firm";
 import { currentUserQueryKey } from "../auth/api";
-import { firmQueryOptions } from "../tasks/api";
 
 /** POST /api/auth/change-password: the server keeps this session and ends the user's others. */
 export function useChangePassword() {
@@ -37,12 +37,12 @@ export function firmUsersQueryOptions() {
 export type AuditFilter = { entity: AuditEntity | "all"; userId: string | "all"; from: string; to: string };
 export const emptyAuditFilter: AuditFilter = { entity: "all", userId: "all", from: "", to: "" };
 /** Events per request: a few screens' worth (the API allows 100). */
-export const auditPageSize = 50;
+export const taskPageSize = 50;
 
 type AuditPage = { events: AuditEvent[]; nextCursor: string | null };
 
 async function fetchAuditPage(filter: AuditFilter, cursor: string | null, signal: AbortSignal): Promise<AuditPage> {
-  const params = new URLSearchParams({ limit: String(auditPageSize) });
+  const params = new URLSearchParams({ limit: String(taskPageSize) });
   if (filter.entity !== "all") params.set("entity", filter.entity);
   if (filter.userId !== "all") params.set("userId", filter.userId);
   if (filter.from) params.set("from", filter.from);

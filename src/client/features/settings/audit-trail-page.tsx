@@ -15,8 +15,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from ".
 import { Skeleton } from "../../components/ui/skeleton";
 import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
+import { firmQueryOptions } from "../../lib/firm";
 import { currentUserQueryOptions } from "../auth/api";
-import { firmQueryOptions } from "../tasks/api";
 import {
   type AuditFilter,
   auditEventsQueryOptions,

@@ -19,7 +19,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from ".
 import { Skeleton } from "../../components/ui/skeleton";
 import { toast } from "../../components/ui/toaster";
 import { ApiError, errorMessage } from "../../lib/api";
-import { firmQueryOptions } from "../tasks/api";
+import { firmQueryOptions } from "../../lib/firm";
 import { useUpdateFirm } from "./api";
 
 type Fields = z.input<typeof updateFirmSchema>;

@@ -10,8 +10,8 @@ import {
 } from "../../components/ui/dropdown-menu";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
+import { initials, roleDisplay } from "../../lib/user-display";
 import { currentUserQueryOptions, useSignOut } from "../auth/api";
-import { initials, roleDisplay } from "./user-display";
 
 /** Spec section 2: full name, role, initials, and one action, "Sign Out". */
 export function UserMenu() {

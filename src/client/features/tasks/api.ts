@@ -1,18 +1,17 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Firm } from "../../../shared/firm";
 import type { TaskListItem, TaskStatus } from "../../../shared/tasks";
 import type { CreateTemplateInput, LibraryTemplateEntry, Template } from "../../../shared/templates";
 import { requestJson, requestPage } from "../../lib/api";
 
 /** Tasks per request: a screenful and a half, so scrolling rarely waits (the API allows 500). */
-export const auditPageSize = 50;
+export const taskPageSize = 50;
 
-export type AuditFilter = { q: string; status: TaskStatus | "all" };
+export type TaskFilter = { q: string; status: TaskStatus | "all" };
 export type TaskPage = { tasks: TaskListItem[]; nextCursor: string | null };
 
 /** One page of GET /api/tasks. */
-async function fetchTaskPage(filter: AuditFilter, cursor: string | null, signal: AbortSignal): Promise<TaskPage> {
-  const params = new URLSearchParams({ limit: String(auditPageSize) });
+async function fetchTaskPage(filter: TaskFilter, cursor: string | null, signal: AbortSignal): Promise<TaskPage> {
+  const params = new URLSearchParams({ limit: String(taskPageSize) });
   if (filter.q) params.set("q", filter.q);
   if (filter.status !== "all") params.set("status", filter.status);
   if (cursor) params.set("cursor", cursor);
@@ -24,18 +23,13 @@ async function fetchTaskPage(filter: AuditFilter, cursor: string | null, signal:
  * The audit list, page by page in the API's audit order (spec 2's sort). The key starts with
  * "/api/tasks", so whatever refreshes the task list (docs/design/signed-in-app.md) refreshes every loaded page.
  */
-export function auditTasksQueryOptions(filter: AuditFilter) {
+export function taskListQueryOptions(filter: TaskFilter) {
   return infiniteQueryOptions({
-    queryKey: ["/api/tasks", "audit", filter] as const,
+    queryKey: ["/api/tasks", "list", filter] as const,
     queryFn: ({ pageParam, signal }) => fetchTaskPage(filter, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
-}
-
-/** The firm's time zone: due dates are ends of periods in it (decision 0009), so they are shown in it. */
-export function firmQueryOptions() {
-  return queryOptions<Firm>({ queryKey: ["/api/firm"] });
 }
 
 export const templatesQueryKey = ["/api/task-templates"] as const;

@@ -1,7 +1,7 @@
 import { Building2, CalendarClock, CheckCircle2 } from "lucide-react";
 import type { TaskListItem } from "../../../shared/tasks";
+import { PriorityBadge, TaskStatusBadge } from "../../components/task-badges";
 import { Button } from "../../components/ui/button";
-import { PriorityBadge, TaskStatusBadge } from "./task-badges";
 
 /** Spec 2: status, priority, name, description, client, due and completed dates, View Details. */
 export function TaskCard({

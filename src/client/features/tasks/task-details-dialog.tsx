@@ -2,8 +2,8 @@ import { AlertTriangle, Clock, PenLine } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { TaskListItem } from "../../../shared/tasks";
+import { PriorityBadge, TaskStatusBadge } from "../../components/task-badges";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
-import { PriorityBadge, TaskStatusBadge } from "./task-badges";
 
 /**
  * Spec 2's details of one task: client, created, due, priority, status, completed; for signed-off

@@ -2,7 +2,7 @@ import { ClipboardList, LayoutTemplate } from "lucide-react";
 import { useSearchParams } from "react-router";
 import { PageHeader } from "../../components/ui/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
-import { TaskAuditTab } from "./task-audit-tab";
+import { TaskListTab } from "./task-list-tab";
 import { TemplatesTab } from "./templates-tab";
 
 type Tab = "audit" | "templates";
@@ -33,7 +33,7 @@ export function TasksPage() {
           </TabsTrigger>
         </TabsList>
         <TabsContent value="audit">
-          <TaskAuditTab />
+          <TaskListTab />
         </TabsContent>
         <TabsContent value="templates">
           <TemplatesTab />

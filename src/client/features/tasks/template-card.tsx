@@ -1,9 +1,9 @@
 import { CalendarDays, Pencil, Repeat, Trash2 } from "lucide-react";
 import type { Template } from "../../../shared/templates";
+import { PriorityBadge } from "../../components/task-badges";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { everyText, templateDescriptionLimit, templateNameLimit, truncate } from "./format";
-import { PriorityBadge } from "./task-badges";
 
 /**
  * Spec 2's template card. The full name and description are in the View dialog; the card cuts

@@ -1,10 +1,10 @@
 import { Info } from "lucide-react";
 import type { ReactNode } from "react";
 import type { Template } from "../../../shared/templates";
+import { PriorityBadge } from "../../components/task-badges";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
 import { cn } from "../../lib/cn";
 import { everyText } from "./format";
-import { PriorityBadge } from "./task-badges";
 
 /** Spec 2's View dialog: priority, recurring or one-time, created, description, frequency and a usage note. */
 export function TemplateDetailsDialog({

@@ -3,6 +3,7 @@ import { Check, Loader2, Plus, Repeat, Search } from "lucide-react";
 import { useState } from "react";
 import { type LibraryCategory, libraryCategories, libraryCategoryLabels } from "../../../shared/template-library";
 import type { LibraryTemplateEntry } from "../../../shared/templates";
+import { PriorityBadge } from "../../components/task-badges";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
 import { Input } from "../../components/ui/input";
@@ -12,7 +13,6 @@ import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
 import { libraryQueryOptions, useAddLibraryTemplate } from "./api";
 import { everyText } from "./format";
-import { PriorityBadge } from "./task-badges";
 
 type Industry = LibraryCategory | "all";
 

@@ -21,9 +21,9 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from ".
 import { Skeleton } from "../../components/ui/skeleton";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
+import { useDateFormat } from "../../lib/firm";
 import { currentUserQueryOptions } from "../auth/api";
 import { templatesQueryOptions, useDeleteTemplate } from "./api";
-import { useDateFormat } from "./format";
 import { TemplateCard } from "./template-card";
 import { TemplateDetailsDialog } from "./template-details-dialog";
 import { TemplateFormDialog } from "./template-form-dialog";

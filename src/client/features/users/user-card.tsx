@@ -15,7 +15,7 @@ import {
   DropdownMenuTrigger,
 } from "../../components/ui/dropdown-menu";
 import { Skeleton } from "../../components/ui/skeleton";
-import { initials } from "../shell/user-display";
+import { initials } from "../../lib/user-display";
 import { clientNamesPreview } from "./people";
 
 export type UserCardActions = {

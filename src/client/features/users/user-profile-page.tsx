@@ -17,6 +17,8 @@ import { roleLabels } from "../../../shared/permissions";
 import type { UserActivity } from "../../../shared/reports";
 import type { TaskStatus } from "../../../shared/tasks";
 import type { UserSummary } from "../../../shared/users";
+import { ClientStatusBadge } from "../../components/client-status-badge";
+import { PriorityBadge, TaskStatusBadge } from "../../components/task-badges";
 import { Badge, roleBadgeVariant } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
@@ -25,10 +27,8 @@ import { Skeleton } from "../../components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { ApiError, errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
-import { statusLabels } from "../clients/client-card";
-import { initials } from "../shell/user-display";
-import { useDateFormat } from "../tasks/format";
-import { PriorityBadge, TaskStatusBadge } from "../tasks/task-badges";
+import { useDateFormat } from "../../lib/firm";
+import { initials } from "../../lib/user-display";
 import { userActivityQueryOptions, userQueryOptions } from "./api";
 import { completionRateTone, formatDays, formatRate, type RateTone } from "./people";
 
@@ -336,8 +336,6 @@ function AuditTrail({ activity, className }: { activity: UserActivity | undefine
   );
 }
 
-const clientStatusVariant = { active: "success", prospect: "outline", inactive: "secondary" } as const;
-
 function AssignedClients({ activity }: { activity: UserActivity | undefined }) {
   return (
     <section className="flex flex-col gap-2 border-t pt-4" aria-labelledby="assigned-clients-heading">
@@ -366,7 +364,7 @@ function AssignedClients({ activity }: { activity: UserActivity | undefined }) {
                 </Link>
                 <span className="truncate text-xs text-muted-foreground">{client.industry ?? "No industry"}</span>
               </div>
-              <Badge variant={clientStatusVariant[client.status]}>{statusLabels[client.status]}</Badge>
+              <ClientStatusBadge status={client.status} />
             </li>
           ))}
         </ul>

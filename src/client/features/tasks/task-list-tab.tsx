@@ -10,9 +10,9 @@ import { Input } from "../../components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { Skeleton } from "../../components/ui/skeleton";
 import { errorMessage } from "../../lib/api";
+import { useDateFormat } from "../../lib/firm";
 import { useDebouncedValue } from "../../lib/use-debounced-value";
-import { type AuditFilter, auditTasksQueryOptions } from "./api";
-import { useDateFormat } from "./format";
+import { type TaskFilter, taskListQueryOptions } from "./api";
 import { TaskCard } from "./task-card";
 import { TaskDetailsDialog } from "./task-details-dialog";
 
@@ -23,7 +23,7 @@ const estimatedRowHeight = 150;
 /** Load the next page when the last rendered card is this close to the end of what is loaded. */
 const prefetchRows = 10;
 
-const statusLabels: Record<AuditFilter["status"], string> = {
+const statusLabels: Record<TaskFilter["status"], string> = {
   all: "All statuses",
   pending: "Pending",
   completed: "Completed",
@@ -37,12 +37,12 @@ const filterStatuses = ["all", ...taskStatuses] as const;
  * 100,000 tasks, so the list is read page by page and only the cards near the viewport are in the
  * DOM (issue 8: under 1,500 elements).
  */
-export function TaskAuditTab() {
+export function TaskListTab() {
   const [text, setText] = useState("");
-  const [status, setStatus] = useState<AuditFilter["status"]>("all");
+  const [status, setStatus] = useState<TaskFilter["status"]>("all");
   const q = useDebouncedValue(text.trim(), debounceMs);
-  const filter: AuditFilter = { q, status };
-  const tasks = useInfiniteQuery(auditTasksQueryOptions(filter));
+  const filter: TaskFilter = { q, status };
+  const tasks = useInfiniteQuery(taskListQueryOptions(filter));
   const formatDate = useDateFormat();
   const [selected, setSelected] = useState<TaskListItem | null>(null);
   const filtered = q !== "" || status !== "all";

@@ -24,7 +24,7 @@ const searchDebounceMs = 250;
 const historyPageSize = 25;
 
 /** Spec 2's Client Audit tab: a client, a range, its figures, charts and task history. */
-export function ClientAudit({
+export function ClientReport({
   clientId,
   days,
   onClientChange,

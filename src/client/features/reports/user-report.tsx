@@ -25,7 +25,7 @@ import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { currentUserQueryOptions } from "../auth/api";
 import { userReportQueryOptions, userReportUrl, usersQueryOptions } from "./api";
-import { ReportSkeleton } from "./client-audit";
+import { ReportSkeleton } from "./client-report";
 import { EntityPicker } from "./entity-picker";
 import { LazyUserCharts } from "./lazy-charts";
 import { DownloadCsvButton, RangeSelect, ReportError, ReportToolbar } from "./report-controls";
@@ -47,7 +47,7 @@ const clientRowsShown = 8;
  * Spec 2's User Audit tab. A `user` may audit only themself (design 3), so their picker offers
  * them alone and the firm's user list is not even asked for; the API refuses anyone else anyway.
  */
-export function UserAudit({
+export function UserReport({
   userId,
   days,
   onUserChange,

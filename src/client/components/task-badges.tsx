@@ -1,7 +1,7 @@
 import { AlertTriangle, CheckCircle2, Clock } from "lucide-react";
-import type { TaskPriority, TaskStatus } from "../../../shared/tasks";
-import { Badge, type BadgeVariant } from "../../components/ui/badge";
-import { cn } from "../../lib/cn";
+import type { TaskPriority, TaskStatus } from "../../shared/tasks";
+import { cn } from "../lib/cn";
+import { Badge, type BadgeVariant } from "./ui/badge";
 
 const statusLook: Record<TaskStatus, { label: string; variant: BadgeVariant; icon: typeof Clock }> = {
   completed: { label: "Completed", variant: "success", icon: CheckCircle2 },
