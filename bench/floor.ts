@@ -251,7 +251,7 @@ const routes: Record<string, Route> = {
     const now = new Date();
     const { rows } = await pool.query({
       ...statements.overdue,
-      values: [session.firmId, "pending", now, null, null, null],
+      values: [session.firmId, now, null, null, null],
       rowMode: "array",
     });
     return rows.map((task) => ({
