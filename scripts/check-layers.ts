@@ -3,12 +3,20 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * Enforces the layering of shared/style.md:
- *   src/shared  imports nothing from server or client, and no Node built-ins (it runs in browsers);
+ * Enforces the layering docs/architecture.md describes, so it cannot rot silently:
+ *
+ *   src/shared  imports nothing from server, client or site, and no Node built-ins (it runs in browsers);
  *   src/client  never imports server code;
  *   src/server  never imports client code;
- *   src/site    (the public pages, rendered by the server and hydrated in the browser, decision
- *               0022) imports neither, nor Node built-ins; the server and the client may import it.
+ *   src/site    (the public pages, rendered by the server and hydrated in the browser) imports
+ *               neither, nor Node built-ins; the server and the client may import it.
+ *
+ * Inside src/server the arrows point down the floors: main -> app -> jobs, seed -> features ->
+ * tenancy -> platform. Between feature folders (server and client alike) there is no cycle; a
+ * service never imports a routes file; a routes file never touches the database schema or builds
+ * queries itself; a client feature imports another feature only through its `api.ts`.
+ *
+ * Test files (`*.test.ts`) drive the whole app, so they are held only to the first rules.
  */
 type Layer = "shared" | "server" | "client" | "site";
 export type SourceFile = { path: string; source: string };
@@ -22,31 +30,120 @@ const forbidden: Record<Layer, Layer[]> = {
 const importPattern =
   /(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)|import\s*["']([^"']+)["']/g;
 
-function layerOf(file: string, srcDir: string): Layer | undefined {
-  const [top] = path.relative(srcDir, file).split(path.sep);
+/** The floors of src/server, lowest first; a file may import its own floor or one below. */
+const serverFloors = [["platform"], ["tenancy"], ["features"], ["jobs", "seed"], ["app"], ["main"]];
+
+const isTest = (file: string) => /\.test\.tsx?$/.test(file);
+
+function layerOf(relative: string): Layer | undefined {
+  const [top] = relative.split("/");
   return top === "shared" || top === "server" || top === "client" || top === "site" ? top : undefined;
 }
 
-export function findLayerViolations(files: SourceFile[], srcDir: string): string[] {
-  const violations: string[] = [];
-  for (const file of files) {
-    const layer = layerOf(file.path, srcDir);
-    if (!layer) continue;
-    for (const match of file.source.matchAll(importPattern)) {
-      const specifier = match[1] ?? match[2] ?? match[3] ?? "";
-      const where = path.relative(srcDir, file.path);
-      if (layer !== "server" && specifier.startsWith("node:")) {
-        violations.push(`${where}: src/${layer} must not import the Node built-in "${specifier}"`);
-        continue;
-      }
-      if (!specifier.startsWith(".")) continue;
-      const target = layerOf(path.resolve(path.dirname(file.path), specifier), srcDir);
-      if (target && forbidden[layer].includes(target)) {
-        violations.push(`${where}: src/${layer} must not import from src/${target} ("${specifier}")`);
-      }
-    }
+function serverFloorOf(relative: string): number | undefined {
+  const [top, first] = relative.split("/");
+  if (top !== "server" || first === undefined) return undefined;
+  // Imports name files without their extension: app.ts is "app" either way.
+  const name = first.replace(/\.tsx?$/, "");
+  const floor = serverFloors.findIndex((names) => names.includes(name));
+  return floor === -1 ? undefined : floor;
+}
+
+/** The feature folder a file belongs to, e.g. "server:clients" or "client:users". */
+function featureOf(relative: string): string | undefined {
+  const parts = relative.split("/");
+  if (parts[0] === "server" && parts[1] === "features" && parts.length > 3) return `server:${parts[2]}`;
+  if (parts[0] === "client" && parts[1] === "features" && parts.length > 3) return `client:${parts[2]}`;
+  return undefined;
+}
+
+type Import = { from: string; specifier: string; target: string | undefined };
+
+function importsOf(file: SourceFile, srcDir: string): Import[] {
+  const from = path.relative(srcDir, file.path).split(path.sep).join("/");
+  return [...file.source.matchAll(importPattern)].map((match) => {
+    const specifier = match[1] ?? match[2] ?? match[3] ?? "";
+    const target = specifier.startsWith(".")
+      ? path
+          .relative(srcDir, path.resolve(path.dirname(file.path), specifier))
+          .split(path.sep)
+          .join("/")
+      : undefined;
+    return { from, specifier, target };
+  });
+}
+
+function ruleViolation({ from, specifier, target }: Import): string | undefined {
+  const layer = layerOf(from);
+  if (!layer) return undefined;
+  if (layer !== "server" && specifier.startsWith("node:")) {
+    return `${from}: src/${layer} must not import the Node built-in "${specifier}"`;
   }
-  return violations;
+  if (
+    layer === "server" &&
+    /\.routes\.ts$/.test(from) &&
+    (specifier === "drizzle-orm" || /\/db\/schema$/.test(specifier))
+  ) {
+    return `${from}: a routes file must not touch the database ("${specifier}"); its service does`;
+  }
+  if (target === undefined) return undefined;
+  const targetLayer = layerOf(target);
+  if (targetLayer && forbidden[layer].includes(targetLayer)) {
+    return `${from}: src/${layer} must not import from src/${targetLayer} ("${specifier}")`;
+  }
+  if (isTest(from)) return undefined;
+  const fromFloor = serverFloorOf(from);
+  const targetFloor = serverFloorOf(target);
+  if (fromFloor !== undefined && targetFloor !== undefined && targetFloor > fromFloor) {
+    return `${from}: src/server/${serverFloors[fromFloor]?.join(", ")} must not import up from src/server/${serverFloors[targetFloor]?.join(", ")} ("${specifier}")`;
+  }
+  if (/\.service\.ts$/.test(from) && /\.routes$/.test(target)) {
+    return `${from}: a service must not import a routes file ("${specifier}")`;
+  }
+  const fromFeature = featureOf(from);
+  const targetFeature = featureOf(target);
+  if (
+    fromFeature?.startsWith("client:") &&
+    targetFeature !== undefined &&
+    targetFeature !== fromFeature &&
+    !target.endsWith("/api")
+  ) {
+    return `${from}: a client feature must not import another feature's internals ("${specifier}"); share it through components/, lib/ or that feature's api.ts`;
+  }
+  return undefined;
+}
+
+/** Every cycle between feature folders, each once, as "a -> b -> a". */
+function featureCycles(imports: Import[]): string[] {
+  const edges = new Map<string, Set<string>>();
+  for (const { from, target } of imports) {
+    if (target === undefined || isTest(from)) continue;
+    const a = featureOf(from);
+    const b = featureOf(target);
+    if (a === undefined || b === undefined || a === b) continue;
+    edges.set(a, (edges.get(a) ?? new Set()).add(b));
+  }
+  const cycles = new Set<string>();
+  const walk = (node: string, trail: string[]) => {
+    const at = trail.indexOf(node);
+    if (at !== -1) {
+      const loop = trail.slice(at);
+      // One name per cycle, whichever feature it was entered from: start at its smallest name.
+      const start = loop.indexOf([...loop].sort()[0] ?? "");
+      const rotated = [...loop.slice(start), ...loop.slice(0, start)];
+      cycles.add([...rotated, rotated[0]].map((name) => name.replace(/^(server|client):/, "")).join(" -> "));
+      return;
+    }
+    for (const next of edges.get(node) ?? []) walk(next, [...trail, node]);
+  };
+  for (const node of edges.keys()) walk(node, []);
+  return [...cycles].sort().map((cycle) => `feature folders import each other in a cycle: ${cycle}`);
+}
+
+export function findLayerViolations(files: SourceFile[], srcDir: string): string[] {
+  const imports = files.flatMap((file) => importsOf(file, srcDir));
+  const violations = imports.map(ruleViolation).filter((violation) => violation !== undefined);
+  return [...violations, ...featureCycles(imports)];
 }
 
 function listSources(dir: string): SourceFile[] {
