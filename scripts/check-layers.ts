@@ -131,7 +131,7 @@ function featureCycles(imports: Import[]): string[] {
       // One name per cycle, whichever feature it was entered from: start at its smallest name.
       const start = loop.indexOf([...loop].sort()[0] ?? "");
       const rotated = [...loop.slice(start), ...loop.slice(0, start)];
-      cycles.add([...rotated, rotated[0]].map((name) => name.replace(/^(server|client):/, "")).join(" -> "));
+      cycles.add([...rotated, loop[start] ?? ""].map((name) => name.replace(/^(server|client):/, "")).join(" -> "));
       return;
     }
     for (const next of edges.get(node) ?? []) walk(next, [...trail, node]);

@@ -59,3 +59,17 @@ export const overdue = (status: SQLWrapper, dueDate: SQLWrapper, now: SQLWrapper
   asSql(overduePieces(status, dueDate, now));
 export const overdueText = (status: string, dueDate: string, now: string) =>
   asText(overduePieces(status, dueDate, now));
+
+/** "The task is pending": not completed and not overdue (no due date, or due `now` or later). */
+export const pending = (status: SQLWrapper, dueDate: SQLWrapper, now: SQLWrapper) =>
+  asSql([
+    "(",
+    operand(status),
+    " = 'pending' and (",
+    operand(dueDate),
+    " is null or ",
+    operand(dueDate),
+    " >= ",
+    operand(now),
+    "::timestamptz))",
+  ]);

@@ -19,7 +19,7 @@ import { AppError, fieldError } from "../../platform/errors";
 import { decodeCursor, keysetPage } from "../../platform/keyset";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
-import { assignedUserOf, overdue, visibleClient } from "../../tenancy/scopes";
+import { assignedUserOf, overdue, pending, visibleClient } from "../../tenancy/scopes";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import { checkSignature } from "./signature";
 
@@ -105,7 +105,7 @@ const tasksPage = (scope: "firm" | "client", name: string, options: { signatures
           sql`(${sql.placeholder("status")}::text is null
             or (${sql.placeholder("status")}::text = 'completed' and ${tasks.status} = 'completed')
             or (${sql.placeholder("status")}::text = 'overdue' and ${overdue(tasks.status, tasks.dueDate, sql.placeholder("now"))})
-            or (${sql.placeholder("status")}::text = 'pending' and ${tasks.status} = 'pending' and (${tasks.dueDate} is null or ${tasks.dueDate} >= ${sql.placeholder("now")}::timestamptz)))`,
+            or (${sql.placeholder("status")}::text = 'pending' and ${pending(tasks.status, tasks.dueDate, sql.placeholder("now"))}))`,
           sql`(${sql.placeholder("pattern")}::text is null or ${tasks.name} ilike ${sql.placeholder("pattern")}::text or ${tasks.description} ilike ${sql.placeholder("pattern")}::text or ${clients.name} ilike ${sql.placeholder("pattern")}::text)`,
           visibleTo,
         ),

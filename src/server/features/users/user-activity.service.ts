@@ -5,7 +5,7 @@ import { taskStatus } from "../../../shared/tasks";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import type { Actor } from "../../tenancy/actor";
-import { overdue } from "../../tenancy/scopes";
+import { overdue, pending } from "../../tenancy/scopes";
 import { getUser } from "./users.service";
 
 /*
@@ -73,7 +73,7 @@ export const totalsQuery = (firmId: string, userId: string, now: Date) => sql`
   first_half as (
     select count(*)::int as total,
            count(*) filter (where t.status = 'completed')::int as completed,
-           count(*) filter (where t.status = 'pending' and (t.due_date is null or t.due_date >= ${now}))::int as pending,
+           count(*) filter (where ${pending(sql.raw("t.status"), sql.raw("t.due_date"), sql`${now}`)})::int as pending,
            count(*) filter (where ${overdue(sql.raw("t.status"), sql.raw("t.due_date"), sql`${now}`)})::int as overdue,
            coalesce(sum(extract(epoch from t.completed_at - t.created_at) / 86400) filter (where t.status = 'completed'), 0) as days
     ${onAssignedClients(firmId)}
