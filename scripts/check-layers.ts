@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * Enforces the layering of shared/style.md:
+ * Enforces the layering of docs/architecture.md:
  *   src/shared  imports nothing from server or client, and no Node built-ins (it runs in browsers);
  *   src/client  never imports server code;
  *   src/server  never imports client code;
