@@ -12,8 +12,8 @@ export const statusLabels: Record<ClientStatus, string> = {
   inactive: "Inactive",
 };
 
-// Only "active" is green: a prospect or an inactive client is not a warning (design 4b keeps
-// the status colours for meaning).
+// Only "active" is green: a prospect or an inactive client is not a warning (the status
+// colours are kept for meaning).
 const statusVariant: Record<ClientStatus, BadgeVariant> = {
   active: "success",
   prospect: "outline",
@@ -21,7 +21,7 @@ const statusVariant: Record<ClientStatus, BadgeVariant> = {
 };
 
 /**
- * One client of the grid (spec section 2): brand top bar, name and health, industry, the ways to
+ * One client of the grid (S-CLIST-06..11): brand top bar, name and health, industry, the ways to
  * reach the client, status and the link to the detail page. Every row is always drawn, so all
  * cards of a row are the same height and the grid reads as a grid.
  */
@@ -89,7 +89,7 @@ function Detail({ icon, label, children }: { icon: ReactNode; label: string; chi
   );
 }
 
-/** The placeholder of one card while the grid loads (spec 9: the skeleton is six of these). */
+/** The placeholder of one card while the grid loads (S-CONST-44: the skeleton is six of these). */
 export function ClientCardSkeleton() {
   return (
     <div data-testid="client-card-skeleton" className="overflow-hidden rounded-lg border bg-card shadow-xs">

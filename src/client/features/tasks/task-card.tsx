@@ -3,7 +3,7 @@ import type { TaskListItem } from "../../../shared/tasks";
 import { Button } from "../../components/ui/button";
 import { PriorityBadge, TaskStatusBadge } from "./task-badges";
 
-/** Spec 2: status, priority, name, description, client, due and completed dates, View Details. */
+/** S-TAUD-07..08: status, priority, name, description, client, due and completed dates, View Details. */
 export function TaskCard({
   task,
   formatDate,

@@ -6,7 +6,7 @@ import { cn } from "../../lib/cn";
 import { everyText } from "./format";
 import { PriorityBadge } from "./task-badges";
 
-/** Spec 2's View dialog: priority, recurring or one-time, created, description, frequency and a usage note. */
+/** The View dialog (S-TTPL-23..24): priority, recurring or one-time, created, description, frequency, usage note. */
 export function TemplateDetailsDialog({
   template,
   formatDate,
