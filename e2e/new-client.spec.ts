@@ -215,7 +215,7 @@ test.describe("new client dialog", () => {
     await expect(dialog(page)).toHaveCount(0);
     await expect(clientCard(page, name)).toBeVisible();
 
-    // One atomic request (docs/design/client-work-api.md) instead of the original client's three kinds of call.
+    // One atomic request (docs/design/client-work-api.md) instead of three kinds of call (client, contact, tasks).
     expect(writes).toEqual([
       {
         url: "/api/clients",

@@ -110,7 +110,7 @@ export const updateTaskSchema = z
 export type UpdateTaskInput = z.infer<typeof updateTaskSchema>;
 
 /**
- * PATCH /api/tasks/{id}/complete (S-API-17). The original client sent `completedBy` (the
+ * PATCH /api/tasks/{id}/complete (S-API-17). The app's client sends `completedBy` (the
  * printed name); it is accepted and ignored, because who signed off is the session's user
  * (S-TCOMP-08), never what a body claims. The signature is checked on the server as a
  * PNG (src/server/features/tasks/signature.ts); here only its presence.

@@ -30,7 +30,7 @@ const templateFields = {
   priority: z.enum(taskPriorities).default("medium"),
   frequency: frequencyInput,
   isRecurring: z.boolean({ error: "isRecurring must be true or false" }).optional(),
-  /** The original client sends it; the session decides (S-ROLE-20), so it is accepted and ignored. */
+  /** A client may send it; the session decides (S-ROLE-20), so it is accepted and ignored. */
   createdBy: z.unknown().optional(),
 };
 
