@@ -12,7 +12,7 @@ import {
 } from "./fixtures";
 
 /*
- * The firm's audit trail (issue 9, design section 5) at /settings/audit-trail: super admins and
+ * The firm's audit trail (issue 9, decision 0005) at /settings/audit-trail: super admins and
  * admins see who did what, when and from where, and whether the hash chain is intact.
  */
 

@@ -272,7 +272,7 @@ test.describe("client detail", () => {
     await expect(dialog(page).getByRole("heading", { name: "Add Task" })).toBeVisible();
     await saveShot(page, testInfo, "add-task-1280", { fullPage: false });
 
-    // The name is required, with the spec's message, before anything is sent.
+    // The name is required, with its required message, before anything is sent.
     let posted = 0;
     page.on("request", (request) => {
       if (request.method() === "POST" && new URL(request.url()).pathname === "/api/tasks") posted += 1;
@@ -306,7 +306,7 @@ test.describe("client detail", () => {
     await expect(row.getByText("High priority")).toBeVisible();
     await expect(card(page, "tasks").getByText("0 of 1 tasks completed")).toBeVisible();
 
-    // Without a due date the task is stored with none (spec 7: dueDate null).
+    // Without a due date the task is stored with none (S-API-16: dueDate null).
     await card(page, "tasks").getByRole("button", { name: "Add Task" }).click();
     const plain = uniqueName("Call the client");
     await dialog(page).getByLabel("Task Name *").fill(plain);

@@ -17,7 +17,7 @@ import {
 const stat = (page: Page, label: string) => page.getByRole("group", { name: label });
 const quickActions = (page: Page) => page.getByRole("link").filter({ has: page.locator("span.flex-1") });
 
-/** The figures the checklist names, computed from the list endpoints themselves. */
+/** The figures the DASH requirements name, computed from the list endpoints themselves. */
 async function figuresFromLists(page: Page) {
   const clients = await apiGet<ClientSummary[]>(page, "/api/clients");
   const tasks = await apiGet<TaskListItem[]>(page, "/api/tasks");
@@ -60,7 +60,7 @@ test.describe("dashboard", () => {
       await signInAs(page, role);
       const dashboard = await apiGet<Dashboard>(page, "/api/dashboard");
       const lists = await figuresFromLists(page);
-      // The dashboard endpoint agrees with the lists the checklist compares against.
+      // The dashboard endpoint agrees with the lists the requirements compare against.
       expect(dashboard.clients).toMatchObject({
         total: lists.clients,
         active: lists.active,

@@ -73,7 +73,7 @@ test.describe("session guard", () => {
   });
 
   // "/" is the public landing page, rendered by the server (decision 0022). The later onboarding
-  // screens send a visitor without the earlier steps' data to /signup (spec 2).
+  // screens send a visitor without the earlier steps' data to /signup (S-PLANS-12, S-PAY-08..09, S-SUCC-07).
   for (const { path, landsOn } of [
     { path: "/", landsOn: "/" },
     { path: "/login", landsOn: "/login" },

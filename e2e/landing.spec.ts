@@ -68,7 +68,7 @@ test.describe("landing page, desktop", () => {
     expect(jsonLd.offers.description).toContain("14-day free trial");
   });
 
-  test("S-LAND-23 S-LAND-24 S-LAND-25 S-LAND-33 the sections come in the spec's order, the footer last", async ({
+  test("S-LAND-23 S-LAND-24 S-LAND-25 S-LAND-33 the sections come in the required order, the footer last", async ({
     page,
   }) => {
     await openLanding(page);

@@ -215,7 +215,7 @@ test.describe("new client dialog", () => {
     await expect(dialog(page)).toHaveCount(0);
     await expect(clientCard(page, name)).toBeVisible();
 
-    // One atomic request (docs/design/client-work-api.md) instead of the spec's three kinds of call.
+    // One atomic request (docs/design/client-work-api.md) instead of three kinds of call (client, contact, tasks).
     expect(writes).toEqual([
       {
         url: "/api/clients",
@@ -257,7 +257,7 @@ test.describe("new client dialog", () => {
     await expect(page.getByRole("group", { name: "Pending Tasks" }).getByTestId("stat-value")).toHaveText("2");
   });
 
-  test('S-CNEW-24 S-VAL-09 S-VAL-10 S-VAL-13 S-VAL-14 the spec\'s messages show before any request: "Company name is required", "Invalid email address", "Contact name is required"', async ({
+  test('S-CNEW-24 S-VAL-09 S-VAL-10 S-VAL-13 S-VAL-14 the required messages show before any request: "Company name is required", "Invalid email address", "Contact name is required"', async ({
     page,
   }) => {
     await firmWithTemplates(page, 0);

@@ -181,7 +181,7 @@ test("S-ERR-08 S-ERR-09 S-STATE-04 a declined card shows the provider's message 
   const formBox = await page.getByLabel("Card number").boundingBox();
   expect(alertBox && formBox && alertBox.y + alertBox.height <= formBox.y).toBe(true);
   await expect(page).toHaveURL(/\/onboarding\/payment$/);
-  // Spec 4: the account was created at this step, before the card was refused.
+  // S-STATE-04: the account was created at this step, before the card was refused.
   const me = await apiGet<{ username: string; role: string }>(page, "/api/auth/me");
   expect(me).toMatchObject({ username: signup.username, role: "super_admin" });
 

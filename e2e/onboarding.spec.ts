@@ -17,7 +17,7 @@ import { browserStorage, fillSignup, newSignup, reachPayment, signUp } from "./o
  * its own new firm, so usernames are unique per run.
  */
 
-/** Design 5: the typed password is in no browser storage and no cookie. */
+/** S-SIGNUP-08: the typed password is in no browser storage and no cookie. */
 async function expectPasswordNowhere(page: Page, password: string): Promise<void> {
   const { session, local } = await browserStorage(page);
   const cookies = await page.context().cookies();
@@ -58,7 +58,7 @@ test.describe("signup", () => {
     await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
   });
 
-  test("S-SIGNUP-05 S-VAL-01 S-VAL-02 S-VAL-03 S-VAL-04 S-VAL-05 S-VAL-06 S-VAL-07 S-ERR-04 the checks run in spec order, one message at a time, cleared by any edit", async ({
+  test("S-SIGNUP-05 S-VAL-01 S-VAL-02 S-VAL-03 S-VAL-04 S-VAL-05 S-VAL-06 S-VAL-07 S-ERR-04 the checks run in the required order, one message at a time, cleared by any edit", async ({
     page,
   }) => {
     const registrations: string[] = [];

@@ -33,7 +33,7 @@ import {
 } from "./reports-support";
 
 /*
- * Reports (checklist REP, with the CONST items on ranges and colours). Figures are checked against
+ * Reports (the REP requirements, with the CONST items on ranges and colours). Figures are checked against
  * data each test writes in a firm of its own; the history with past dates (creation 20-150 days
  * ago, completions spread over months) is the demo firm's, read and never changed, and there the
  * screen is checked against hand-computed figures and the API's answer.

@@ -12,7 +12,7 @@ import {
 } from "./fixtures";
 
 /*
- * Settings (spec 2, issue 9): the four static cards, and below them the password change and,
+ * Settings (S-SET-01..05, issue 9): the four static cards, and below them the password change and,
  * for a super admin, the firm's name and time zone. Tests that write do so in a firm of their
  * own (signInToNewFirm): the demo users' passwords and firm name never change.
  */
@@ -70,7 +70,7 @@ test.describe("settings", () => {
     await page.goto("/settings");
     const form = page.getByRole("form", { name: "Change password" });
 
-    // Spec 5's messages before any request: a mismatch, then a wrong current password from the server.
+    // The validation messages before any request: a mismatch, then a wrong current password from the server.
     await form.getByLabel("Current password").fill(newFirmPassword);
     await form.getByLabel("New password", { exact: true }).fill(newPassword);
     await form.getByLabel("Confirm new password").fill(`${newPassword}x`);

@@ -38,7 +38,7 @@ test.describe("shell", () => {
       await page.goto("/dashboard");
       const lists = nav(page).getByRole("list");
       await expect(lists).toHaveCount(2);
-      // Top list in the spec's order, then the bottom list; the bottom one sits below the top one.
+      // Top list in the required order (S-SHELL-07), then the bottom list; the bottom one sits below the top one.
       await expect(lists.nth(0).getByRole("link")).toHaveText(mainItems.map((item) => item.name));
       await expect(lists.nth(1).getByRole("link")).toHaveText(bottomItems.map((item) => item.name));
       const top = await lists.nth(0).boundingBox();

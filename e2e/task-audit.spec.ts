@@ -12,7 +12,7 @@ import {
 } from "./fixtures";
 
 /*
- * Task Audit tab (checklist TAUD). Reads use the demo firm; tests that need tasks of known dates
+ * Task Audit tab (the TAUD requirements). Reads use the demo firm; tests that need tasks of known dates
  * and states register a firm of their own, so nothing the other specs read is changed.
  */
 
@@ -126,7 +126,7 @@ test.describe("task audit", () => {
     expect(requests.length).toBeGreaterThan(0);
     expect(requests[0]?.searchParams.get("limit")).toBe("50");
 
-    // The first cards are the API's first tasks, in the API's (spec 2's) order.
+    // The first cards are the API's first tasks, in the API's (S-TAUD-09's) order.
     const shown = await cards(page).getByTestId("task-name").allTextContents();
     expect(shown.length).toBeGreaterThan(2);
     expect(shown).toEqual(expected.slice(0, shown.length).map((task) => task.name));

@@ -12,7 +12,7 @@ import {
 } from "./fixtures";
 
 /*
- * Task Templates tab (checklist TTPL). Role checks read the demo firm; every test that writes
+ * Task Templates tab (the TTPL requirements). Role checks read the demo firm; every test that writes
  * registers a firm of its own, so the demo firm's templates, which other specs read, never change.
  */
 
@@ -190,7 +190,7 @@ test.describe("task templates", () => {
       "Annually",
     ]);
 
-    // Spec 5's messages show before any request is sent.
+    // The validation messages (S-VAL-16..17) show before any request is sent.
     let posted = false;
     page.on("request", (request) => {
       if (request.method() === "POST" && request.url().endsWith("/api/task-templates")) posted = true;

@@ -65,5 +65,5 @@ export async function completeTask(page: Page, taskId: string, printedName: stri
 export const userCard = (page: Page, fullName: string): Locator =>
   page.getByRole("article", { name: fullName, exact: true });
 
-/** The toast on screen (one at a time, spec 4); a dismissed one stays in the page, hidden. */
+/** The toast on screen (one at a time, S-STATE-23); a dismissed one stays in the page, hidden. */
 export const toastOf = (page: Page): Locator => page.locator("[data-app-toast][data-state=open]");

@@ -195,7 +195,7 @@ test.describe("users", () => {
     expect(login.status()).toBe(200);
   });
 
-  test("S-VAL-20 S-VAL-21 S-VAL-22 S-CONST-23 New User shows spec 5's messages at the boundaries before any request", async ({
+  test("S-VAL-20 S-VAL-21 S-VAL-22 S-CONST-23 New User shows the validation messages at the boundaries before any request", async ({
     page,
   }) => {
     await signInAs(page, "super_admin");
@@ -329,7 +329,7 @@ test.describe("users", () => {
 
   test("S-USERS-16 S-ERR-25 a refused assignment shows Failed to assign clients", async ({ page, baseURL }) => {
     // A real refusal: while the dialog is open, another super admin makes this one an admin,
-    // and admins may not assign clients (design 3), so the server answers 403.
+    // and admins may not assign clients (S-ROLE-14), so the server answers 403.
     await signInToNewFirm(page);
     const client = await createClientWith(page, { name: uniqueName("Refused Co") });
     const uma = await createUser(page, { fullName: "Uma User" });

@@ -33,7 +33,7 @@ import { type TestApp, useTestApp } from "./test-app";
 /*
  * Two tables that every /api route must appear in:
  *  1. the tenant isolation matrix: how each route keeps one firm's data out of another's reach;
- *  2. the role matrix: which role may call each route (design section 3, written out by hand).
+ *  2. the role matrix: which role may call each route (S-ROLE-07..17, written out by hand).
  * Both fail when app.apiRoutes lists a route they have no row for, so a new route cannot ship
  * unexamined. Adding a route means adding one row to each table.
  */
@@ -869,7 +869,7 @@ type Caller = (typeof callers)[number];
 type RoleRow = {
   /** The access rule the route should declare; checked against app.apiRoutes. */
   access: RouteAccess;
-  /** Design section 3, written out by hand (not read from `policies`): may this caller use the route? */
+  /** S-ROLE-07..17, written out by hand (not read from `policies`): may this caller use the route? */
   allowed: Record<Caller, boolean>;
   /** The status a permitted caller's valid request gets. */
   ok: number;
@@ -930,7 +930,7 @@ const roleMatrix: Record<string, RoleRow> = {
     session: "freshUser",
     request: (_world, actor) => ({ body: { currentPassword: actor.password, newPassword: strongPassword() } }),
   },
-  // Design section 3 has no row for viewing the firm's users; every role may (a user needs names to assign work).
+  // S-ROLE-07..17 have no row for viewing the firm's users; every role may (a user needs names to assign work).
   "GET /api/users": { access: "users.read", allowed: signedIn, ok: 200, request: () => ({}) },
   "GET /api/users/:id": {
     access: "users.read",
@@ -971,7 +971,7 @@ const roleMatrix: Record<string, RoleRow> = {
       body: { userId: (await throwawayUser("user")).id, clientIds: [at(world.a.clients, 2).id] },
     }),
   },
-  // Design section 3: everyone sees clients (a user only assigned ones); creating and editing clients
+  // S-ROLE-07..08: everyone sees clients (a user only assigned ones); creating and editing clients
   // and contacts is for super_admin and admin.
   "GET /api/clients": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
   "GET /api/clients/:id": {
@@ -1029,7 +1029,7 @@ const roleMatrix: Record<string, RoleRow> = {
     ok: 204,
     request: async (world) => ({ path: `/api/contacts/${(await contactOf(world, "a")).id}` }),
   },
-  // Design section 3: every role views templates; super_admin and admin create them; only
+  // S-ROLE-10..12: every role views templates; super_admin and admin create them; only
   // super_admin edits and deletes them.
   "GET /api/task-templates": { access: "templates.read", allowed: signedIn, ok: 200, request: () => ({}) },
   "POST /api/task-templates": {
@@ -1074,7 +1074,7 @@ const roleMatrix: Record<string, RoleRow> = {
     },
   },
   "GET /api/dashboard": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
-  // Design section 3: everyone sees client reports (a user on assigned clients) and user reports (a user on themself).
+  // S-ROLE-15..16: everyone sees client reports (a user on assigned clients) and user reports (a user on themself).
   "GET /api/reports/clients/:id": {
     access: "reports.clientAudit",
     allowed: signedIn,
@@ -1088,17 +1088,17 @@ const roleMatrix: Record<string, RoleRow> = {
     request: (_world, actor) => ({ path: `/api/reports/users/${actor.id}` }),
   },
   "GET /api/firm": { access: "signedIn", allowed: signedIn, ok: 200, request: () => ({}) },
-  // Design section 3 gives the firm's settings, like billing, to the super admin alone.
+  // Like billing (S-ROLE-17), the firm's settings belong to the super admin alone.
   "PATCH /api/firm": {
     access: "firm.manage",
     allowed: { anonymous: false, super_admin: true, admin: false, user: false },
     ok: 200,
     request: () => ({ body: { timeZone: "UTC" } }),
   },
-  // Design section 3: everyone sees tasks (a user those of assigned clients); creating, changing
+  // S-ROLE-07, S-ROLE-09: everyone sees tasks (a user those of assigned clients); creating, changing
   // and completing tasks is open to a user on their assigned clients.
   // The audit trail is evidence for those who answer for the firm: super admins and admins.
-  // Design section 3: billing and the plan belong to the super admin alone (S-ROLE-17).
+  // Billing and the plan belong to the super admin alone (S-ROLE-17).
   "GET /api/billing": {
     access: "billing.manage",
     allowed: { anonymous: false, super_admin: true, admin: false, user: false },
@@ -1178,7 +1178,7 @@ async function actorFor(world: World, caller: Caller, row: RoleRow): Promise<{ u
 }
 
 const roleMatrixSuite = () =>
-  describe("role matrix: each role may call exactly the routes design section 3 gives it", () => {
+  describe("role matrix: each role may call exactly the routes the role rules give it", () => {
     it("has a row for every /api route the app serves", () => {
       const missing = routeKeys().filter((key) => !(key in roleMatrix));
       expect(missing, `routes without a role matrix row: ${missing.join(", ")}`).toEqual([]);
@@ -1218,8 +1218,8 @@ const roleMatrixSuite = () =>
         for (const caller of callers) {
           const who = caller === "anonymous" ? "a caller who is not signed in" : withArticle(roleLabels[caller]);
           const refusal = caller === "anonymous" ? "401" : "403";
-          // A signed-in caller's refusal is design section 3's "the server refuses it (403 with a
-          // clear message)": checklist S-ROLE-06, api part.
+          // A signed-in caller's refusal is the rule "the server refuses it (403 with a clear
+          // message)": S-ROLE-06, api part.
           const name = row.allowed[caller]
             ? `lets ${who} through`
             : caller === "anonymous"

@@ -22,7 +22,7 @@ export const router = createBrowserRouter([
     path: "/login",
     lazy: () => import("./features/auth/login-page").then((m) => ({ Component: m.LoginPage })),
   },
-  // Onboarding (spec 2): public, outside the session guard; each screen checks the earlier steps itself.
+  // Onboarding (S-GUARD-13): public, outside the session guard; each screen checks the earlier steps itself.
   {
     path: "/signup",
     lazy: () => import("./features/onboarding/signup-page").then((m) => ({ Component: m.SignupPage })),

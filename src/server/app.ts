@@ -83,7 +83,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Request bodies are JSON only. text/plain is what a cross-site form can send without a CORS
-  // preflight, so refusing it (415) is part of the CSRF defence (design section 5).
+  // preflight, so refusing it (415) is part of the CSRF defence (decision 0005).
   app.removeContentTypeParser("text/plain");
 
   // HTML, JavaScript, CSS and other text travel brotli- or gzip-compressed when the browser asks

@@ -1,5 +1,5 @@
 /**
- * The audit trail's contract: every mutation records one of these (design section 5).
+ * The audit trail's contract: every mutation records one of these (decision 0005).
  * `before` and `after` hold the changed entity's safe fields, never secrets.
  */
 export type AuditEventInput =

@@ -3,8 +3,8 @@ import "./validation";
 import { planIds } from "./plans";
 
 /*
- * One schema per operation, shared by the forms and the routes. Messages are the spec's
- * (section 5) where it gives them. Objects are strict: an unknown field is an error, never written.
+ * One schema per operation, shared by the forms and the routes. Messages are those of the S-VAL
+ * requirements where they give one. Objects are strict: an unknown field is an error, never written.
  */
 
 export const usernameSchema = z
@@ -39,7 +39,7 @@ export const registerSchema = z.strictObject({
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 const loginMessage = "Please enter both username and password";
-/** The one answer to a failed sign-in, whether the user exists or not (spec section 8). */
+/** The one answer to a failed sign-in, whether the user exists or not (S-ERR-03). */
 export const invalidLoginMessage = "Invalid username or password";
 export const loginSchema = z.strictObject({
   username: z.string({ error: loginMessage }).trim().min(1, loginMessage).max(256, invalidLoginMessage),
@@ -53,7 +53,7 @@ export const changePasswordSchema = z.strictObject({
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
-/** The change-password form: the API's fields and the new password typed twice (spec 5's message). */
+/** The change-password form: the API's fields and the new password typed twice (S-VAL-05's message). */
 export const changePasswordFormSchema = changePasswordSchema
   .extend({ confirmPassword: z.string({ error: "Passwords do not match" }) })
   .refine((value) => value.confirmPassword === value.newPassword, {

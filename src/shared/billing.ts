@@ -17,7 +17,7 @@ export const billingConfigSchema = z.object({
 });
 export type BillingConfig = z.infer<typeof billingConfigSchema>;
 
-/** POST /api/create-subscription-setup (public, rate-limited): spec 7's payload. */
+/** POST /api/create-subscription-setup (public, rate-limited): S-API-07's payload. */
 export const subscriptionSetupSchema = z.strictObject({
   email: emailSchema,
   fullName: registerSchema.shape.fullName,
@@ -25,10 +25,10 @@ export const subscriptionSetupSchema = z.strictObject({
 });
 export type SubscriptionSetupInput = z.infer<typeof subscriptionSetupSchema>;
 
-/** Spec 8: the card form cannot start because the provider gave no setup intent to confirm. */
+/** S-ERR-06: the card form cannot start because the provider gave no setup intent to confirm. */
 export const paymentNotInitializedMessage = "Failed to initialize payment. Please try again.";
 
-/** Its answer: the client secret of the trial subscription's setup intent (spec 3). */
+/** Its answer: the client secret of the trial subscription's setup intent (S-API-07). */
 export const subscriptionSetupResponseSchema = z.object({ clientSecret: z.string() });
 export type SubscriptionSetupResponse = z.infer<typeof subscriptionSetupResponseSchema>;
 

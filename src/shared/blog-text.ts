@@ -1,7 +1,8 @@
 /*
- * The blog's text rules without zod (spec section 2, docs/design/blog-content.md and blog-screens.md): the slug and image
- * name patterns and the body's light format. The public pages import this module, not blog.ts,
- * so their JavaScript stays within the landing page's budget; blog.ts re-exports all of it.
+ * The blog's text rules without zod (S-BLIST-13, S-BPOST-12..15, docs/design/blog-content.md and
+ * blog-screens.md): the slug and image name patterns and the body's light format. The public pages
+ * import this module, not blog.ts, so their JavaScript stays within the landing page's budget;
+ * blog.ts re-exports all of it.
  */
 
 /** A slug: lower-case words joined by single hyphens. Anything else cannot name a post. */
@@ -11,7 +12,7 @@ export const blogSlugMaxLength = 100;
 /** A bundled image's file name: a slug-like name with an image extension, no folders. */
 export const blogImagePattern = /^[a-z0-9]+(-[a-z0-9]+)*\.(svg|png|jpg|jpeg|webp)$/;
 
-/** The light format of a post body (spec section 2): what each line becomes. */
+/** The light format of a post body (S-BPOST-12..15): what each line becomes. */
 export type BlogBlock =
   | { kind: "heading"; text: string }
   | { kind: "bullet"; text: string }

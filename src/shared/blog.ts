@@ -5,7 +5,7 @@ import { blogImagePattern, blogSlugMaxLength, blogSlugPattern } from "./blog-tex
 export { type BlogBlock, blogBlocks, blogImagePattern, blogSlugMaxLength, blogSlugPattern } from "./blog-text";
 
 /*
- * Blog posts (spec sections 2, 3, 7; design section 4): the vendor's articles, public, no firm.
+ * Blog posts (the BLIST and BPOST requirements, S-API-27..28): the vendor's articles, public, no firm.
  * The files in content/blog/ are checked with blogSourceSchema at start; the API answers with
  * blogPostSummarySchema (the list) and blogPostSchema (one post). See docs/design/blog-content.md.
  */

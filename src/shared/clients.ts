@@ -7,7 +7,7 @@ export const clientStatuses = ["active", "inactive", "prospect"] as const;
 export type ClientStatus = (typeof clientStatuses)[number];
 
 /*
- * One schema per operation, shared by the forms and the routes; messages are spec section 5's.
+ * One schema per operation, shared by the forms and the routes; messages are S-VAL-09..15's.
  * Optional text fields accept a value, "", null or nothing, and store "" as null.
  */
 
@@ -24,7 +24,7 @@ const optionalText = (label: string, max: number) =>
     .nullish()
     .transform(emptyAsNull);
 
-/** "A valid address or empty" (spec section 5), for clients and contacts alike. */
+/** "A valid address or empty" (S-VAL-10, S-VAL-14), for clients and contacts alike. */
 const optionalEmail = z
   .string({ error: "Invalid email address" })
   .trim()
@@ -60,7 +60,7 @@ const contactFields = {
 const nothingToChange = (value: object) => Object.values(value).some((field) => field !== undefined);
 
 /**
- * POST /api/clients: the spec's fields, plus what the New Client dialog creates with it in one
+ * POST /api/clients: S-CNEW-17's fields, plus what the New Client dialog creates with it in one
  * transaction: an optional primary contact and the templates to start tasks from.
  */
 export const createClientSchema = z.strictObject({
@@ -87,7 +87,7 @@ export const updateClientSchema = z
   .refine(nothingToChange, "Nothing to change");
 export type UpdateClientInput = z.input<typeof updateClientSchema>;
 
-/** POST /api/contacts (spec section 7); isPrimary is false unless given. */
+/** POST /api/contacts (S-API-13); isPrimary is false unless given. */
 export const createContactSchema = z.strictObject({
   ...contactFields,
   isPrimary: z.boolean({ error: "isPrimary must be true or false" }).default(false),
@@ -119,13 +119,13 @@ export const listClientsQuerySchema = z.strictObject({
 export type ListClientsQuery = z.infer<typeof listClientsQuerySchema>;
 
 // -------------------------------------------------------------------------------------------
-// Health (spec section 4): one function for the API and the screens.
+// Health (S-STATE-15..18): one function for the API and the screens.
 
 export const healthLevels = ["good", "warning", "critical"] as const;
 export type HealthLevel = (typeof healthLevels)[number];
 export type ClientHealth = { level: HealthLevel; label: string };
 
-/** A client's tasks by derived status (design section 4: overdue is not completed and past due). */
+/** A client's tasks by derived status (S-STATE-10: overdue is not completed and past due). */
 export type TaskCounts = { total: number; pending: number; overdue: number; completed: number };
 
 export function clientHealth(counts: TaskCounts): ClientHealth {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** GET /api/dashboard: every figure of spec section 2's Dashboard, in one answer. */
+/** GET /api/dashboard: every figure of the Dashboard (S-DASH-04..16), in one answer. */
 export const dashboardSchema = z.object({
   clients: z.object({
     total: z.number().int(),

@@ -1,7 +1,7 @@
 import type { Role } from "./roles";
 
 /**
- * Who may do what: design section 3 as data. Server guards and (later) the UI read this one table.
+ * Who may do what: S-ROLE-07..17 as data. Server guards and (later) the UI read this one table.
  * Scope says how far an allowed action reaches: the whole firm, the clients assigned to the
  * user, or only the user themself.
  */

@@ -1,6 +1,6 @@
 /**
  * The one source of truth for plans: the landing page, onboarding and limit enforcement all
- * read this (design section 4). `null` means unlimited.
+ * read this (S-PLANS-07, S-CONST-21). `null` means unlimited.
  */
 export const planIds = ["starter", "professional", "enterprise"] as const;
 export type PlanId = (typeof planIds)[number];

@@ -5,15 +5,16 @@ import { roles } from "./roles";
 import { taskPriorities, taskStatuses } from "./tasks";
 
 /*
- * The contract of the reports, the user profile's activity and the firm's audit trail (spec
- * sections 2 and 9, design section 3). Figures are computed in SQL in the firm's time zone.
+ * The contract of the reports, the user profile's activity and the firm's audit trail (the REP
+ * and UPROF requirements, S-CONST-24..28, S-ROLE-15..16). Figures are computed in SQL in the
+ * firm's time zone.
  *
  * A report's range is the last `days` calendar days of the firm's time zone, today included:
  * from local midnight `days - 1` days ago up to now. A task belongs to the range when it was
  * created or completed in it; a task completed exactly at the range's start is in.
  * Rates are whole percentages, `null` when there is nothing to divide by (the UI shows "—").
  * Average completion days: the mean of (completedAt - createdAt) in days over the completed tasks,
- * rounded (spec 9); `null` when none was completed.
+ * rounded (S-CONST-28); `null` when none was completed.
  */
 
 export const reportDays = [7, 30, 90, 365] as const;
@@ -63,7 +64,7 @@ export const reportTaskSchema = z.object({
 });
 export type ReportTask = z.infer<typeof reportTaskSchema>;
 
-/** GET /api/reports/clients/{id}: spec 2's client audit. */
+/** GET /api/reports/clients/{id}: the client audit (S-REP-07..13). */
 export const clientReportSchema = z.object({
   client: z.object({ id: z.uuid(), name: z.string(), industry: z.string().nullable(), status: z.enum(clientStatuses) }),
   range: reportRangeSchema,
@@ -94,7 +95,7 @@ export const completionSchema = z.object({
 });
 export type Completion = z.infer<typeof completionSchema>;
 
-/** GET /api/reports/users/{id}: spec 2's user audit, over the tasks the user completed in the range. */
+/** GET /api/reports/users/{id}: the user audit (S-REP-14..21), over the tasks completed in the range. */
 export const userReportSchema = z.object({
   user: z.object({
     id: z.uuid(),
@@ -123,7 +124,7 @@ export const userReportSchema = z.object({
       onTimeRate: rateSchema,
     }),
   ),
-  /** The 10 most recent completions, newest first (spec 9). */
+  /** The 10 most recent completions, newest first (S-CONST-25). */
   recentCompletions: z.array(completionSchema).max(10),
   series: z.array(
     z.object({ start: z.iso.date(), completed: z.number().int(), onTime: z.number().int(), late: z.number().int() }),
@@ -132,9 +133,9 @@ export const userReportSchema = z.object({
 export type UserReport = z.infer<typeof userReportSchema>;
 
 /**
- * GET /api/users/{id}/activity: the user profile (spec 2). A user's tasks are the tasks of the
+ * GET /api/users/{id}/activity: the user profile (S-UPROF-02..10). A user's tasks are the tasks of the
  * clients assigned to them and the tasks they completed. Counts are exact; `tasks` holds the
- * newest 200 in the audit order (spec 2, Tasks), each with its client.
+ * newest 200 in the audit order (S-TAUD-09), each with its client.
  */
 export const userActivitySchema = z.object({
   user: z.object({
@@ -165,7 +166,7 @@ export type UserActivity = z.infer<typeof userActivitySchema>;
 export const activityTasksLimit = 200;
 
 /*
- * The firm's audit trail (design section 5), for super_admin and admin.
+ * The firm's audit trail (decision 0005), for super_admin and admin.
  * GET /api/audit-events?entity=&entityId=&userId=&from=&to=&cursor=&limit= answers the newest
  * events first, at most `limit` (default and maximum 100), with `x-next-cursor` when more follow.
  */

@@ -15,8 +15,8 @@ function firstMessage(input: Record<string, unknown>): string | undefined {
   return result.success ? undefined : result.error.issues[0]?.message;
 }
 
-describe("signup form schema (spec 5)", () => {
-  it("S-VAL-06 reports the checks in the spec's order, first failing first", () => {
+describe("signup form schema (the signup checks)", () => {
+  it("S-VAL-06 reports the checks in their required order, first failing first", () => {
     const empty = { fullName: "", email: "", username: "", password: "", confirmPassword: "x" };
     expect(firstMessage(empty)).toBe("Full name is required");
     expect(firstMessage({ ...empty, fullName: "Rowan" })).toBe("Valid email is required");
@@ -41,7 +41,7 @@ describe("signup form schema (spec 5)", () => {
     expect(firstMessage({ ...valid, password: "123456", confirmPassword: "123456" })).toBeUndefined();
   });
 
-  it("what session storage keeps has no password field (design 5)", () => {
+  it("what session storage keeps has no password field (memory only)", () => {
     const parsed = signupDataSchema.parse({ fullName: "Rowan", email: valid.email, username: "rowan" });
     expect(Object.keys(parsed).sort()).toEqual(["email", "fullName", "username"]);
     expect(signupDataSchema.safeParse({ ...valid }).success).toBe(false);

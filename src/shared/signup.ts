@@ -3,10 +3,10 @@ import { registerSchema } from "./auth";
 import "./validation";
 
 /*
- * The /signup form (spec 2 and 5): registration's own field rules, without the plan (chosen on the
- * next screen) and with the password typed twice. Its keys run in spec 5's order, so the first
- * issue zod reports is the one message the form shows; the confirmation is checked last, and only
- * once every field is valid.
+ * The /signup form (S-SIGNUP-02, S-VAL-01..07): registration's own field rules, without the plan
+ * (chosen on the next screen) and with the password typed twice. Its keys run in S-VAL-06's order,
+ * so the first issue zod reports is the one message the form shows; the confirmation is checked
+ * last, and only once every field is valid.
  */
 export const signupFieldOrder = ["fullName", "email", "username", "password", "confirmPassword"] as const;
 export type SignupField = (typeof signupFieldOrder)[number];
@@ -21,6 +21,6 @@ export const signupFormSchema = registerSchema
 export type SignupFormInput = z.input<typeof signupFormSchema>;
 export type SignupFormOutput = z.output<typeof signupFormSchema>;
 
-/** What the onboarding keeps in session storage between its screens: never the password (design 5). */
+/** What the onboarding keeps in session storage between its screens: never the password (S-SIGNUP-07). */
 export const signupDataSchema = registerSchema.pick({ fullName: true, email: true, username: true });
 export type SignupData = z.infer<typeof signupDataSchema>;

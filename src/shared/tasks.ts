@@ -4,14 +4,14 @@ import "./validation";
 export const taskPriorities = ["low", "medium", "high"] as const;
 export type TaskPriority = (typeof taskPriorities)[number];
 
-/** What is stored. `overdue` is derived (design section 4), never stored. */
+/** What is stored. `overdue` is derived (S-STATE-10), never stored. */
 export const storedTaskStatuses = ["pending", "completed"] as const;
 export type StoredTaskStatus = (typeof storedTaskStatuses)[number];
 
 export const taskStatuses = ["pending", "completed", "overdue"] as const;
 export type TaskStatus = (typeof taskStatuses)[number];
 
-/** One list for create and edit (design section 4); no value means one-time. */
+/** One list for create and edit (S-STATE-19..20); no value means one-time. */
 export const frequencies = ["daily", "weekly", "monthly", "quarterly", "annually"] as const;
 export type Frequency = (typeof frequencies)[number];
 
@@ -32,7 +32,7 @@ export const taskSchema = z.object({
   dueDate: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
   completedAt: z.iso.datetime().nullable(),
-  /** The id of the user who signed it off (design section 4: from the session, never the body). */
+  /** The id of the user who signed it off (S-TCOMP-08: from the session, never the body). */
   completedBy: z.uuid().nullable(),
   completedByUser: z.object({ id: z.uuid(), fullName: z.string(), username: z.string() }).nullable(),
   printedName: z.string().nullable(),
@@ -82,7 +82,7 @@ const dueDate = z.iso
 const nothingToChange = (value: object) => Object.values(value).some((field) => field !== undefined);
 
 /**
- * POST /api/tasks (spec section 7). A task is always created pending: a completed one needs a
+ * POST /api/tasks (S-API-16). A task is always created pending: a completed one needs a
  * sign-off, which only PATCH /api/tasks/{id}/complete records. `createdBy` is the session's user.
  */
 export const createTaskSchema = z.strictObject({
@@ -110,9 +110,9 @@ export const updateTaskSchema = z
 export type UpdateTaskInput = z.infer<typeof updateTaskSchema>;
 
 /**
- * PATCH /api/tasks/{id}/complete (spec section 7). The spec's client sends `completedBy` (the
+ * PATCH /api/tasks/{id}/complete (S-API-17). The app's client sends `completedBy` (the
  * printed name); it is accepted and ignored, because who signed off is the session's user
- * (design section 4), never what a body claims. The signature is checked on the server as a
+ * (S-TCOMP-08), never what a body claims. The signature is checked on the server as a
  * PNG (src/server/features/tasks/signature.ts); here only its presence.
  */
 export const completeTaskSchema = z.strictObject({

@@ -73,7 +73,7 @@ describe("template library", () => {
     expect(templateLibrary.length).toBeGreaterThanOrEqual(60);
   });
 
-  it("includes the templates promised in the spec", () => {
+  it("includes the templates the product promises", () => {
     const names = templateLibrary.map((template) => template.name);
     for (const promised of [
       "Monthly bank reconciliation",

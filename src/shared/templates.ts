@@ -4,8 +4,8 @@ import { libraryCategories } from "./template-library";
 import "./validation";
 
 /*
- * Task templates (spec sections 2, 3, 5; design section 4). One frequency list for create and
- * edit; "yearly" is taken as "annually"; "none", "" or null mean one-time. A template is
+ * Task templates (the TTPL requirements, S-VAL-16..19, S-STATE-19..22). One frequency list for
+ * create and edit; "yearly" is taken as "annually"; "none", "" or null mean one-time. A template is
  * recurring exactly when it has a frequency, so the checkbox and the frequency never disagree.
  */
 
@@ -30,7 +30,7 @@ const templateFields = {
   priority: z.enum(taskPriorities).default("medium"),
   frequency: frequencyInput,
   isRecurring: z.boolean({ error: "isRecurring must be true or false" }).optional(),
-  /** Spec section 7 sends it; the session decides (design section 3), so it is accepted and ignored. */
+  /** A client may send it; the session decides (S-ROLE-20), so it is accepted and ignored. */
   createdBy: z.unknown().optional(),
 };
 

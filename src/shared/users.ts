@@ -4,7 +4,7 @@ import { passwordSchema, usernameSchema } from "./auth";
 import { planIds, subscriptionStatuses } from "./plans";
 import { roles } from "./roles";
 
-/* The new-user form's rules are spec section 5's; the operation schemas are strict objects. */
+/* The new-user form's rules are S-VAL-20..23's; the operation schemas are strict objects. */
 const roleSchema = z.enum(roles, { error: "Role must be super_admin, admin or user" });
 
 const fullNameSchema = z

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /*
- * The generic messages of spec section 5 ("Required", "Invalid email", "Invalid enum value"), for
+ * The generic messages of S-VAL-27 ("Required", "Invalid email", "Invalid enum value"), for
  * every field whose schema gives no message of its own. Imported by each schema module, so the
  * forms and the routes say the same thing.
  */

@@ -5,9 +5,9 @@ import { Island } from "./island";
 import { ButtonLink, LogoMark } from "./ui";
 
 /**
- * The frame of every public page (spec section 2): a sticky header whose logo scrolls to the top,
- * the links Our Blog, Sign In and Get Started (in a slide-in side menu on small screens), the
- * page, and the footer.
+ * The frame of every public page (S-LAND-03..08, S-BLIST-02..03): a sticky header whose logo
+ * scrolls to the top, the links Our Blog, Sign In and Get Started (in a slide-in side menu on small
+ * screens), the page, and the footer.
  */
 export function SiteLayout({ children }: { children: ReactNode }) {
   return (
@@ -164,7 +164,7 @@ const footerGroups = [
   },
 ] as const;
 
-/** The legal documents are not published yet: the spec's links point nowhere (decision 0022). */
+/** The legal documents are not published yet: their links point nowhere (S-LAND-36, decision 0022). */
 const legalLinks = ["Privacy Policy", "Terms of Service", "Cookie Policy"] as const;
 
 function SiteFooter() {

@@ -9,7 +9,7 @@ const statusLook: Record<TaskStatus, { label: string; variant: BadgeVariant; ico
   overdue: { label: "Overdue", variant: "destructive", icon: AlertTriangle },
 };
 
-/** Green completed, amber pending, red overdue: the same colours as the bell and client health (design 4b). */
+/** Green completed, amber pending, red overdue: the same colours as the bell and client health, everywhere. */
 export function TaskStatusBadge({ status }: { status: TaskStatus }) {
   const { label, variant, icon: Icon } = statusLook[status];
   return (

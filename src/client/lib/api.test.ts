@@ -6,7 +6,7 @@ const answer = (body: string, init: ResponseInit) => vi.fn(async () => new Respo
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe("requestJson (spec section 8: S-ERR-01)", () => {
+describe("requestJson (S-ERR-01)", () => {
   it('turns a non-OK answer into an ApiError whose message is "status: body"', async () => {
     const body = JSON.stringify({ message: "Company name is required", code: "VALIDATION_FAILED" });
     vi.stubGlobal("fetch", answer(body, { status: 400 }));

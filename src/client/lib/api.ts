@@ -1,7 +1,7 @@
 import type { ApiErrorBody } from "../../shared/api-error";
 import { NEXT_CURSOR_HEADER } from "../../shared/paging";
 
-/** A failed call. `message` follows spec section 8: "status: body text" (or the status text). */
+/** A failed call. `message` follows S-ERR-01: "status: body text" (or the status text). */
 export class ApiError extends Error {
   override name = "ApiError";
   constructor(
@@ -64,7 +64,7 @@ function parseErrorBody(text: string): Partial<ApiErrorBody> | undefined {
 
 /**
  * What to tell a person about a failed call: the server's own `message` when it sent one (it is
- * written for people), otherwise `fallback`, the screen's text from spec section 8. Never a raw
+ * written for people), otherwise `fallback`, the screen's text from the ERR requirements. Never a raw
  * body, a stack or "[object Object]".
  */
 export function errorMessage(error: unknown, fallback: string): string {

@@ -1,4 +1,4 @@
-/** Spec section 2: the role with underscores shown as spaces; "Administrator" when there is none. */
+/** S-SHELL-14..15: the role with underscores shown as spaces; "Administrator" when there is none. */
 export function roleDisplay(role: string | null | undefined): string {
   return role ? role.replaceAll("_", " ") : "Administrator";
 }

@@ -52,7 +52,7 @@ describe("the JSON error convention", () => {
     expect(response.json().code).toBe("MALFORMED_JSON");
   });
 
-  it("answers schema failures with 400, the spec's message and the field issues", async () => {
+  it("answers schema failures with 400, the schema's message and the field issues", async () => {
     const response = await post(JSON.stringify({ name: "" }));
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({

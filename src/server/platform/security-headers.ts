@@ -3,7 +3,7 @@ import helmet, { type HelmetOptions } from "helmet";
 import type { Config } from "./config";
 
 /**
- * Helmet's settings for every answer (design section 5): a strict CSP, no framing, no sniffing.
+ * Helmet's settings for every answer (a security floor): a strict CSP, no framing, no sniffing.
  * With card payments on, Stripe's Payment Element needs its script (js.stripe.com), its frames
  * (js.stripe.com, and hooks.stripe.com for 3-D Secure) and its API (api.stripe.com); without
  * Stripe the policy names no other origin (decision 0025).

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { PNG } from "pngjs";
 import type { Random } from "./random";
 
-// The signature pad's size and pen (spec section 9).
+// The signature pad's size and pen (S-CONST-34..35).
 const WIDTH = 400;
 const HEIGHT = 128;
 const PEN_WIDTH = 2;

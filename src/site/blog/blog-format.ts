@@ -1,6 +1,6 @@
 import type { BlogBlock } from "../../shared/blog";
 
-/** Cards show three keywords, a post eight (spec section 9: S-CONST-32, S-CONST-33). */
+/** Cards show three keywords, a post eight (S-CONST-32, S-CONST-33). */
 export const cardKeywordLimit = 3;
 export const postKeywordLimit = 8;
 

@@ -1,7 +1,7 @@
 import { blogImagePattern } from "../../shared/blog-text";
 
 /*
- * A post's featuredImage is a file name in content/blog/images (spec section 3); the server
+ * A post's featuredImage is a file name in content/blog/images (S-BLIST-13); the server
  * serves those files under blogImagesPath (src/server/features/blog/blog-images.routes.ts). A name that
  * cannot be a bundled image's gets the default image here; a well-formed name with no file gets
  * it from the server, so an image always shows (S-BLIST-13, docs/design/blog-screens.md).

@@ -8,7 +8,7 @@ import { KeywordList } from "./keyword-list";
 
 export type BlogListPageProps = { posts: BlogPostSummary[] };
 
-/** /blog (spec section 2): the published posts as cards, newest first, and a trial banner. */
+/** /blog (the BLIST requirements): the published posts as cards, newest first, and a trial banner. */
 export function BlogListPage({ posts }: BlogListPageProps) {
   return (
     <SiteLayout>

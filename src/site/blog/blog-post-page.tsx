@@ -11,7 +11,7 @@ const backLinkClass =
   "inline-flex items-center gap-1.5 rounded-sm font-medium text-primary text-sm underline-offset-4 outline-none hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2";
 
 /**
- * /blog/{slug} (spec section 2): the article, set for reading: a measure of about 68 characters,
+ * /blog/{slug} (the BPOST requirements): the article, set for reading: a measure of about 68 characters,
  * a 17-18 px body with generous leading, and the body's light format (blogBlocks) as headings,
  * lists and paragraphs.
  */
@@ -58,7 +58,7 @@ export function BlogPostPage({ post }: BlogPostPageProps) {
   );
 }
 
-/** The body in the spec's light format; consecutive list items of one kind form one list. */
+/** The body in the light format of S-BPOST-12..15; consecutive list items of one kind form one list. */
 export function BlogBody({ body }: { body: string }) {
   return (
     <div data-testid="blog-body" className="mt-10 max-w-[68ch] text-[1.0625rem] text-foreground/90 leading-[1.75]">

@@ -3,7 +3,7 @@ import { brand } from "../../shared/brand";
 import { absoluteSocialImageUrl } from "./blog-images";
 
 /*
- * What search engines and link previews read about the blog (spec section 2, S-BPOST-02..05):
+ * What search engines and link previews read about the blog (S-BPOST-02..05):
  * the structured data of schema.org. The server puts it in the page's head as JSON-LD.
  */
 

@@ -1,8 +1,8 @@
 import { limitKeywords } from "./blog-format";
 
 /**
- * A post's keywords as small chips, at most `limit` of them; with `countRest` (the cards, spec
- * section 2) a "+N more" chip stands for the rest.
+ * A post's keywords as small chips, at most `limit` of them; with `countRest` (the cards,
+ * S-BLIST-08) a "+N more" chip stands for the rest.
  */
 export function KeywordList({
   keywords,

@@ -2,7 +2,7 @@ import { Share2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 
 /**
- * Share (spec section 2, S-BPOST-11): the browser's own share sheet where there is one (phones,
+ * Share (S-BPOST-11): the browser's own share sheet where there is one (phones,
  * some desktops), otherwise the page's URL is copied to the clipboard and a short message says
  * so in a polite live region, which is rendered empty from the start so screen readers announce
  * the change.

@@ -10,7 +10,7 @@ import {
   screenshotWidth,
 } from "./screenshots";
 
-/** Spec section 9: the hero carousel advances every 8 seconds. */
+/** S-CONST-41: the hero carousel advances every 8 seconds. */
 export const carouselIntervalMs = 8000;
 
 export const carouselSlides: { name: ScreenshotName; title: string; alt: string }[] = [
@@ -54,7 +54,7 @@ function positionOf(index: number, front: number, count: number): Position {
 }
 
 /**
- * The hero's four screenshots (spec section 2): the front one with its two neighbours beside it
+ * The hero's four screenshots (S-LAND-14..18): the front one with its two neighbours beside it
  * and the fourth hidden; clicking a neighbour brings it to the front; the front one enlarges in a
  * dialog. It advances every 8 s (the timer restarts after a click) unless paused.
  */

@@ -1,6 +1,6 @@
 import type { ScreenshotName } from "./screenshots";
 
-/* The landing page's marketing copy (spec section 2, design 4b), kept apart from its layout. */
+/* The landing page's marketing copy (the LAND requirements), kept apart from its layout. */
 
 export const comparison = {
   traditional: [

@@ -5,7 +5,7 @@ import { carouselImageSizes, screenshotSrc, screenshotSrcSet, socialScreenshot }
 
 const description = `${brand.name} is client retention software for accounting, legal, consulting, marketing and real-estate firms: client health, recurring work, 50+ task templates and signed records. ${trialDays}-day free trial, no demo needed.`;
 
-/** The landing page's head (spec section 2): title, description, keywords, robots, social cards, JSON-LD. */
+/** The landing page's head (S-LAND-37..42): title, description, keywords, robots, social cards, JSON-LD. */
 export const landingHead: SiteHead = {
   title: `${brand.name}: ${brand.tagline} | Client Retention Software for Professional Firms`,
   description,

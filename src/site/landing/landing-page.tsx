@@ -65,7 +65,7 @@ function CardIcon({ name }: { name: string }) {
 
 const trialLine = `${trialDays}-day free trial with full features`;
 
-/** The landing page (spec section 2): its sections in the spec's order, inside the public layout. */
+/** The landing page (the LAND requirements): its sections in S-LAND-33's order, inside the public layout. */
 export function LandingPage(_props: LandingPageProps) {
   return (
     <SiteLayout>
@@ -353,7 +353,7 @@ function Testimonials() {
 
 const usd = (amount: number) => `$${amount.toFixed(2)}`;
 
-/** Spec section 9: "$1.49 per client" when it divides evenly, else "about $1.00 per client". */
+/** S-CONST-09, S-CONST-13: "$1.49 per client" when it divides evenly, else "about $1.00 per client". */
 export function perClientLine(plan: Plan): string | null {
   if (plan.maxClients === null) return null;
   const exact = plan.monthlyPriceUsd / plan.maxClients;

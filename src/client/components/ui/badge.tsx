@@ -26,7 +26,7 @@ export function Badge({ className, variant, ...props }: ComponentProps<"span"> &
   return <span className={cn(badgeVariants({ variant }), className)} {...props} />;
 }
 
-/** Spec section 6: super_admin is destructive, admin default, user secondary. */
+/** S-ROLE-03: super_admin is destructive, admin default, user secondary. */
 export const roleBadgeVariant: Record<Role, BadgeVariant> = {
   super_admin: "destructive",
   admin: "default",

@@ -2,7 +2,7 @@ import type { LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { cn } from "../../lib/cn";
 
-/** What an empty list says: what is missing and, with `action`, the one next step (design 4b). */
+/** What an empty list says: what is missing and, with `action`, the one next step (one button). */
 export function EmptyState({
   icon: Icon,
   title,

@@ -2,7 +2,7 @@ import { type ComponentProps, type Ref, useEffect, useImperativeHandle, useRef }
 import SignaturePadEngine from "signature_pad";
 import { cn } from "../../lib/cn";
 
-/** Spec section 9: the pad is 400 by 128 pixels and draws a black line 2 pixels wide. */
+/** S-CONST-34..35: the pad is 400 by 128 pixels and draws a black line 2 pixels wide. */
 export const signaturePadSize = { width: 400, height: 128 } as const;
 const penWidth = 2;
 /**

@@ -16,7 +16,7 @@ describe("the toast store", () => {
     vi.useRealTimers();
   });
 
-  it("S-CONST-36 S-CONST-37 S-CONST-38 S-CONST-39 S-CONST-40 holds spec 9's notification constants", () => {
+  it("S-CONST-36 S-CONST-37 S-CONST-38 S-CONST-39 S-CONST-40 holds the notification constants", () => {
     expect(TOAST_LIMIT).toBe(1);
     expect(TOAST_REMOVE_DELAY).toBe(1_000_000);
     expect(TOAST_DURATION).toBe(5000);

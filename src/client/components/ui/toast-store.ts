@@ -1,17 +1,17 @@
 /**
- * The app's notification queue, with spec section 9's constants. A plain store (no React), so its
+ * The app's notification queue, with its constants (S-CONST-36..40). A plain store (no React), so its
  * rules are tested on their own: `toaster.tsx` renders it.
  */
 
-/** Spec 9: one toast visible at a time; a new one replaces the older (spec 4). */
+/** S-CONST-36: one toast visible at a time; a new one replaces the older (S-STATE-23). */
 export const TOAST_LIMIT = 1;
-/** Spec 9: a dismissed toast stays in the store (closed, hidden) this long before it is removed. */
+/** S-CONST-37: a dismissed toast stays in the store (closed, hidden) this long before it is removed. */
 export const TOAST_REMOVE_DELAY = 1_000_000;
-/** Spec 9: how long a toast stays on screen. */
+/** S-CONST-38: how long a toast stays on screen. */
 export const TOAST_DURATION = 5000;
-/** Spec 9: a swipe this far (px) dismisses the toast; a shorter one snaps back. */
+/** S-CONST-39: a swipe this far (px) dismisses the toast; a shorter one snaps back. */
 export const SWIPE_THRESHOLD = 50;
-/** Spec 9: the key that moves focus to the notifications. */
+/** S-CONST-40: the key that moves focus to the notifications. */
 export const TOAST_HOTKEY = "F8";
 
 export type ToastVariant = "success" | "destructive";

@@ -4,7 +4,7 @@ import { cn } from "../../lib/cn";
 import { createToastStore, SWIPE_THRESHOLD, TOAST_DURATION, TOAST_HOTKEY, type Toast } from "./toast-store";
 
 /*
- * Spec sections 4 and 9: one toast at a time, 5 s on screen, swiped away past 50 px, F8 moves
+ * S-STATE-23, S-CONST-36..40: one toast at a time, 5 s on screen, swiped away past 50 px, F8 moves
  * focus to them, a dismissed one kept (hidden) for 1,000,000 ms. The constants and the queue are
  * in `toast-store.ts`. The toasts are not a dismissable layer (decision 0016): Escape closes the
  * dialog or menu a person is in, and closes a toast only when focus is on it.
@@ -18,7 +18,7 @@ export const toast = {
   success(title: string, options: ToastOptions = {}) {
     store.show({ title, description: options.description, variant: "success" });
   },
-  /** Destructive style (spec section 8: failures are shown as destructive toasts). */
+  /** Destructive style (failures are shown as destructive toasts, e.g. S-ERR-11). */
   error(title: string, options: ToastOptions = {}) {
     store.show({ title, description: options.description, variant: "destructive" });
   },

@@ -2,7 +2,7 @@ import { Tooltip as TooltipPrimitive } from "radix-ui";
 import type { ComponentProps, ReactNode } from "react";
 import { cn } from "../../lib/cn";
 
-/** Spec section 9: tooltips open after 700 ms; moving to the next within 300 ms opens it at once. */
+/** S-CONST-42..43: tooltips open after 700 ms; moving to the next within 300 ms opens it at once. */
 export function TooltipProvider({ children }: { children: ReactNode }) {
   return (
     <TooltipPrimitive.Provider delayDuration={700} skipDelayDuration={300}>

@@ -7,7 +7,7 @@ import { requestJson } from "../../lib/api";
 export const currentUserQueryKey = ["/api/auth/me"] as const;
 
 /**
- * GET /api/auth/me, read by the guard, the login page and the shell. Spec 7: no retry. A failed
+ * GET /api/auth/me, read by the guard, the login page and the shell. S-API-05: no retry. A failed
  * check is not repeated when another screen mounts either (retryOnMount), so a visitor sent from
  * /dashboard to /login causes exactly one request.
  */
@@ -22,7 +22,7 @@ export function useSignIn() {
     onSuccess: async () => {
       // Another user's cached data must never show after a sign-in in the same tab.
       queryClient.clear();
-      // Spec 2 (/login): the current-user data is refreshed, then the user goes on.
+      // S-LOGIN-06: the current-user data is refreshed, then the user goes on.
       await queryClient.fetchQuery({ ...currentUserQueryOptions(), staleTime: 0 });
     },
   });
@@ -34,7 +34,7 @@ export function useSignOut() {
   return useMutation({
     mutationFn: () => requestJson<void>("POST", "/api/auth/logout"),
     onSuccess: () => {
-      // Spec 7: on success the cache is cleared and the user goes to /login. Leaving first means
+      // S-API-06: on success the cache is cleared and the user goes to /login. Leaving first means
       // no signed-in screen is still mounted to refetch what the clear removes.
       navigate("/login", { replace: true });
       queryClient.clear();

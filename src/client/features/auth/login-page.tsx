@@ -30,7 +30,7 @@ export function LoginPage() {
   if (session.data && !signIn.isPending) return <Navigate to="/dashboard" replace />;
 
   const { errors } = form.formState;
-  // Spec 5 gives one message for both fields, so it is shown once, above the form.
+  // S-VAL-08 gives one message for both fields, so it is shown once, above the form.
   const validationMessage = errors.username?.message ?? errors.password?.message;
   const failure = signIn.isError ? errorMessage(signIn.error, "Login failed. Please try again.") : undefined;
   const pending = signIn.isPending;

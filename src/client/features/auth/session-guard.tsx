@@ -4,7 +4,7 @@ import { LoadingScreen } from "../../components/loading-screen";
 import { currentUserQueryOptions } from "./api";
 
 /**
- * Spec section 2: reads the current session; shows "Loading" meanwhile; sends the visitor to
+ * S-GUARD-01..04: reads the current session; shows "Loading" meanwhile; sends the visitor to
  * /login on an error or an empty answer; otherwise shows the page.
  */
 export function SessionGuard() {

@@ -10,7 +10,7 @@ import type { CompleteTaskInput, CreateTaskInput, Task, UpdateTaskInput } from "
 import { requestJson } from "../../lib/api";
 
 /**
- * GET /api/clients/{id}. The key is spec 7's: its segments joined with "/" are the URL, and it
+ * GET /api/clients/{id}. The key is S-API-29's: its segments joined with "/" are the URL, and it
  * starts with "/api/clients", so whatever refreshes the client list refreshes this too.
  */
 export function clientDetailQueryOptions(clientId: string) {
@@ -114,8 +114,8 @@ export function useDeleteTask() {
 }
 
 /**
- * PATCH /api/tasks/{id}/complete (spec 7). Afterwards the client, the overdue list (the bell),
- * the task lists and the dashboard are refreshed, so every count drops without a reload (spec 4).
+ * PATCH /api/tasks/{id}/complete (S-API-17). Afterwards the client, the overdue list (the bell),
+ * the task lists and the dashboard are refreshed, so every count drops without a reload (S-TCOMP-10).
  */
 export function useCompleteTask() {
   const queryClient = useQueryClient();

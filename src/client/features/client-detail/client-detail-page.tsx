@@ -17,7 +17,7 @@ import { ContactsCard } from "./contacts-card";
 import { TasksCard } from "./tasks-card";
 import { TeamCard } from "./team-card";
 
-/** Spec section 2, "Client detail": the client, its contacts, its team and its tasks. */
+/** The CDET requirements, "Client detail": the client, its contacts, its team and its tasks. */
 export function ClientDetailPage() {
   const { id = "" } = useParams();
   const client = useQuery(clientDetailQueryOptions(id));

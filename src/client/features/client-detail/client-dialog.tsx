@@ -19,7 +19,7 @@ import { errorMessage } from "../../lib/api";
 import { useUpdateClient } from "./api";
 import { clientStatusBadge } from "./client-status";
 
-/** The client's own fields, with the messages of spec section 5, from the route's schema. */
+/** The client's own fields, with the messages of S-VAL-09..10, from the route's schema. */
 const clientFormSchema = createClientSchema.pick({
   name: true,
   industry: true,

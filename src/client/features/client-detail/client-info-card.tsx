@@ -5,7 +5,7 @@ import { Badge } from "../../components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { clientStatusBadge } from "./client-status";
 
-/** Spec section 2: company name, industry, address, phone, email (and the status). */
+/** S-CDET-06: company name, industry, address, phone, email (and the status). */
 export function ClientInfoCard({ client }: { client: ClientDetail }) {
   const status = clientStatusBadge[client.status];
   return (

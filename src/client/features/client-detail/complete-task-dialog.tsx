@@ -20,12 +20,12 @@ import { toast } from "../../components/ui/toaster";
 import { ApiError, errorMessage } from "../../lib/api";
 import { useCompleteTask } from "./api";
 
-/** The route's schema: "Please provide a signature" and "Name is required" (spec section 5). */
+/** The route's schema: "Please provide a signature" and "Name is required" (S-VAL-24..25). */
 const completeFormSchema = completeTaskSchema.pick({ signature: true, printedName: true });
 type CompleteFields = z.input<typeof completeFormSchema>;
 
 /**
- * Signing a task off (spec sections 2, 5, 8, 9): a drawn signature and a printed name. The
+ * Signing a task off (the TCOMP requirements): a drawn signature and a printed name. The
  * server records who is signed in and when; the dialog refuses a blank pad or an empty name
  * before anything is sent.
  */
@@ -63,7 +63,7 @@ function CompleteForm({ task, onDone }: { task: Task; onDone: () => void }) {
 
   const send = form.handleSubmit(({ signature, printedName }) =>
     complete.mutate(
-      // Spec 7 sends the printed name as completedBy too; the server takes the signer from the session.
+      // The printed name goes as completedBy too, as it always did; the server takes the signer from the session.
       { taskId: task.id, input: { completedBy: printedName, signature, printedName } },
       {
         onSuccess: () => {

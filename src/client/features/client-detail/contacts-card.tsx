@@ -23,7 +23,7 @@ import { ContactDialog } from "./contact-dialog";
 type Editing = { contact: Contact | undefined } | undefined;
 
 /**
- * Spec section 2: per contact its name, a Primary badge, title, phone and email; "No contacts
+ * S-CDET-07..08: per contact its name, a Primary badge, title, phone and email; "No contacts
  * added" when there are none. Adding, changing and removing contacts is for admins and up.
  */
 export function ContactsCard({ client, canEdit }: { client: ClientDetail; canEdit: boolean }) {

@@ -1,7 +1,7 @@
 import type { TaskPriority, TaskStatus } from "../../../shared/tasks";
 import type { BadgeVariant } from "../../components/ui/badge";
 
-/** Status colours keep their meaning everywhere (design 4b): amber pending, red overdue, green done. */
+/** Status colours keep their meaning everywhere (badges, bell, health): amber pending, red overdue, green done. */
 export const taskStatusBadge: Record<TaskStatus, { label: string; variant: BadgeVariant }> = {
   pending: { label: "Pending", variant: "warning" },
   overdue: { label: "Overdue", variant: "destructive" },

@@ -28,7 +28,7 @@ import { tasksInWorkOrder } from "./task-order";
 type Open = { dialog: "add" } | { dialog: "edit" | "complete" | "delete"; task: Task } | undefined;
 
 /**
- * Spec section 2, "Client Tasks": "N of M tasks completed", Add Task, and per task its name,
+ * S-CDET-12..18, "Client Tasks": "N of M tasks completed", Add Task, and per task its name,
  * status, Recurring badge, description, due date and who completed it when. Open work can be
  * changed, deleted or signed off (Complete, red when overdue); signed-off work cannot change.
  */

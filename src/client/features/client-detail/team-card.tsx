@@ -4,7 +4,7 @@ import { Badge, roleBadgeVariant } from "../../components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { initials } from "../../lib/user-display";
 
-/** Spec section 2: how many users serve this client, and each one's name, @username and role. */
+/** S-CDET-09..11: how many users serve this client, and each one's name, @username and role. */
 export function TeamCard({ team }: { team: ClientDetail["team"] }) {
   return (
     <Card data-testid="team">

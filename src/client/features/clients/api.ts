@@ -49,7 +49,7 @@ export function useCreateClient() {
     mutationFn: (input: CreateClientInput) => requestJson<ClientDetail>("POST", "/api/clients", input),
     // Not awaited: the dialog closes at once while the lists refresh behind it.
     onSuccess: () => {
-      // Spec 7: the clients and tasks data; the dashboard counts both. The overdue list cannot
+      // S-API-32: the clients and tasks data; the dashboard counts both. The overdue list cannot
       // change: a new client's tasks are undated or due at the end of a period still to come.
       for (const key of ["/api/clients", "/api/tasks", "/api/dashboard"]) {
         void queryClient.invalidateQueries({ queryKey: [key] });

@@ -7,7 +7,7 @@ import { Skeleton } from "../../components/ui/skeleton";
 import { HealthIndicator } from "./health-indicator";
 
 /**
- * One client of the grid (spec section 2): brand top bar, name and health, industry, the ways to
+ * One client of the grid (S-CLIST-06..11): brand top bar, name and health, industry, the ways to
  * reach the client, status and the link to the detail page. Every row is always drawn, so all
  * cards of a row are the same height and the grid reads as a grid.
  */
@@ -73,7 +73,7 @@ function Detail({ icon, label, children }: { icon: ReactNode; label: string; chi
   );
 }
 
-/** The placeholder of one card while the grid loads (spec 9: the skeleton is six of these). */
+/** The placeholder of one card while the grid loads (S-CONST-44: the skeleton is six of these). */
 export function ClientCardSkeleton() {
   return (
     <div data-testid="client-card-skeleton" className="overflow-hidden rounded-lg border bg-card shadow-xs">

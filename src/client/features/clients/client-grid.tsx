@@ -31,7 +31,7 @@ const overscanRows = 2;
 const prefetchRows = 4;
 
 /**
- * The client grid (spec section 2: 1 column, 2 from md, 3 from lg), virtualized by rows against
+ * The client grid (S-CLIST-12: 1 column, 2 from md, 3 from lg), virtualized by rows against
  * the window's scroll: a firm of 10,000 clients draws only the rows on screen (issue 8: the page's
  * DOM stays under 1,500 elements), and the next page of the API is fetched as the end comes near.
  */

@@ -16,11 +16,11 @@ import { NewClientDialog } from "./new-client-dialog";
 
 /** Typing pauses this long before the API is asked (the shell's search waits as long). */
 const searchDebounceMs = 250;
-/** Spec 9: the grid's skeleton is six cards. */
+/** S-CONST-44: the grid's skeleton is six cards. */
 const skeletonCards = ["a", "b", "c", "d", "e", "f"];
 
 /**
- * /clients (spec section 2). The title is the route's (the shell's h1). The search is the API's
+ * /clients (the CLIST requirements). The title is the route's (the shell's h1). The search is the API's
  * `q` (name, industry or status, case-insensitive), so it finds any client of a large firm, not
  * only the pages already loaded.
  */

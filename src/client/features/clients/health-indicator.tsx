@@ -3,7 +3,7 @@ import type { ClientHealth, HealthLevel } from "../../../shared/clients";
 import { Tooltip, TooltipContent, TooltipTrigger } from "../../components/ui/tooltip";
 import { cn } from "../../lib/cn";
 
-/** Design 4b: green good, amber warning, red critical, the same colours as badges and the bell. */
+/** Green good, amber warning, red critical: the same colours as badges and the bell, everywhere. */
 const looks: Record<HealthLevel, { icon: LucideIcon; tone: string }> = {
   good: { icon: CheckCircle2, tone: "bg-success-subtle text-success-subtle-foreground" },
   warning: { icon: Clock, tone: "bg-warning-subtle text-warning-subtle-foreground" },
@@ -11,9 +11,9 @@ const looks: Record<HealthLevel, { icon: LucideIcon; tone: string }> = {
 };
 
 /**
- * A client's health (spec section 4) as an icon whose tooltip gives the label. The trigger is a
+ * A client's health (S-STATE-15..18) as an icon whose tooltip gives the label. The trigger is a
  * button so keyboard users can focus it and hear the label; the delays come from the app's
- * TooltipProvider (spec 9: 700 ms, 300 ms).
+ * TooltipProvider (S-CONST-42..43: 700 ms, 300 ms).
  */
 export function HealthIndicator({ health }: { health: ClientHealth }) {
   const { icon: Icon, tone } = looks[health.level];

@@ -34,11 +34,11 @@ const emptyForm: NewClientFields = {
   templateIds: [],
 };
 
-/** The select's order is the spec's (section 2), not the schema's. */
+/** The select's order is S-CNEW-09's, not the schema's. */
 const statusOptions: ClientStatus[] = ["active", "prospect", "inactive"];
 
 /**
- * The form's text as typed, then the route's own schema (createClientSchema, spec 5's messages).
+ * The form's text as typed, then the route's own schema (createClientSchema, S-VAL-09..15's messages).
  * Between the two, one rule of the form: an untouched Primary Contact section is no contact at
  * all, so "Contact name is required" shows only once some contact field is filled, and a
  * contact whose fields are only spaces is not sent.
@@ -64,10 +64,10 @@ const newClientFormSchema = z
 
 type NewClientFields = z.input<typeof newClientFormSchema>;
 
-/** The spec's toasts (section 8) explain a failure; this is for a failure without a server message. */
+/** The product's toasts (S-CNEW-23) explain a failure; this is for a failure without a server message. */
 const noAnswerMessage = "The server could not be reached. Please try again.";
 
-/** "New Client" and the "Create New Client" dialog (spec section 2), saved in one request. */
+/** "New Client" and the "Create New Client" dialog (the CNEW requirements), saved in one request. */
 export function NewClientDialog() {
   const [open, setOpen] = useState(false);
   const createClient = useCreateClient();

@@ -21,7 +21,7 @@ const priorityLook: Record<TaskPriority, { label: string; variant: BadgeVariant;
 };
 
 /**
- * "Initial Tasks (Optional)" of the New Client dialog (spec section 2): the firm's templates as a
+ * "Initial Tasks (Optional)" of the New Client dialog (S-CNEW-11..14): the firm's templates as a
  * height-limited multi-select list, and a note saying how many tasks the selection creates.
  * `value` is the chosen template ids in the order they were picked.
  */

@@ -37,7 +37,7 @@ type QuickAction = {
   requires?: Action;
 };
 
-/** Spec section 2's quick actions, in its order. */
+/** The quick actions of S-DASH-08..13, in their order. */
 const quickActions: QuickAction[] = [
   { label: "View Clients", to: "/clients", icon: Building2, count: (d) => d.clients.total, requires: "clients.read" },
   { label: "Manage Tasks", to: "/tasks", icon: ClipboardList, count: (d) => d.tasks.total, requires: "clients.read" },

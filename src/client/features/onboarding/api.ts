@@ -15,7 +15,7 @@ export function billingConfigQueryOptions() {
 }
 
 /**
- * POST /api/create-subscription-setup, called when the payment screen loads (spec 7). A query, so
+ * POST /api/create-subscription-setup, called when the payment screen loads (S-PAY-10). A query, so
  * that one visit asks once (StrictMode mounts twice), and forgotten when the screen closes
  * (gcTime 0): the server ties registration to the latest setup of this browser (its setup cookie,
  * decision 0025), so a later visit, perhaps with another plan, must start a new one.

@@ -6,7 +6,7 @@ import { FormAlert } from "../../components/ui/form";
 export type CheckoutActions = {
   /** Registers the firm unless that already happened; false (with the error shown) when it failed. */
   registerAccount: () => Promise<boolean>;
-  /** Spec 4: clears the signup data and plan, sets the completion flag, goes to /onboarding/success. */
+  /** S-PAY-14: clears the signup data and plan, sets the completion flag, goes to /onboarding/success. */
   finish: () => void;
   pending: boolean;
   setPending: (pending: boolean) => void;
@@ -16,8 +16,8 @@ export type CheckoutActions = {
 
 /**
  * The frame of both payment forms (no card, Stripe's card): the error in a red alert above the
- * form (spec 8), and the controls disabled while `onSubmit` runs. A failure `onSubmit` does not
- * turn into its own message shows spec 8's "Setup failed. Please try again.".
+ * form (S-PAY-16), and the controls disabled while `onSubmit` runs. A failure `onSubmit` does not
+ * turn into its own message shows S-ERR-08's "Setup failed. Please try again.".
  */
 export function CheckoutForm({
   title,

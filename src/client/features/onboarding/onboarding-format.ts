@@ -1,7 +1,7 @@
 import { addDays } from "../../../shared/dates";
 import { type Plan, trialDays } from "../../../shared/plans";
 
-/** The trial ends, and the first monthly charge falls, 14 days from today: on day 15 (spec 9). */
+/** The trial ends, and the first monthly charge falls, 14 days from today: on day 15 (S-CONST-03). */
 export function trialEndDate(today: Date = new Date()): Date {
   return addDays(today, trialDays);
 }
@@ -18,7 +18,7 @@ export function formatMonthlyPrice(plan: Plan): string {
   return `$${plan.monthlyPriceUsd}/mo`;
 }
 
-/** What a plan card lists (design 4): its limits, what every plan has, and its support. */
+/** What a plan card lists (S-PLANS-07..09): its limits, what every plan has, and its support. */
 export function planFeatures(plan: Plan): string[] {
   return [
     plan.maxClients === null ? "Unlimited clients" : `Up to ${plan.maxClients} clients`,

@@ -13,9 +13,9 @@ export type OnboardingProgress = {
 };
 
 /**
- * Spec 2: the plans and payment screens send the visitor back to /signup when an earlier step is
- * missing. Design 5 adds one case: the password was only in memory, so after a reload the signup
- * form asks for it again (unless the account already exists).
+ * S-PLANS-12, S-PAY-08..09: the plans and payment screens send the visitor back to /signup when an
+ * earlier step is missing. S-SIGNUP-09 adds one case: the password was only in memory, so after a
+ * reload the signup form asks for it again (unless the account already exists).
  */
 export function OnboardingGuard({
   requirePlan,

@@ -2,7 +2,8 @@ import { type PlanId, planIds } from "../../../shared/plans";
 import { type SignupData, signupDataSchema } from "../../../shared/signup";
 
 /*
- * What the onboarding screens hand each other (spec 2 and 4, design 5, docs/design/onboarding-screens.md).
+ * What the onboarding screens hand each other (S-STATE-01..03, S-SIGNUP-07..08,
+ * docs/design/onboarding-screens.md).
  * Session storage holds the signup data without the password, the chosen plan, and the flags that
  * outlive a page load (account created, onboarding complete). The password lives only in this
  * module's memory: a reload forgets it, and the signup form asks for it again.
@@ -61,7 +62,7 @@ export function isAccountCreated(): boolean {
   return sessionStorage.getItem(storageKeys.accountCreated) === "true";
 }
 
-/** Spec 4: after a successful setup the signup data and plan are cleared and the flag is set. */
+/** S-STATE-02, S-PAY-14: after a successful setup the signup data and plan are cleared and the flag is set. */
 export function completeOnboarding(): void {
   sessionStorage.removeItem(storageKeys.signupData);
   sessionStorage.removeItem(storageKeys.selectedPlan);
@@ -74,7 +75,7 @@ export function isOnboardingComplete(): boolean {
   return sessionStorage.getItem(storageKeys.complete) === "true";
 }
 
-/** Spec 4: the flag is cleared when the user proceeds to login. */
+/** S-STATE-03: the flag is cleared when the user proceeds to login. */
 export function clearOnboardingComplete(): void {
   sessionStorage.removeItem(storageKeys.complete);
 }

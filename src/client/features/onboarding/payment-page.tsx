@@ -45,7 +45,7 @@ function PaymentStep({ progress }: { progress: OnboardingProgress }) {
   const plan = progress.plan as PlanId;
 
   const registerAccount = async (): Promise<boolean> => {
-    // A retry after a failed card step: the account exists already (spec 4), so no second one.
+    // A retry after a failed card step: the account exists already (S-STATE-04), so no second one.
     if (isAccountCreated()) return true;
     try {
       await register.mutateAsync({ ...progress.signup, password: progress.password ?? "", subscriptionPlan: plan });

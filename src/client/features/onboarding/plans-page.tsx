@@ -16,7 +16,7 @@ export function PlansPage() {
 
 function PlanSelection() {
   const navigate = useNavigate();
-  // Professional is preselected (design 4); coming back from payment keeps the visitor's choice.
+  // Professional is preselected (S-PLANS-03); coming back from payment keeps the visitor's choice.
   const [selected, setSelected] = useState<PlanId>(() => readSelectedPlan() ?? defaultPlanId);
   const plan = plans[selected];
 

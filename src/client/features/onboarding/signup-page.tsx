@@ -16,13 +16,13 @@ import { Input } from "../../components/ui/input";
 import { OnboardingLayout } from "./onboarding-layout";
 import { readSignupData, rememberedPassword, rememberPassword, saveSignupData } from "./onboarding-store";
 
-/** Set by the later screens when a reload has forgotten the password (design 5). */
+/** Set by the later screens when a reload has forgotten the password (S-SIGNUP-09). */
 export type SignupLocationState = { reenterPassword?: boolean } | null;
 
 const signupFailed = "Signup failed. Please try again.";
 
 /**
- * Spec 5: one message at a time, the first failing check in the spec's order. The shared schema
+ * S-VAL-06: one message at a time, the first failing check in the required order. The shared schema
  * reports every failing field; this keeps only the first, so only that field is marked invalid.
  */
 const zodSignupResolver = zodResolver(signupFormSchema);
@@ -71,7 +71,7 @@ export function SignupPage() {
     defaultValues: initialValues,
   });
 
-  // Spec 5: the error clears when any field is edited.
+  // S-VAL-07: the error clears when any field is edited.
   useEffect(() => {
     const subscription = form.watch((_values, { type }) => {
       if (type !== "change") return;
@@ -88,7 +88,7 @@ export function SignupPage() {
   const onSubmit = form.handleSubmit(
     (input) => {
       try {
-        // No account yet (spec 2): the data waits in session storage, the password in memory only.
+        // No account yet (S-SIGNUP-06): the data waits in session storage, the password in memory only.
         saveSignupData({ fullName: input.fullName, email: input.email, username: input.username });
         rememberPassword(input.password);
         navigate("/onboarding/plans");

@@ -54,7 +54,7 @@ export function StripePaymentForm({
   retryClientSecret: string | undefined;
   actions: CheckoutActions;
 }) {
-  // Spec 7: on load, the trial subscription's setup intent; its client secret drives the form.
+  // S-PAY-10: on load, the trial subscription's setup intent; its client secret drives the form.
   const subscription = useQuery({ ...subscriptionSetupQueryOptions(setup), enabled: !retryClientSecret });
   // Once per visit: a failed load is retried by the next visit, not by every render.
   const [stripe] = useState(() => stripeFor(publishableKey));
@@ -102,7 +102,7 @@ function CardForm({ actions }: { actions: CheckoutActions }) {
       setError(fields.error.message ?? "Payment setup failed");
       return;
     }
-    // Spec 4 and 7: the account is created before the card setup is confirmed.
+    // S-STATE-04, S-PAY-11: the account is created before the card setup is confirmed.
     if (!(await registerAccount())) return;
     const result = await stripe.confirmSetup({
       elements,
@@ -118,7 +118,7 @@ function CardForm({ actions }: { actions: CheckoutActions }) {
 
   return (
     <CheckoutForm title="Payment details" actions={actions} onSubmit={onSubmit}>
-      {/* Card is the only method (spec 2): the server's setup intent allows only cards, and no wallets show. */}
+      {/* Card is the only method (S-PAY-05): the server's setup intent allows only cards, and no wallets show. */}
       <PaymentElement
         options={{
           layout: "tabs",

@@ -22,7 +22,7 @@ const gettingStarted = [
 ] as const;
 
 /**
- * A return from the card provider's redirect (confirmSetup with a return address, spec 7) lands
+ * A return from the card provider's redirect (confirmSetup with a return address, S-API-34) lands
  * here with `redirect_status`: a success completes the onboarding like the in-page path does; any
  * other status goes back to the payment step with its error. Registration already happened.
  */
@@ -61,7 +61,7 @@ export function SuccessPage() {
 
   const trialEnd = formatLongDate(trialEndDate());
   const onContinue = () => {
-    // Spec 4: the flag is cleared when the user proceeds to login.
+    // S-STATE-03: the flag is cleared when the user proceeds to login.
     clearOnboardingComplete();
     navigate("/login", { replace: true });
   };
@@ -89,7 +89,7 @@ export function SuccessPage() {
             before then and you won't be charged.
           </InfoRow>
           <InfoRow icon={<Mail />} title="Confirmation email">
-            {/* Honest until e-mail sending exists (design 6): nothing is sent, so nothing is promised. */}
+            {/* Honest until e-mail sending exists (not built yet): nothing is sent, so nothing is promised. */}
             No confirmation email will arrive: this installation of {brand.name} does not send email yet. Your account
             is ready as it is; sign in with the username and password you chose.
           </InfoRow>

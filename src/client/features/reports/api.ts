@@ -9,7 +9,7 @@ export const clientPickerLimit = 20;
 
 /**
  * The client picker: GET /api/clients?q=…&limit=20, name order. The API scopes the list to the
- * signed-in user's clients (design 3: a `user` sees assigned clients only). The key starts with
+ * signed-in user's clients (S-ROLE-15: a `user` sees assigned clients only). The key starts with
  * "/api/clients", so whatever refreshes the client list refreshes it too.
  */
 export function reportClientsQueryOptions(q: string) {

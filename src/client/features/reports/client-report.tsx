@@ -23,7 +23,7 @@ const searchDebounceMs = 250;
 /** History rows drawn at first; the rest are one click away, so a busy year does not flood the DOM. */
 const historyPageSize = 25;
 
-/** Spec 2's Client Audit tab: a client, a range, its figures, charts and task history. */
+/** The Client Audit tab (S-REP-02, S-REP-05..13): a client, a range, its figures, charts and task history. */
 export function ClientReport({
   clientId,
   days,

@@ -16,7 +16,7 @@ import {
  * with React.lazy, so neither /dashboard nor the first chunk of /reports carries the library
  * (docs/design/reports-screen.md). Each chart is a figure with a heading, a one-line summary people can read, and
  * the same numbers as an sr-only table; the drawing itself is hidden from assistive technology.
- * Colours are tokens: green completed / on time, amber pending, red overdue / late (design 4b),
+ * Colours are tokens: green completed / on time, amber pending, red overdue / late (as everywhere),
  * and slate for work created (a count, not a state).
  */
 

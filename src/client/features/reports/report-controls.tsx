@@ -7,7 +7,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from ".
 import { errorMessage } from "../../lib/api";
 import { rangeOptionLabel } from "./report-format";
 
-/** Spec 2 and 9: the last 7, 30, 90 or 365 days (default 30). */
+/** S-REP-04, S-CONST-24: the last 7, 30, 90 or 365 days (default 30). */
 export function RangeSelect({ days, onChange }: { days: ReportDays; onChange: (days: ReportDays) => void }) {
   const labelId = useId();
   return (

@@ -12,7 +12,7 @@ import { type TaskPriority, type TaskStatus, taskPriorities } from "../../../sha
  * from the components so they are tested on their own (report-format.test.ts).
  */
 
-/** Spec 9: a report's completion rate is good (green) at 80% or more and a warning (red) below. */
+/** S-CONST-26: a report's completion rate is good (green) at 80% or more and a warning (red) below. */
 export const goodRateThreshold = 80;
 
 export type RateTone = "good" | "bad" | "none";
@@ -23,7 +23,7 @@ export function rateTone(rate: number | null): RateTone {
   return rate >= goodRateThreshold ? "good" : "bad";
 }
 
-/** "75%", or "—" when there is nothing to divide by (spec: a null rate is shown as a dash). */
+/** "75%", or "—" when there is nothing to divide by (a null rate is shown as a dash). */
 export function formatRate(rate: number | null): string {
   return rate === null ? "—" : `${rate}%`;
 }
@@ -39,7 +39,7 @@ export function formatCount(value: number): string {
   return value.toLocaleString("en-US");
 }
 
-/** The range select's words for each of spec 9's ranges. */
+/** The range select's words for each of S-CONST-24's ranges. */
 export function rangeOptionLabel(days: ReportDays): string {
   return days === 365 ? "Last 365 days" : `Last ${days} days`;
 }

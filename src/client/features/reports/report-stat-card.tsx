@@ -20,7 +20,7 @@ const valueTones: Record<RateTone, string> = {
 };
 
 /**
- * One figure of a report, drawn like the dashboard's stat cards. A rate carries its tone (spec 9:
+ * One figure of a report, drawn like the dashboard's stat cards. A rate carries its tone (S-CONST-26:
  * green at 80% or more, red below) as colour and in words in `detail`, never colour alone.
  */
 export function ReportStatCard({

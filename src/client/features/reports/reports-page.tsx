@@ -7,7 +7,7 @@ import { parseReportParams, type ReportParams, reportSearchParams } from "./repo
 import { UserReport } from "./user-report";
 
 /**
- * /reports (spec 2): the Client Audit and User Audit tabs. The tab, the chosen client and user and
+ * /reports (S-REP-01): the Client Audit and User Audit tabs. The tab, the chosen client and user and
  * the range live in the URL (`?tab=user&client=…&user=…&days=90`), so a report can be linked,
  * reloaded and reached with the back button (docs/design/reports-screen.md). Both choices are kept while the
  * other tab is open, and the range is shared by the two.

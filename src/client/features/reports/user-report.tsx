@@ -44,7 +44,7 @@ import { ReportStatCard } from "./report-stat-card";
 const clientRowsShown = 8;
 
 /**
- * Spec 2's User Audit tab. A `user` may audit only themself (design 3), so their picker offers
+ * The User Audit tab (S-REP-14..21). A `user` may audit only themself (S-ROLE-16), so their picker offers
  * them alone and the firm's user list is not even asked for; the API refuses anyone else anyway.
  */
 export function UserReport({

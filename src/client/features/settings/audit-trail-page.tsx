@@ -50,7 +50,7 @@ function eventTimeFormat(timeZone: string | undefined) {
   });
 }
 
-/** The firm's audit trail (design section 5), for super admins and admins; docs/design/audit-trail-and-settings.md. */
+/** The firm's audit trail (decision 0005), for super admins and admins; docs/design/audit-trail-and-settings.md. */
 export function AuditTrailPage() {
   const { data: user } = useQuery(currentUserQueryOptions());
   if (!user) return null;

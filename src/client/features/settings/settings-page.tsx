@@ -9,7 +9,7 @@ import { ChangePasswordCard } from "./change-password-card";
 import { FirmCard } from "./firm-card";
 
 /*
- * Spec 2: four static cards that list features and do nothing (S-SET-01..05). Issue 9 adds what
+ * Four static cards that list features and do nothing (S-SET-01..05). Issue 9 adds what
  * works below them, under their own heading: the password change for everyone, the firm's name
  * and time zone for a super admin, and the audit trail for super admins and admins
  * (docs/design/audit-trail-and-settings.md).

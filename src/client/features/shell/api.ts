@@ -28,7 +28,7 @@ export function clientSearchQueryOptions(q: string) {
 export const bellListed = 8;
 
 /**
- * The bell: GET /api/tasks/overdue (spec 7), the oldest few and how many there are in all
+ * The bell: GET /api/tasks/overdue (S-API-15), the oldest few and how many there are in all
  * (x-total-count), so a firm far behind does not load every overdue task on every page. The key
  * starts with "/api/tasks/overdue", so whatever refreshes the overdue list after a completion
  * refreshes the bell.

@@ -11,7 +11,7 @@ import { SideNav } from "./side-nav";
 import { UserMenu } from "./user-menu";
 
 /**
- * The signed-in frame (spec section 2): side navigation (a slide-over below md), and a header with
+ * The signed-in frame (the SHELL requirements): side navigation (a slide-over below md), and a header with
  * the page title, the client search, the overdue bell and the user menu.
  */
 export function AppShell() {

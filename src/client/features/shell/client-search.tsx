@@ -12,7 +12,7 @@ import { clientSearchQueryOptions } from "./api";
 const debounceMs = 250;
 
 /**
- * The header's client search (spec section 2): results come from the API, each links to the
+ * The header's client search (S-SHELL-10): results come from the API, each links to the
  * client. Arrow keys move between the input and the results; Escape closes the list.
  */
 export function ClientSearch({ className }: { className?: string }) {

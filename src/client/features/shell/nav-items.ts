@@ -21,7 +21,7 @@ const under =
   (pathname: string) =>
     prefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 
-/** Spec section 2, in its order; every role sees every item (spec section 6). */
+/** S-SHELL-01..07, in their order; every role sees every item (S-ROLE-04). */
 export const mainNavItems: NavItem[] = [
   { label: "Dashboard", to: "/", icon: LayoutDashboard, isCurrent: (p) => p === "/" || p === "/dashboard" },
   { label: "Clients", to: "/clients", icon: Building2, isCurrent: under("/clients", "/client") },
@@ -29,7 +29,7 @@ export const mainNavItems: NavItem[] = [
   { label: "Reports", to: "/reports", icon: BarChart3, isCurrent: under("/reports") },
 ];
 
-/** Spec section 2: these sit at the bottom of the navigation. */
+/** S-SHELL-05..06: these sit at the bottom of the navigation. */
 export const footerNavItems: NavItem[] = [
   { label: "User Management", to: "/users", icon: UserCog, isCurrent: under("/users") },
   { label: "Settings", to: "/settings", icon: Settings, isCurrent: under("/settings") },

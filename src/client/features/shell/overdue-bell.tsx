@@ -16,7 +16,7 @@ function dueText(dueDate: string | null): string {
   return `Due ${relative.format(-days, "day")}`;
 }
 
-/** Spec section 2: a bell with a red count of overdue tasks; the popover links to their clients. */
+/** S-SHELL-11: a bell with a red count of overdue tasks; the popover links to their clients. */
 export function OverdueBell() {
   const [open, setOpen] = useState(false);
   const overdue = useQuery(overdueTasksQueryOptions());

@@ -13,7 +13,7 @@ import { errorMessage } from "../../lib/api";
 import { initials, roleDisplay } from "../../lib/user-display";
 import { currentUserQueryOptions, useSignOut } from "../auth/api";
 
-/** Spec section 2: full name, role, initials, and one action, "Sign Out". */
+/** S-SHELL-13..17: full name, role, initials, and one action, "Sign Out". */
 export function UserMenu() {
   const { data: user } = useQuery(currentUserQueryOptions());
   const signOut = useSignOut();

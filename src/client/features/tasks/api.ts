@@ -20,8 +20,9 @@ async function fetchTaskPage(filter: TaskFilter, cursor: string | null, signal: 
 }
 
 /**
- * The audit list, page by page in the API's audit order (spec 2's sort). The key starts with
- * "/api/tasks", so whatever refreshes the task list (docs/design/signed-in-app.md) refreshes every loaded page.
+ * The audit list, page by page in the API's audit order (S-TAUD-09's sort). The key starts with
+ * "/api/tasks", so whatever refreshes the task list (docs/design/signed-in-app.md) refreshes every
+ * loaded page.
  */
 export function taskListQueryOptions(filter: TaskFilter) {
   return infiniteQueryOptions({
@@ -43,7 +44,7 @@ export function libraryQueryOptions() {
   return queryOptions<LibraryTemplateEntry[]>({ queryKey: libraryQueryKey });
 }
 
-/** The body spec 7 sends for a template, create and edit alike. */
+/** The body S-API-19..20 send for a template, create and edit alike. */
 export type TemplateBody = Pick<CreateTemplateInput, "name" | "description" | "priority" | "frequency" | "isRecurring">;
 
 export function useCreateTemplate() {

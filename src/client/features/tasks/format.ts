@@ -1,6 +1,6 @@
 import type { Frequency } from "../../../shared/tasks";
 
-/** Spec 9: template names are cut at 50 characters and descriptions at 100 on the cards. */
+/** S-CONST-29..30: template names are cut at 50 characters and descriptions at 100 on the cards. */
 export const templateNameLimit = 50;
 export const templateDescriptionLimit = 100;
 
@@ -9,7 +9,7 @@ export function truncate(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit)}…` : text;
 }
 
-/** Spec 2: a recurring template reads "Every {frequency}" (e.g. "Every monthly"). */
+/** S-TTPL-09: a recurring template reads "Every {frequency}" (e.g. "Every monthly"). */
 export function everyText(frequency: Frequency): string {
   return `Every ${frequency}`;
 }

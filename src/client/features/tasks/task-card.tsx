@@ -3,7 +3,7 @@ import type { TaskListItem } from "../../../shared/tasks";
 import { PriorityBadge, TaskStatusBadge } from "../../components/task-badges";
 import { Button } from "../../components/ui/button";
 
-/** Spec 2: status, priority, name, description, client, due and completed dates, View Details. */
+/** S-TAUD-07..08: status, priority, name, description, client, due and completed dates, View Details. */
 export function TaskCard({
   task,
   formatDate,

@@ -6,7 +6,7 @@ import { PriorityBadge, TaskStatusBadge } from "../../components/task-badges";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
 
 /**
- * Spec 2's details of one task: client, created, due, priority, status, completed; for signed-off
+ * The details of one task (S-TAUD-12..16): client, created, due, priority, status, completed; for signed-off
  * work who signed it and the signature; otherwise a note on what the task still needs.
  */
 export function TaskDetailsDialog({
@@ -44,7 +44,7 @@ export function TaskDetailsDialog({
               </Detail>
               <Detail label="Created">{formatDate(task.createdAt)}</Detail>
               <Detail label="Due date">{task.dueDate ? formatDate(task.dueDate) : "No due date"}</Detail>
-              {/* The sign-off's time is recorded automatically (spec 1), so the audit view shows it. */}
+              {/* The sign-off's time is recorded automatically (S-TCOMP-09), so the audit view shows it. */}
               <Detail label="Completed">{task.completedAt ? formatDate(task.completedAt, true) : "Not yet"}</Detail>
             </dl>
             {task.status === "completed" ? (
@@ -74,7 +74,7 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Who signed the work off: their name and @username, or the stored id when the user is gone (spec 2). */
+/** Who signed the work off: their name and @username, or the stored id when the user is gone (S-TAUD-13). */
 function SignOff({ task }: { task: TaskListItem }) {
   const signer = task.completedByUser;
   return (

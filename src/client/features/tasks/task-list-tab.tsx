@@ -32,10 +32,10 @@ const statusLabels: Record<TaskFilter["status"], string> = {
 const filterStatuses = ["all", ...taskStatuses] as const;
 
 /**
- * The audit tab (spec 2). Search and the status filter are served by the API, in its audit order
- * (completed first, newest completion first, then by due date, latest first). A firm may have
- * 100,000 tasks, so the list is read page by page and only the cards near the viewport are in the
- * DOM (issue 8: under 1,500 elements).
+ * The audit tab (the TAUD requirements). Search and the status filter are served by the API, in its
+ * audit order (completed first, newest completion first, then by due date, latest first). A firm
+ * may have 100,000 tasks, so the list is read page by page and only the cards near the viewport are
+ * in the DOM (issue 8: under 1,500 elements).
  */
 export function TaskListTab() {
   const [text, setText] = useState("");

@@ -8,7 +8,7 @@ import { TemplatesTab } from "./templates-tab";
 type Tab = "audit" | "templates";
 
 /**
- * /tasks (spec 2): the Task Audit and Task Templates tabs. The tab is in the URL
+ * /tasks (S-TAUD-01): the Task Audit and Task Templates tabs. The tab is in the URL
  * (`/tasks?tab=templates`), so the dashboard's Templates action and the back button land on it.
  */
 export function TasksPage() {

@@ -6,8 +6,9 @@ import { Button } from "../../components/ui/button";
 import { everyText, templateDescriptionLimit, templateNameLimit, truncate } from "./format";
 
 /**
- * Spec 2's template card. The full name and description are in the View dialog; the card cuts
- * them at spec 9's 50 and 100 characters. Edit and Delete only reach the card for a super admin.
+ * The template card (S-TTPL-04..11). The full name and description are in the View dialog; the card
+ * cuts them at 50 and 100 characters (S-CONST-29..30). Edit and Delete only reach the card for a
+ * super admin.
  */
 export function TemplateCard({
   template,

@@ -6,7 +6,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { cn } from "../../lib/cn";
 import { everyText } from "./format";
 
-/** Spec 2's View dialog: priority, recurring or one-time, created, description, frequency and a usage note. */
+/** The View dialog (S-TTPL-23..24): priority, recurring or one-time, created, description, frequency, usage note. */
 export function TemplateDetailsDialog({
   template,
   formatDate,

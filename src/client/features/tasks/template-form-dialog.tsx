@@ -54,8 +54,8 @@ const bodyOf = (output: TemplateOutput): TemplateBody => ({
 });
 
 /**
- * Create and edit share one form on the shared schema (spec 5's messages before any request).
- * Design section 4 gives both one frequency list; create offers one-time in that list, edit a
+ * Create and edit share one form on the shared schema (S-VAL-16..19's messages before any request).
+ * S-STATE-19 gives both one frequency list; create offers one-time in that list, edit a
  * "recurring" checkbox that shows the list, and unchecking it saves the template as one-time.
  */
 export function TemplateFormDialog({
@@ -143,7 +143,7 @@ function TemplateForm({
       description: template?.description ?? "",
       priority: template?.priority ?? "medium",
       frequency: template?.frequency ?? oneTime,
-      // Create leaves it unset: its frequency alone says whether the template recurs (design section 4).
+      // Create leaves it unset: its frequency alone says whether the template recurs (S-STATE-20).
       isRecurring: mode === "edit" ? (template?.isRecurring ?? false) : undefined,
     },
   });

@@ -17,7 +17,7 @@ import { everyText } from "./format";
 type Industry = LibraryCategory | "all";
 
 /**
- * Design section 4's "Browse library": the curated templates by industry; Add copies one into the
+ * The "Browse library" of S-TTPL-28: the curated templates by industry; Add copies one into the
  * firm's templates (POST /api/template-library/{key}/add), after which it reads "Added".
  */
 export function TemplateLibraryDialog({

@@ -32,12 +32,12 @@ import { TemplateLibraryDialog } from "./template-library-dialog";
 type Kind = "all" | "recurring" | "one-time";
 const kindLabels: Record<Kind, string> = { all: "All types", recurring: "Recurring", "one-time": "One-time" };
 
-/** Spec 6 and S-ERR-18: the exact words of the confirmation. */
+/** S-TTPL-25 and S-ERR-18: the exact words of the confirmation. */
 export const deleteConfirmation = "Are you sure you want to delete this task template? This action cannot be undone.";
 
 /**
- * The templates tab (spec 2). A firm has tens of templates, not thousands (plans cap custom ones
- * at 20 or 50), so the whole list is read once and searched and filtered here.
+ * The templates tab (the TTPL requirements). A firm has tens of templates, not thousands (plans cap
+ * custom ones at 20 or 50), so the whole list is read once and searched and filtered here.
  */
 export function TemplatesTab() {
   const { data: user } = useQuery(currentUserQueryOptions());

@@ -6,9 +6,9 @@ import type { CreateUserInput, UpdateUserInput, UserSummary } from "../../../sha
 import { requestJson } from "../../lib/api";
 
 /*
- * The people screens' data (spec 7, docs/design/people-screens.md). Keys are URLs split at "/" (spec 7's default
- * fetch joins them back), so a prefix refreshes everything under it: ["/api/users"] is the list,
- * each user and each user's activity.
+ * The people screens' data (S-API-22..26, docs/design/people-screens.md). Keys are URLs split at
+ * "/" (S-API-29's default fetch joins them back), so a prefix refreshes everything under it:
+ * ["/api/users"] is the list, each user and each user's activity.
  */
 
 /** GET /api/users: the firm's users. */

@@ -24,7 +24,7 @@ export const assignListLimit = 200;
 export const assignTexts = { success: "Clients assigned successfully", failure: "Failed to assign clients" } as const;
 
 /**
- * Spec 2's Assign Clients dialog: a checkbox per client in a list that scrolls beyond 24rem
+ * The Assign Clients dialog (S-USERS-13..15): a checkbox per client in a list that scrolls beyond 24rem
  * (max-h-96), searchable, saved as the user's whole list (an empty list removes every client).
  * Mounted only while open, so each opening starts from the user's current clients, and the
  * firm's client list (GET /api/clients) is loaded only then.

@@ -27,16 +27,16 @@ type NewUserFields = z.input<typeof createUserSchema>;
 
 const emptyForm: NewUserFields = { username: "", password: "", fullName: "", role: "user" };
 
-/** Spec 8's texts: the toast's title, then what happened (the server's reason after it, when it gave one). */
+/** S-ERR-22..23's texts: the toast's title, then what happened (the server's reason after it, when it gave one). */
 export const createUserTexts = {
   success: { title: "Success", description: "User created successfully" },
   failure: { title: "Error", description: "Failed to create user" },
 } as const;
 
 /**
- * "New User" (spec 2): username, password, full name and role (default user), checked by the
- * route's own schema (spec 5's messages) before any request. The role list is what the actor may
- * grant (design 3: an admin creates admins and users).
+ * "New User" (S-USERS-08): username, password, full name and role (default user), checked by the
+ * route's own schema (S-VAL-20..23's messages) before any request. The role list is what the actor
+ * may grant (S-ROLE-13: an admin creates admins and users).
  */
 export function NewUserDialog({ grantable }: { grantable: readonly Role[] }) {
   const [open, setOpen] = useState(false);

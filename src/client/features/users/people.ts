@@ -2,10 +2,10 @@ import { roleLabels } from "../../../shared/permissions";
 import type { Role } from "../../../shared/roles";
 
 /*
- * Pure rules of the people screens (spec 2 and 9), unit-tested in people.test.ts.
+ * Pure rules of the people screens (S-USERS-01..05, S-CONST-27, S-CONST-31), unit-tested in people.test.ts.
  */
 
-/** Spec 9: user cards show 3 client names. */
+/** S-CONST-31: user cards show 3 client names. */
 export const cardClientNames = 3;
 
 /** The names a card shows and how many more there are ("+N more"). */
@@ -14,7 +14,7 @@ export function clientNamesPreview(names: readonly string[], shown = cardClientN
 }
 
 /**
- * Spec 2: search by username, full name or role. Case-insensitive and ignoring spaces around it;
+ * S-USERS-01..03: search by username, full name or role. Case-insensitive and ignoring spaces around it;
  * the role matches its value ("super_admin") or its label ("super admin").
  */
 export function matchesUserSearch(user: { username: string; fullName: string; role: Role }, search: string): boolean {
@@ -34,7 +34,7 @@ export function matchesClientSearch(client: { name: string; industry: string | n
 
 export type RateTone = "good" | "fair" | "poor" | "none";
 
-/** Spec 9, user profile: green at 80 or above, yellow at 60 or above, red below; none without tasks. */
+/** S-CONST-27, user profile: green at 80 or above, yellow at 60 or above, red below; none without tasks. */
 export function completionRateTone(rate: number | null): RateTone {
   if (rate === null) return "none";
   if (rate >= 80) return "good";

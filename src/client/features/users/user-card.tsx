@@ -19,7 +19,7 @@ import { initials } from "../../lib/user-display";
 import { clientNamesPreview } from "./people";
 
 export type UserCardActions = {
-  /** Shown to those who may assign clients (super_admin, design 3). */
+  /** Shown to those who may assign clients (super_admin, S-ROLE-14). */
   onAssign?: () => void;
   /** The roles the actor may move this user to; empty or absent hides the menu's role items. */
   roleChoices?: readonly Role[];
@@ -28,7 +28,7 @@ export type UserCardActions = {
 };
 
 /**
- * One user of the grid (spec 2): name, @username, role badge (spec 6), up to 3 client names and
+ * One user of the grid (S-USERS-04..07): name, @username, role badge (S-ROLE-03), up to 3 client names and
  * "+N more", View Profile, and the actions the actor's role allows. `clientNames` is undefined
  * when the actor may not see this user's assignments (a `user` sees only their own).
  */

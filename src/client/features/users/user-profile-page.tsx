@@ -32,16 +32,17 @@ import { initials } from "../../lib/user-display";
 import { userActivityQueryOptions, userQueryOptions } from "./api";
 import { completionRateTone, formatDays, formatRate, type RateTone } from "./people";
 
-/** Spec 8's not-found texts. */
+/** S-ERR-27's not-found texts. */
 export const userNotFoundTexts = {
   title: "User Not Found",
   description: "The user you're looking for doesn't exist.",
 } as const;
 
 /**
- * /users/{id} (spec 2, docs/design/people-screens.md): the user from GET /api/users/{id}, their figures, audit
- * trail and clients from GET /api/users/{id}/activity. A `user` may open anyone's profile but
- * sees the activity only of their own (design 3: the user audit is theirs alone).
+ * /users/{id} (the UPROF requirements, docs/design/people-screens.md): the user from GET
+ * /api/users/{id}, their figures, audit trail and clients from GET /api/users/{id}/activity. A
+ * `user` may open anyone's profile but sees the activity only of their own (S-ROLE-16: the user
+ * audit is theirs alone).
  */
 export function UserProfilePage() {
   const { id = "" } = useParams();
@@ -235,7 +236,7 @@ const emptyTexts: Record<"all" | TaskStatus, string> = {
   overdue: "No overdue tasks. Everything is on schedule.",
 };
 
-/** Spec 2: the audit trail, in tabs with counts, scrolling beyond 24rem (max-h-96). */
+/** S-UPROF-07..08: the audit trail, in tabs with counts, scrolling beyond 24rem (max-h-96). */
 function AuditTrail({ activity, className }: { activity: UserActivity | undefined; className?: string }) {
   const format = useDateFormat();
   const counts = activity

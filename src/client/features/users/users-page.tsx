@@ -21,9 +21,10 @@ import { UserCard, type UserCardActions, UserCardSkeleton } from "./user-card";
 const skeletonCards = ["a", "b", "c", "d", "e", "f"];
 
 /**
- * /users (spec 2, docs/design/people-screens.md): the firm's users from GET /api/users and who serves which
- * client, by name, from GET /api/user-clients. The client list itself is loaded by the Assign
- * Clients dialog when it opens. The search is local: a firm has tens of users, not thousands.
+ * /users (the USERS requirements, docs/design/people-screens.md): the firm's users from GET
+ * /api/users and who serves which client, by name, from GET /api/user-clients. The client list
+ * itself is loaded by the Assign Clients dialog when it opens. The search is local: a firm has tens
+ * of users, not thousands.
  */
 export function UsersPage() {
   const [search, setSearch] = useState("");

@@ -69,7 +69,7 @@ export async function registerAccessControl(app: FastifyInstance, options: { db:
 }
 
 /**
- * CSRF defence (design section 5): a state-changing request from a browser must come from our
+ * CSRF defence (decision 0005): a state-changing request from a browser must come from our
  * own origin. Browsers send Origin (and Sec-Fetch-Site) on such requests; other clients cannot
  * carry a victim's cookie, and non-JSON bodies are refused (415) before any handler runs.
  */

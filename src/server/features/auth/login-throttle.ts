@@ -3,7 +3,7 @@ import type { DbExecutor } from "../../platform/db/database";
 import { loginFailures } from "../../platform/db/schema";
 
 /*
- * Failed sign-ins counted in PostgreSQL (design section 5), so the limits hold across instances:
+ * Failed sign-ins counted in PostgreSQL (decision 0005), so the limits hold across instances:
  * at most 5 failures per username and 50 per IP address in any 15 minutes.
  */
 export const THROTTLE_WINDOW_MS = 15 * 60_000;

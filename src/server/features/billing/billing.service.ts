@@ -28,7 +28,7 @@ export const setupNotFoundMessage = "Start the payment step again: the card setu
 export const cardsNotConfiguredMessage = "Card payments are not set up on this installation";
 
 /**
- * The payment step (spec sections 2 and 7): a Stripe customer and a subscription to the plan's
+ * The payment step (S-PAY-10..12, S-API-07): a Stripe customer and a subscription to the plan's
  * price with a 14-day trial, which Stripe cancels at the trial's end if no card was saved. Its
  * pending setup intent's client secret goes to the browser's Payment Element; the setup is kept,
  * under a hashed one-time token, for the registration that follows.

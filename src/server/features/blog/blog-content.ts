@@ -7,10 +7,10 @@ import type { Database } from "../../platform/db/database";
 import { blogPosts } from "../../platform/db/schema";
 
 /*
- * The vendor's articles (design section 4, docs/design/blog-content.md): content/blog/<slug>.md, a small front
- * matter block and a body in the spec's light format, read and checked at start, then upserted
- * into blog_posts by slug in one transaction. A file that breaks a rule stops the start with a
- * message naming the file and the problem.
+ * The vendor's articles (S-BLIST-12, docs/design/blog-content.md): content/blog/<slug>.md, a small
+ * front matter block and a body in the light format of S-BPOST-12..15, read and checked at start,
+ * then upserted into blog_posts by slug in one transaction. A file that breaks a rule stops the
+ * start with a message naming the file and the problem.
  */
 
 /** A content file that cannot be published; the message names the file and the problem. */
@@ -87,7 +87,7 @@ const unquote = (value: string) => {
 };
 
 /**
- * The body is the light format only (spec section 2): "### " headings, "- " or "1. " list items,
+ * The body is the light format only (S-BPOST-12..15): "### " headings, "- " or "1. " list items,
  * paragraphs. Markdown the page would show as raw characters is refused.
  */
 export function checkLightFormat(body: string) {

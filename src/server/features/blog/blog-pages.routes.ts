@@ -14,10 +14,10 @@ import { AppError } from "../../platform/errors";
 import { getBlogPost, listBlogPosts } from "./blog.service";
 
 /*
- * The blog's public pages (spec section 2, docs/design/blog-screens.md), rendered on the server through the
- * site's page registry: /blog and /blog/:slug. The data comes from the blog service, the same
- * prepared reads as GET /api/blog and GET /api/blog/:slug, so a crawler gets the whole article
- * in the first answer.
+ * The blog's public pages (the BLIST and BPOST requirements, docs/design/blog-screens.md), rendered
+ * on the server through the site's page registry: /blog and /blog/:slug. The data comes from the
+ * blog service, the same prepared reads as GET /api/blog and GET /api/blog/:slug, so a crawler gets
+ * the whole article in the first answer.
  */
 export function blogPagesRoutes(app: FastifyInstance, { db }: { db: Database }) {
   app.get("/blog", async (request, reply) => {

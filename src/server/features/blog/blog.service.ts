@@ -5,7 +5,7 @@ import { preparedStatement } from "../../platform/db/prepared";
 import { blogPosts } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 
-/* The public blog (spec sections 2 and 7): published posts only, newest first. No firm, no session. */
+/* The public blog (S-BLIST-14, S-API-27..28): published posts only, newest first. No firm, no session. */
 
 const summaryColumns = {
   id: blogPosts.id,

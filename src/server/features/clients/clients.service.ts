@@ -31,7 +31,7 @@ import { taskColumns, toTask } from "../tasks/tasks.service";
 
 /*
  * Clients: the firm's client profiles. Every query is scoped to the actor's firm, and for the
- * `user` role to the clients assigned to them (design section 3): a client they may not see is
+ * `user` role to the clients assigned to them (S-ROLE-07): a client they may not see is
  * answered like one that does not exist.
  */
 
@@ -258,7 +258,7 @@ export async function createClient(options: {
     }
     // A recurring template becomes a schedule, whose current period's task is made at once with
     // its real due date (decision 0009); a one-time template starts a pending task with no due
-    // date (spec section 4).
+    // date (S-STATE-13).
     for (const template of templates) {
       if (template.frequency === null) continue;
       await createSchedule(tx, {
@@ -416,7 +416,7 @@ async function findClientForChange(tx: DbExecutor, firmId: string, clientId: str
   return client;
 }
 
-/** Active (not archived) clients count against the plan (design section 4). */
+/** Active (not archived) clients count against the plan (S-CONST-21). */
 async function findTemplates(tx: DbExecutor, firmId: string, ids: string[]) {
   if (ids.length === 0) return [];
   const found = await tx

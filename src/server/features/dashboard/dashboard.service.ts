@@ -9,7 +9,7 @@ import { assignedUserOf, overdueText, visibleClientText } from "../../tenancy/sc
  * and no task row is read either. Totals come from client_task_counts (kept by triggers,
  * migration 0004); overdue work, which depends on the clock, is counted from its range of the
  * (firm, status, due date, client) index. Archived clients and their tasks are left out; a `user`
- * counts only the clients assigned to them (design section 3). Pending means not completed and
+ * counts only the clients assigned to them (S-ROLE-07). Pending means not completed and
  * not overdue, as everywhere else.
  */
 const dashboardCounts = preparedSql<Record<string, number>>(

@@ -30,7 +30,7 @@ export async function getFirm(options: { db: Database; actor: Actor }): Promise<
   return toFirm(row);
 }
 
-/** Renames the firm or sets its time zone; a super admin's business (design section 3). */
+/** Renames the firm or sets its time zone; a super admin's business, like billing (S-ROLE-17). */
 export async function updateFirm(options: { db: Database; actor: Actor; input: UpdateFirmInput }): Promise<Firm> {
   const { db, actor, input } = options;
   return db.transaction(async (tx) => {

@@ -9,7 +9,7 @@ import type { Actor } from "../../tenancy/actor";
 import { assignedUserOf, overdueText, visibleClientText } from "../../tenancy/scopes";
 
 /*
- * The client and user audits (spec 2, issue 9; docs/design/reports-api.md). Every figure is
+ * The client and user audits (S-REP-07..21, issue 9; docs/design/reports-api.md). Every figure is
  * computed by PostgreSQL in the firm's time zone; only the rows an answer lists travel to Node
  * (a client's history, a user's 10 recent completions, or a CSV's rows, page by page).
  *
@@ -307,7 +307,7 @@ async function userScope(options: {
   now: Date;
 }): Promise<UserReportScope> {
   const { db, actor, userId, days, now } = options;
-  // A `user` reports on themselves only (design section 3): another user is refused with 403, as
+  // A `user` reports on themselves only (S-ROLE-16): another user is refused with 403, as
   // the role's other refusals are; the firm's users are no secret to them (GET /api/users).
   if (scopeOf(actor.role, "reports.userAudit") === "self" && userId !== actor.userId) {
     throw new AppError("FORBIDDEN", "You can only view your own user report");

@@ -12,7 +12,7 @@ import type { Database, DbExecutor } from "../../platform/db/database";
 import { clients, firms, recurringSchedules, taskTemplates } from "../../platform/db/schema";
 
 /*
- * Recurring work (design section 4, decision 0009): each schedule gets exactly one pending task per
+ * Recurring work (S-STATE-14, decision 0009): each schedule gets exactly one pending task per
  * period of its frequency in the firm's time zone, due at the period's last instant. The
  * scheduler creates the periods from `materialized_until` (the end of the last period it handled)
  * up to the one containing now, then advances `materialized_until`, so a task a user deleted to

@@ -20,7 +20,7 @@ export function publicOrigin(request: FastifyRequest, config: Config): string {
 /** The public pages in the sitemap besides the blog's posts. */
 const sitemapPaths = ["/", "/blog", "/signup", "/login"] as const;
 
-/** Signed-in paths (spec section 2) crawlers are asked to leave alone, with the API and onboarding. */
+/** Signed-in paths (S-GUARD-05..12) crawlers are asked to leave alone, with the API and onboarding. */
 const disallowedPaths = [
   "/api/",
   "/dashboard",

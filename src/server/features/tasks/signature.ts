@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { PNG } from "pngjs";
 
 /*
- * The drawn signature of a sign-off (design section 4): a PNG data URL, as the signature pad's
+ * The drawn signature of a sign-off (S-TCOMP-13): a PNG data URL, as the signature pad's
  * canvas exports it, that decodes as a real PNG, is at most 256 KB and shows an actual mark.
  * Everything here runs before the database is touched, so a refusal writes nothing.
  */
@@ -11,7 +11,7 @@ import { PNG } from "pngjs";
 export const MAX_SIGNATURE_BYTES = 256 * 1024;
 
 /**
- * Each side at most this many pixels: the pad is 400 by 128 (spec section 9), 1,200 by 384 on a
+ * Each side at most this many pixels: the pad is 400 by 128 (S-CONST-34), 1,200 by 384 on a
  * 3x screen. The bound is checked in the header before decoding, so a small file that declares a
  * huge canvas cannot make the server allocate gigabytes (at most 2048 x 2048 x 4 = 16 MiB).
  */

@@ -25,7 +25,7 @@ import { checkSignature } from "./signature";
 
 /*
  * Tasks: the work a firm does for its clients, and its sign-off. Every query is scoped to the
- * actor's firm and, for the `user` role, to the clients assigned to them (design section 3): a
+ * actor's firm and, for the `user` role, to the clients assigned to them (S-ROLE-07): a
  * task they may not see is answered like one that does not exist. `overdue` is never stored; it
  * is derived from the due date against one `now` per request, in SQL for the filters and in
  * `taskStatus` for the answer, so the two always agree.
@@ -40,7 +40,7 @@ const visibleTo = visibleClient(tasks.firmId, tasks.clientId, sql.placeholder("u
 const completer = alias(users, "completer");
 
 /*
- * The list's order (spec section 2, audit tab): completed first, newest completion first, then by
+ * The list's order (S-TAUD-09): completed first, newest completion first, then by
  * due date descending with no due date last, then newest created first and the id. "None" sorts
  * as -infinity, so the keys are plain timestamps: the tasks_firm_id_audit_order_idx index holds
  * them in this order, a page is read straight from it, and the next page starts with a seek to
@@ -400,7 +400,7 @@ export async function deleteTask(options: { db: Database; actor: Actor; taskId: 
 
 /**
  * Signs a pending task off. Who signed is the session's user; a `completedBy` in the body is
- * ignored (design section 4). The signature is checked before any write. Exactly one of two
+ * ignored (S-TCOMP-08). The signature is checked before any write. Exactly one of two
  * concurrent completions succeeds: the update only matches a task that is still pending, and the
  * other is answered 409.
  */

@@ -642,7 +642,7 @@ describe("tasks API", () => {
     });
     expect(signedIn.status).toBe(200);
     const response = await client.patch(`/api/tasks/${task.id}/complete`, {
-      // The spec's client sends the printed name here; a forger might send another user's id.
+      // The app's client sends the printed name here; a forger might send another user's id.
       completedBy: world.users.super_admin.id,
       signature: drawn.dataUrl,
       printedName: "  Ann Lee  ",

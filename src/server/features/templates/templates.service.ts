@@ -49,7 +49,7 @@ export async function listTemplates(options: { db: Database; actor: Actor }): Pr
   return rows.map(toTemplate);
 }
 
-/** `createdBy` is the signed-in user, whatever the body said (design section 3). */
+/** `createdBy` is the signed-in user, whatever the body said (S-ROLE-20). */
 export async function createTemplate(options: {
   db: Database;
   actor: Actor;
@@ -216,7 +216,7 @@ async function findTemplate(tx: DbExecutor, firmId: string, templateId: string):
   return row;
 }
 
-/** Custom templates (not added from the library) count against the plan (design section 4). */
+/** Custom templates (not added from the library) count against the plan (S-CONST-21). */
 const audited = (row: TemplateRow) => ({
   name: row.name,
   description: row.description,

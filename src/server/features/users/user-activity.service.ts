@@ -9,13 +9,13 @@ import { overdue, pending } from "../../tenancy/scopes";
 import { getUser } from "./users.service";
 
 /*
- * The user profile's activity (spec 2, docs/design/people-screens.md). A user's tasks are the tasks of the
- * clients assigned to them and the tasks they signed off elsewhere; clients that are archived
- * leave both, as they leave every list. The set is written as two index-led halves that cannot
- * overlap, so nothing is de-duplicated: the assigned clients' tasks (tasks_firm_id_client_id_idx,
- * one range per client) and the user's sign-offs on any other client
- * (tasks_firm_id_completed_by_sign_offs_idx). The counts are exact and made in SQL; only the
- * newest 200 tasks in the audit order (decision 0011) and the assigned clients leave the database.
+ * The user profile's activity (S-UPROF-02..10, docs/design/people-screens.md). A user's tasks are
+ * the tasks of the clients assigned to them and the tasks they signed off elsewhere; clients that
+ * are archived leave both, as they leave every list. The set is written as two index-led halves
+ * that cannot overlap, so nothing is de-duplicated: the assigned clients' tasks
+ * (tasks_firm_id_client_id_idx, one range per client) and the user's sign-offs on any other client
+ * (tasks_firm_id_completed_by_sign_offs_idx). The counts are exact and made in SQL; only the newest
+ * 200 tasks in the audit order (decision 0011) and the assigned clients leave the database.
  */
 
 /** The clients assigned to the user that are not archived: the first half's ranges. */
@@ -147,7 +147,7 @@ const toDate = (value: Date | string) => (value instanceof Date ? value : new Da
 const iso = (value: Date | string | null) => (value === null ? null : toDate(value).toISOString());
 
 /**
- * Everything the profile shows about `userId`, as of `now`. Design section 3: super admins and
+ * Everything the profile shows about `userId`, as of `now`. S-ROLE-16: super admins and
  * admins see anyone's; a `user` sees only their own (the user audit is "self" for them), since
  * another user's work lies on clients they may not see.
  */

@@ -32,7 +32,7 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
   api.get(
     "/api/users/:id/activity",
     {
-      // The user audit's rule (design section 3): a `user` sees only their own (docs/design/people-screens.md).
+      // The user audit's rule (S-ROLE-16): a `user` sees only their own (docs/design/people-screens.md).
       config: { access: "reports.userAudit" },
       schema: {
         summary: "A user's profile: task totals, the newest 200 of their tasks, their assigned clients",

@@ -69,7 +69,7 @@ describe("migrations", () => {
       const ledByOther = indexes.rows.filter(
         (index) => !/\(firm_id[,)]/.test(index.indexdef) && !index.indexname.endsWith("_expires_at_idx"),
       );
-      // users' global username/e-mail uniqueness is deliberate (design section 3).
+      // users' global username/e-mail uniqueness is deliberate (S-USERS-12, decision 0005).
       expect(
         ledByOther.map((index) => index.indexname).filter((name) => !/^users_(username|email)_key$/.test(name)),
         table,

@@ -25,7 +25,7 @@ import { frequencies, storedTaskStatuses, taskPriorities } from "../../../shared
 /*
  * Tenancy: every business table carries firm_id, leads its indexes with it, and references other
  * tenant rows through (firm_id, id) pairs, so the database itself refuses a row that points into
- * another firm. Ids are UUID v7 made by the server (design section 3).
+ * another firm. Ids are UUID v7 made by the server (S-API-36).
  */
 
 const id = () =>
@@ -133,7 +133,7 @@ export const clients = pgTable(
     phone: text("phone"),
     email: text("email"),
     status: text("status", { enum: clientStatuses }).notNull().default("active"),
-    /** Clients with signed-off work are archived, never deleted (design section 6). */
+    /** Clients with signed-off work are archived, never deleted (docs/design/client-work-api.md). */
     archivedAt: timestamp("archived_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -199,7 +199,7 @@ export const taskTemplates = pgTable(
     index("task_templates_firm_id_created_at_idx").on(t.firmId, t.createdAt),
     check("task_templates_priority_check", oneOf(t.priority, taskPriorities)),
     check("task_templates_frequency_check", sql`${t.frequency} is null or ${oneOf(t.frequency, frequencies)}`),
-    // A template is recurring exactly when it has a frequency (design section 4).
+    // A template is recurring exactly when it has a frequency (S-STATE-20).
     check("task_templates_recurring_check", sql`${t.isRecurring} = (${t.frequency} is not null)`),
   ],
 );
@@ -423,7 +423,7 @@ export const auditEvents = pgTable(
   ],
 );
 
-/** Failed sign-ins, counted per username and per IP across all app instances (design 5). */
+/** Failed sign-ins, counted per username and per IP across all app instances (decision 0005). */
 export const loginFailures = pgTable(
   "login_failures",
   {

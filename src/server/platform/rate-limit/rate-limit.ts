@@ -6,7 +6,7 @@ import { AppError } from "../errors";
 import { isApiRequest } from "../http";
 
 /**
- * The general limit on /api requests per client address (design section 2): a floor against
+ * The general limit on /api requests per client address (decision 0006): a floor against
  * floods and scripted scraping, on top of the finer sign-in throttle. It runs before the session
  * lookup and the CSRF check, so a refused request costs no database work. With REDIS_URL the
  * counts live in Redis and hold across every instance; without it each process counts alone.
