@@ -46,7 +46,7 @@ export const taskListItemSchema = taskSchema.extend({ clientName: z.string() });
 export type TaskListItem = z.infer<typeof taskListItemSchema>;
 
 // -------------------------------------------------------------------------------------------
-// Requests: one schema per operation (spec sections 5 and 7), shared by the forms and the routes.
+// Requests: one schema per operation, shared by the forms and the routes (their messages are the product's texts).
 
 const taskName = z
   .string({ error: "Name is required" })
