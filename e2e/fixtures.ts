@@ -90,6 +90,7 @@ export const viewports = {
  * path: POST /api/auth/register (no-card mode) makes the firm and its super admin, and its users of
  * other roles are made by that super admin through POST /api/users, on first use. Sign-ins are
  * real POST /api/auth/login calls; a successful one leaves nothing for the sign-in throttle to count.
+ * It is for the "app" project: on the card-mode server registration needs a card setup first.
  */
 
 /** A user of an own firm, with the password to sign in. */
