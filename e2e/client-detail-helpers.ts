@@ -9,9 +9,9 @@ import type { Task } from "../src/shared/tasks";
 import type { UserSummary } from "../src/shared/users";
 
 /*
- * Helpers of the client detail and task completion specs. Tests run two at a time against one
- * server, so every test that writes makes its own client, tasks and users, with unique names,
- * and never changes the demo firm's records other specs read.
+ * Helpers of the client detail and task completion specs. They act as the page's signed-in user,
+ * in that user's firm: a test that writes signs in to a firm of its own first (the `ownFirm`
+ * fixture of fixtures.ts), so the demo firm's records other specs read never change.
  */
 
 let sequence = 0;
@@ -83,7 +83,7 @@ export function signaturePng({ width = 400, height = 128, ink = true } = {}): st
 
 export type CreatedUser = UserSummary & { password: string };
 
-/** A new user of the demo firm (the page must be signed in as a super admin). */
+/** A new user of the page's firm (the page must be signed in as a super admin). */
 export async function createUser(page: Page, role: Role, fullName = uniqueName("Staff")): Promise<CreatedUser> {
   const password = "e2e-password-1";
   const username = uniqueName("e2e").toLowerCase().replaceAll(" ", ".");

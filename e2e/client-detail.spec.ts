@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { ClientDetail, ClientSummary } from "../src/shared/clients";
 import type { Task } from "../src/shared/tasks";
 import type { Template } from "../src/shared/templates";
@@ -16,17 +16,35 @@ import {
   taskRow,
   uniqueName,
 } from "./client-detail-helpers";
-import { apiGet, expectNoAxeViolations, expectNoHorizontalScroll, holdRequests, signInAs, viewports } from "./fixtures";
+import {
+  apiGet,
+  expectNoAxeViolations,
+  expectNoHorizontalScroll,
+  holdRequests,
+  signInAs,
+  test,
+  viewports,
+} from "./fixtures";
 
 const card = (page: Page, id: "client-info" | "contacts" | "team" | "tasks") => page.getByTestId(id);
 const dialog = (page: Page) => page.getByRole("dialog");
 const missingId = "00000000-0000-0000-0000-000000000000";
 
-/** A client with every field, two contacts (one primary) and three tasks, one signed off. */
-async function richClient(page: Page) {
-  const templates = await apiGet<Template[]>(page, "/api/task-templates");
-  const template = templates[0];
-  if (!template) throw new Error("The demo firm has task templates");
+/**
+ * A client with every field, two contacts (one primary) and three tasks, one signed off by the
+ * signed-in user with `signer` as the printed name, in the page's (own) firm.
+ */
+async function richClient(page: Page, signer: string) {
+  const created = await page.request.post("/api/task-templates", {
+    data: {
+      name: uniqueName("Monthly close"),
+      description: "Close the month.",
+      priority: "medium",
+      frequency: "monthly",
+    },
+  });
+  expect(created.status(), "create a template").toBe(201);
+  const template = (await created.json()) as Template;
   const client = await createClient(page, {
     name: uniqueName("Harbor Dental"),
     industry: "Healthcare",
@@ -58,7 +76,7 @@ async function richClient(page: Page) {
     dueDate: daysFromNow(-3),
   });
   const done = await createTask(page, client.id, { name: uniqueName("Engagement letter"), dueDate: null });
-  await completeTaskByApi(page, done.id, "Olivia Hart");
+  await completeTaskByApi(page, done.id, signer);
   return { client, recurring, overdue, done };
 }
 
@@ -69,8 +87,9 @@ test.describe("client detail", () => {
 
   test("S-CDET-01 S-CDET-02 S-API-10 S-API-29 the page shows GET /api/clients/{id}, and the back link goes to /clients", async ({
     page,
+    ownFirm,
   }) => {
-    await signInAs(page, "admin");
+    await ownFirm.signIn(page, "admin");
     const client = await createClient(page, { industry: "Legal" });
     const api = await apiGet<ClientDetail>(page, `/api/clients/${client.id}`);
     expect(Object.keys(api)).toEqual(
@@ -87,8 +106,8 @@ test.describe("client detail", () => {
     await expect(page).toHaveURL(/\/clients$/);
   });
 
-  test('S-CDET-03 "Loading..." shows while the client loads', async ({ page }) => {
-    await signInAs(page, "admin");
+  test('S-CDET-03 "Loading..." shows while the client loads', async ({ page, ownFirm }) => {
+    await ownFirm.signIn(page, "admin");
     const client = await createClient(page);
     const release = await holdRequests(page, `**/api/clients/${client.id}`);
     await page.goto(`/client/${client.id}`);
@@ -108,9 +127,10 @@ test.describe("client detail", () => {
 
   test('S-CDET-05 S-ROLE-19 S-API-11 another firm\'s client shows "Client not found", exactly like a missing one', async ({
     page,
+    ownFirm,
     browser,
   }) => {
-    await signInAs(page, "admin");
+    await ownFirm.signIn(page, "admin");
     const client = await createClient(page);
     // Firm B: a new firm registered in its own browser context.
     const other = await browser.newContext({ baseURL: test.info().project.use.baseURL });
@@ -139,9 +159,10 @@ test.describe("client detail", () => {
 
   test("S-CDET-06 S-CDET-07 S-CDET-14 S-CDET-16 Client Information, Key Contacts and each task's fields", async ({
     page,
+    ownFirm,
   }, testInfo) => {
-    await signInAs(page, "super_admin");
-    const { client, recurring, overdue, done } = await richClient(page);
+    const owner = await ownFirm.signIn(page, "super_admin");
+    const { client, recurring, overdue, done } = await richClient(page, owner.fullName);
     await page.setViewportSize(viewports.desktop);
     await openClient(page, client);
 
@@ -195,8 +216,9 @@ test.describe("client detail", () => {
 
   test('S-CDET-08 S-CDET-11 with no contacts "No contacts added", with no team the text says super admins assign users', async ({
     page,
+    ownFirm,
   }, testInfo) => {
-    await signInAs(page, "admin");
+    await ownFirm.signIn(page, "admin");
     const client = await createClient(page);
     await openClient(page, client);
     await expect(card(page, "contacts").getByText("No contacts added", { exact: true })).toBeVisible();
@@ -213,8 +235,9 @@ test.describe("client detail", () => {
 
   test("S-CDET-09 S-CDET-10 Assigned Team counts the assigned users and lists name, @username and role", async ({
     page,
+    ownFirm,
   }) => {
-    await signInAs(page, "super_admin");
+    await ownFirm.signIn(page, "super_admin");
     const client = await createClient(page);
     const first = await createUser(page, "user");
     const second = await createUser(page, "admin");
@@ -236,15 +259,16 @@ test.describe("client detail", () => {
 
   test('S-CDET-12 S-CDET-15 S-CDET-17 S-CDET-18 "N of M tasks completed", who completed what, and Complete only on open work, red when overdue', async ({
     page,
+    ownFirm,
   }) => {
-    await signInAs(page, "super_admin");
-    const { client, recurring, overdue, done } = await richClient(page);
+    const owner = await ownFirm.signIn(page, "super_admin");
+    const { client, recurring, overdue, done } = await richClient(page, owner.fullName);
     await openClient(page, client);
     await expect(card(page, "tasks").getByText("1 of 3 tasks completed", { exact: true })).toBeVisible();
 
     const doneRow = taskRow(page, done.name);
     await expect(doneRow.getByTestId("task-completed")).toHaveText(
-      /^Completed [A-Z][a-z]{2} \d{1,2}, \d{4} by Olivia Hart$/,
+      new RegExp(`^Completed [A-Z][a-z]{2} \\d{1,2}, \\d{4} by ${owner.fullName}$`),
     );
     await expect(doneRow.getByRole("button")).toHaveCount(0);
 
@@ -264,8 +288,9 @@ test.describe("client detail", () => {
 
   test("S-CDET-13 S-API-16 Add Task creates a pending task through POST /api/tasks and lists it", async ({
     page,
+    ownFirm,
   }, testInfo) => {
-    await signInAs(page, "admin");
+    await ownFirm.signIn(page, "admin");
     const client = await createClient(page);
     await openClient(page, client);
     await card(page, "tasks").getByRole("button", { name: "Add Task" }).click();
@@ -316,8 +341,11 @@ test.describe("client detail", () => {
     await expect(taskRow(page, plain).getByText("No due date")).toBeVisible();
   });
 
-  test("open tasks can be edited and deleted (with a confirmation); a completed task cannot", async ({ page }) => {
-    await signInAs(page, "admin");
+  test("open tasks can be edited and deleted (with a confirmation); a completed task cannot", async ({
+    page,
+    ownFirm,
+  }) => {
+    await ownFirm.signIn(page, "admin");
     const client = await createClient(page);
     const task = await createTask(page, client.id, { name: uniqueName("Draft"), dueDate: null });
     const gone = await createTask(page, client.id, { name: uniqueName("Obsolete") });
@@ -363,8 +391,9 @@ test.describe("client detail", () => {
 
   test("S-VAL-13 S-VAL-14 contacts: add, edit, delete with a confirmation; a new primary replaces the old one", async ({
     page,
+    ownFirm,
   }, testInfo) => {
-    await signInAs(page, "admin");
+    await ownFirm.signIn(page, "admin");
     const client = await createClient(page, { primaryContact: { name: "First Primary" } });
     await openClient(page, client);
     const contacts = card(page, "contacts");
@@ -407,8 +436,9 @@ test.describe("client detail", () => {
 
   test("S-VAL-09 S-VAL-10 S-ROLE-08 an admin edits the client and archives it after a confirmation", async ({
     page,
+    ownFirm,
   }, testInfo) => {
-    await signInAs(page, "admin");
+    await ownFirm.signIn(page, "admin");
     const client = await createClient(page, { industry: "Retail" });
     const task = await createTask(page, client.id);
     await completeTaskByApi(page, task.id);
@@ -451,8 +481,9 @@ test.describe("client detail", () => {
 
   test("S-ROLE-06 S-ROLE-07 S-ROLE-08 S-ROLE-09 a user sees task actions on an assigned client and no client or contact actions", async ({
     page,
+    ownFirm,
   }) => {
-    await signInAs(page, "super_admin");
+    await ownFirm.signIn(page, "super_admin");
     const client = await createClient(page, { primaryContact: { name: "Pat Contact" } });
     const unassigned = await createClient(page);
     const task = await createTask(page, client.id, { name: uniqueName("User task") });
@@ -476,9 +507,9 @@ test.describe("client detail", () => {
     await expect(page.getByRole("heading", { name: "Client not found" })).toBeVisible();
   });
 
-  test("the open dialogs pass axe and fit a 375 px screen", async ({ page }, testInfo) => {
-    await signInAs(page, "super_admin");
-    const { client, recurring } = await richClient(page);
+  test("the open dialogs pass axe and fit a 375 px screen", async ({ page, ownFirm }, testInfo) => {
+    const owner = await ownFirm.signIn(page, "super_admin");
+    const { client, recurring } = await richClient(page, owner.fullName);
     await page.setViewportSize(viewports.mobile);
     await openClient(page, client);
     const dialogs = [

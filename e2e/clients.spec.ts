@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import type { ClientSummary, HealthLevel } from "../src/shared/clients";
 import {
   clientCard,
@@ -17,6 +17,7 @@ import {
   expectNoHorizontalScroll,
   holdRequests,
   signInAs,
+  test,
   viewports,
 } from "./fixtures";
 
@@ -318,18 +319,49 @@ test.describe("clients list", () => {
 
   test('S-ROLE-06 S-ROLE-07 S-ROLE-08 a user sees only assigned clients and no "New Client"; the server refuses a create', async ({
     page,
+    ownFirm,
   }) => {
-    await signInAs(page, "user");
-    const assigned = await apiGet<ClientSummary[]>(page, "/api/clients?limit=60");
+    // The firm's super admin makes four clients and assigns two of them to its user.
+    const names = ["Aster", "Birch", "Cobalt", "Dune"].map((word) => uniqueName(`${word} Holdings`));
+    const clients: ClientSummary[] = [];
+    for (const name of names) {
+      const response = await ownFirm.api.post("/api/clients", { data: { name } });
+      expect(response.status(), `create ${name}`).toBe(201);
+      clients.push((await response.json()) as ClientSummary);
+    }
+    const [aster, birch, cobalt, dune] = clients as [ClientSummary, ClientSummary, ClientSummary, ClientSummary];
+    const user = await ownFirm.user("user");
+    const assigned = await ownFirm.api.post("/api/user-clients/assign", {
+      data: { userId: user.id, clientIds: [birch.id, dune.id] },
+    });
+    expect(assigned.status()).toBe(200);
+    const byName = (list: ClientSummary[]) => list.map((client) => client.name).sort();
+
+    // An admin (and the super admin) sees every client of the firm.
+    await ownFirm.signIn(page, "admin");
+    expect(byName(await apiGet<ClientSummary[]>(page, "/api/clients?limit=60"))).toEqual([...names].sort());
+    await page.context().clearCookies();
+
+    // The user is listed only the two assigned to them; the others are refused, as if missing.
+    await ownFirm.signIn(page, user);
+    const listed = await apiGet<ClientSummary[]>(page, "/api/clients?limit=60");
+    expect(byName(listed)).toEqual([birch.name, dune.name].sort());
+    expect((await page.request.get(`/api/clients/${birch.id}`)).status()).toBe(200);
+    for (const hidden of [aster, cobalt]) {
+      expect((await page.request.get(`/api/clients/${hidden.id}`)).status(), hidden.name).toBe(404);
+    }
     await page.goto("/clients");
     await expectGridToShow(
       page,
-      assigned.map((client) => client.name),
+      listed.map((client) => client.name),
     );
+    await expect(clientCards(page)).toHaveCount(2);
     await expect(page.getByRole("button", { name: "New Client" })).toHaveCount(0);
     const refused = await page.request.post("/api/clients", { data: { name: uniqueName("Not Allowed") } });
     expect(refused.status()).toBe(403);
     expect(((await refused.json()) as { message: string }).message).toMatch(/user.*create or edit clients/);
+    await page.goto(`/client/${aster.id}`);
+    await expect(page.getByRole("heading", { name: "Client not found" })).toBeVisible();
   });
 
   test('S-ROLE-08 an admin sees "New Client"', async ({ page }) => {

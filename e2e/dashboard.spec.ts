@@ -1,16 +1,20 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+import type { UserClientLink } from "../src/shared/assignments";
 import type { ClientSummary } from "../src/shared/clients";
 import type { Dashboard } from "../src/shared/dashboard";
 import { type Action, can } from "../src/shared/permissions";
 import type { Role } from "../src/shared/roles";
 import type { TaskListItem } from "../src/shared/tasks";
+import type { UserSummary } from "../src/shared/users";
 import {
   apiGet,
   attachScreenshot,
+  demoUsers,
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   holdRequests,
   signInAs,
+  test,
   viewports,
 } from "./fixtures";
 
@@ -57,9 +61,27 @@ test.describe("dashboard", () => {
     test(`S-DASH-04 S-DASH-05 S-DASH-06 S-DASH-07 S-DASH-14 S-DASH-15 S-DASH-16 S-STATE-11 S-ROLE-07 the figures are the API's, as ${role}`, async ({
       page,
     }) => {
+      // S-ROLE-07: a user's figures are those of the clients assigned to them, as the super admin
+      // sees the assignments; the super admin's are the whole firm's.
+      await signInAs(page, "super_admin");
+      const firmClients = await apiGet<ClientSummary[]>(page, "/api/clients");
+      const people = await apiGet<UserSummary[]>(page, "/api/users");
+      const links = await apiGet<UserClientLink[]>(page, "/api/user-clients");
+      const self = people.find((person) => person.username === demoUsers[role].username);
+      const assigned = links.filter((link) => link.userId === self?.id && !link.clientArchived);
+      await page.context().clearCookies();
+
       await signInAs(page, role);
       const dashboard = await apiGet<Dashboard>(page, "/api/dashboard");
       const lists = await figuresFromLists(page);
+      const seen = (await apiGet<ClientSummary[]>(page, "/api/clients")).map((client) => client.id).sort();
+      if (role === "user") {
+        expect(assigned.length).toBeGreaterThan(0);
+        expect(assigned.length).toBeLessThan(firmClients.length);
+        expect(seen).toEqual(assigned.map((link) => link.clientId).sort());
+      } else {
+        expect(seen).toEqual(firmClients.map((client) => client.id).sort());
+      }
       // The dashboard endpoint agrees with the lists the requirements compare against.
       expect(dashboard.clients).toMatchObject({
         total: lists.clients,
@@ -168,6 +190,86 @@ test.describe("dashboard", () => {
     await page.waitForTimeout(1000);
     expect(calls).toEqual(["GET"]);
     await expect(page.getByText("[object Object]")).toHaveCount(0);
+  });
+
+  test("S-API-30 no refetch interval, no refetch on focus, data never stale: ten minutes, focus and a trip to another page bring no new GET", async ({
+    page,
+  }) => {
+    // The page's timers run on a clock the test moves: ten minutes pass in a moment, and any
+    // interval or delayed refetch would fire in them.
+    await page.clock.install();
+    await signInAs(page, "admin");
+    const gets: string[] = [];
+    page.on("request", (request) => {
+      const path = new URL(request.url()).pathname;
+      if (request.method() === "GET" && ["/api/dashboard", "/api/tasks/overdue"].includes(path)) gets.push(path);
+    });
+    await page.goto("/dashboard");
+    await expect(stat(page, "Total Clients")).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Overdue tasks: \d+$/ })).toBeVisible();
+    expect(gets.sort()).toEqual(["/api/dashboard", "/api/tasks/overdue"]);
+
+    await page.clock.runFor(10 * 60_000);
+    await page.evaluate(() => {
+      window.dispatchEvent(new Event("focus"));
+      document.dispatchEvent(new Event("visibilitychange"));
+      window.dispatchEvent(new Event("online"));
+    });
+    await page.clock.runFor(60_000);
+    // Away to another page and back within the app: the cached figures are shown, not asked again.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Clients" }).click();
+    await expect(page.getByRole("heading", { name: "Clients", level: 1 })).toBeVisible();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
+    await expect(stat(page, "Total Clients")).toBeVisible();
+    await page.clock.runFor(60_000);
+    await page.waitForTimeout(1_000);
+    expect(gets.sort()).toEqual(["/api/dashboard", "/api/tasks/overdue"]);
+  });
+
+  test("S-API-31 a failed query and a failed mutation are each sent once: no retry, however long one waits", async ({
+    page,
+    ownFirm,
+  }) => {
+    await page.clock.install();
+    // A retry is sent from a timer: let a minute pass on the page's clock, then give the request
+    // it would send a real moment to be seen.
+    const waitAMinute = async () => {
+      await page.clock.runFor(60_000);
+      await page.waitForTimeout(1_000);
+    };
+    await ownFirm.signIn(page, "admin");
+    const sent: string[] = [];
+    page.on("request", (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path === "/api/dashboard" || path === "/api/clients") sent.push(`${request.method()} ${path}`);
+    });
+
+    // A query: the dashboard's figures fail with a 500.
+    await page.route("**/api/dashboard", (route) =>
+      route.fulfill({ status: 500, json: { message: "The figures are being recounted", code: "INTERNAL" } }),
+    );
+    await page.goto("/dashboard");
+    await expect(page.getByRole("alert")).toContainText("The figures are being recounted");
+    // React Query's default would try three more times, 1, 2 and 4 s apart.
+    await waitAMinute();
+    expect(sent).toEqual(["GET /api/dashboard"]);
+
+    // A mutation: creating a client fails with a 500 (nothing reaches the server).
+    sent.length = 0;
+    await page.route("**/api/clients", (route) =>
+      route.request().method() === "POST"
+        ? route.fulfill({ status: 500, json: { message: "The client list is locked", code: "INTERNAL" } })
+        : route.continue(),
+    );
+    await page.goto("/clients");
+    await page.getByRole("button", { name: "New Client" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create New Client" });
+    await dialog.getByLabel("Company Name *", { exact: true }).fill("Retry Probe LLC");
+    await dialog.getByRole("button", { name: "Create Client" }).click();
+    await expect(page.locator("[data-app-toast][data-state=open]")).toContainText("Failed to create client");
+    await waitAMinute();
+    expect(sent.filter((call) => call.startsWith("POST"))).toEqual(["POST /api/clients"]);
+    expect((await apiGet<ClientSummary[]>(page, "/api/clients")).length).toBe(0);
   });
 
   for (const [name, viewport] of Object.entries(viewports)) {

@@ -1,6 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, type TestInfo } from "@playwright/test";
+import { type APIRequestContext, test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import type { PlanId } from "../src/shared/plans";
 import type { Role } from "../src/shared/roles";
+import type { CurrentUser, UserSummary } from "../src/shared/users";
 import { largeFirm } from "./large-firm";
 
 /** The demo firm the e2e server seeds (src/server/seed/demo-seed.ts). */
@@ -80,3 +82,119 @@ export const viewports = {
   desktop: { width: 1280, height: 860 },
   mobile: { width: 375, height: 812 },
 } as const;
+
+/*
+ * A firm of the test's own. The demo firm is shared by every test of the run, and many compare its
+ * figures (dashboard counts, lists, reports, the bell) with the screen: a test that creates or
+ * changes data does so in a firm nobody else reads. The firm is made through the app's own public
+ * path: POST /api/auth/register (no-card mode) makes the firm and its super admin, and its users of
+ * other roles are made by that super admin through POST /api/users, on first use. Sign-ins are
+ * real POST /api/auth/login calls; a successful one leaves nothing for the sign-in throttle to count.
+ * It is for the "app" project: on the card-mode server registration needs a card setup first.
+ */
+
+/** A user of an own firm, with the password to sign in. */
+export type FirmUser = { id: string; username: string; password: string; fullName: string; role: Role };
+
+/** Not one of the common passwords registration refuses. */
+const ownFirmPassword = "own-firm-ledger-e2e";
+const ownFirmNames: Record<Role, string> = {
+  super_admin: "Rosa Lindqvist",
+  admin: "Theo Marsh",
+  user: "Ines Calder",
+};
+
+let ownFirmSequence = 0;
+/** A username no other test, worker or earlier run on the same server uses (3-50 of [A-Za-z0-9._-]). */
+function ownFirmUsername(prefix: string): string {
+  ownFirmSequence += 1;
+  const id = `${Date.now().toString(36)}${process.pid.toString(36)}${ownFirmSequence}${Math.random().toString(36).slice(2, 6)}`;
+  return `${prefix}.${id}`.slice(0, 50);
+}
+
+export class OwnFirm {
+  private readonly made = new Map<Role, Promise<FirmUser>>();
+
+  private constructor(
+    /** The API as the firm's super admin, in a request context of its own (not the page's). */
+    readonly api: APIRequestContext,
+    /** The firm's super admin, who registered it. */
+    readonly owner: FirmUser,
+    readonly firmId: string,
+    /** The firm's name: registration names it after its first user. */
+    readonly name: string,
+  ) {
+    this.made.set("super_admin", Promise.resolve(owner));
+  }
+
+  /** Registers a new firm on `plan` in an API context of its own. */
+  static async register(api: APIRequestContext, plan: PlanId): Promise<OwnFirm> {
+    const username = ownFirmUsername("own");
+    const fullName = ownFirmNames.super_admin;
+    const response = await api.post("/api/auth/register", {
+      data: {
+        fullName,
+        email: `${username}@own-firm.example`,
+        username,
+        password: ownFirmPassword,
+        subscriptionPlan: plan,
+      },
+    });
+    expect(response.status(), `register an own firm: ${await response.text()}`).toBe(201);
+    const me = (await response.json()) as CurrentUser;
+    const owner: FirmUser = { id: me.id, username, password: ownFirmPassword, fullName, role: "super_admin" };
+    return new OwnFirm(api, owner, me.firm.id, me.firm.name);
+  }
+
+  /** The firm's user of this role: the owner for super_admin, otherwise made on first ask. */
+  user(role: Role): Promise<FirmUser> {
+    let user = this.made.get(role);
+    if (!user) {
+      user = this.addUser(role, ownFirmNames[role]);
+      this.made.set(role, user);
+    }
+    return user;
+  }
+
+  /** Another user of the firm, made by its super admin over POST /api/users. */
+  async addUser(role: Role, fullName: string = ownFirmNames[role]): Promise<FirmUser> {
+    const username = ownFirmUsername(role.replace("_", "-"));
+    const response = await this.api.post("/api/users", {
+      data: { username, password: ownFirmPassword, fullName, role },
+    });
+    expect(response.status(), `add a ${role} to the own firm: ${await response.text()}`).toBe(201);
+    const user = (await response.json()) as UserSummary;
+    return { id: user.id, username, password: ownFirmPassword, fullName, role };
+  }
+
+  /** Signs the page's browser context in (POST /api/auth/login) as the firm's user of this role, or this user. */
+  async signIn(page: Page, who: Role | FirmUser = "super_admin"): Promise<FirmUser> {
+    const user = typeof who === "string" ? await this.user(who) : who;
+    const response = await page.request.post("/api/auth/login", {
+      data: { username: user.username, password: user.password },
+    });
+    expect(response.status(), `sign in to the own firm as ${user.role}`).toBe(200);
+    return user;
+  }
+}
+
+export type SeedFirmOptions = { plan?: PlanId };
+
+/**
+ * `test` with `ownFirm` (a new firm for this test, registered when the test asks for it) and
+ * `seedFirm()` (another one, for a test that needs two). Specs that write import `test` from here.
+ */
+export const test = base.extend<{ seedFirm: (options?: SeedFirmOptions) => Promise<OwnFirm>; ownFirm: OwnFirm }>({
+  seedFirm: async ({ playwright, baseURL }, use) => {
+    const contexts: APIRequestContext[] = [];
+    await use(async ({ plan = "professional" } = {}) => {
+      const api = await playwright.request.newContext({ baseURL });
+      contexts.push(api);
+      return OwnFirm.register(api, plan);
+    });
+    await Promise.all(contexts.map((context) => context.dispose()));
+  },
+  ownFirm: async ({ seedFirm }, use) => {
+    await use(await seedFirm());
+  },
+});

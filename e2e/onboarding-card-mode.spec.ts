@@ -11,6 +11,8 @@ import {
   installStripeJsStandIn,
   type StripeStandInCall,
   stripeStandInCalls,
+  throwingCard,
+  unexplainedErrorCard,
 } from "./stripe-js-stand-in";
 
 /*
@@ -204,6 +206,66 @@ test("S-ERR-05 S-ERR-09 a failed subscription setup shows the server's message i
   await expect(page.getByRole("alert")).toHaveText(
     "The payment provider cannot be reached right now. Please try again in a moment.",
   );
+});
+
+test('S-ERR-05 S-ERR-09 a subscription setup failure shows its message ("Failed to setup subscription"), and without one "Failed to setup payment. Please try again."', async ({
+  page,
+}) => {
+  const setups: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/api/create-subscription-setup")) setups.push(request.method());
+  });
+  await page.route("**/api/create-subscription-setup", (route) =>
+    route.fulfill({ status: 500, json: { message: "Failed to setup subscription", code: "INTERNAL" } }),
+  );
+  await reachCardForm(page, newSignup("card-setup-message"));
+  await expect(page.getByRole("alert")).toHaveText("Failed to setup subscription");
+  await expect(page.getByRole("button", { name: "Start Free Trial" })).toHaveCount(0);
+
+  // A bare failure (a proxy's 502 with no body): the required fallback (S-ERR-05), and no card form.
+  await page.unroute("**/api/create-subscription-setup");
+  await page.route("**/api/create-subscription-setup", (route) => route.fulfill({ status: 502, body: "" }));
+  await reachCardForm(page, newSignup("card-setup-bare"));
+  await expect(page.getByRole("alert")).toHaveText("Failed to setup payment. Please try again.");
+  await expect(page.getByRole("button", { name: "Start Free Trial" })).toHaveCount(0);
+  await expect(page.getByLabel("Card number")).toHaveCount(0);
+  // Each screen asked once: the failed setup is not retried.
+  expect(setups).toEqual(["POST", "POST"]);
+});
+
+test('S-ERR-08 S-ERR-09 a card setup error without the provider\'s message shows "Payment setup failed"; the retry does not register again', async ({
+  page,
+}) => {
+  const signup = newSignup("card-unexplained");
+  await reachCardForm(page, signup);
+  const registrations: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/api/auth/register")) registrations.push(request.method());
+  });
+  await payWith(page, unexplainedErrorCard);
+  await expect(page.getByRole("alert")).toHaveText("Payment setup failed");
+  await expect(page).toHaveURL(/\/onboarding\/payment$/);
+  expect((await stripeStandInCalls(page)).filter((call) => call.method === "confirmSetup")).toHaveLength(1);
+
+  await payWith(page, goodCard);
+  await expect(page).toHaveURL(/\/onboarding\/success$/);
+  expect(registrations).toEqual(["POST"]);
+});
+
+test('S-ERR-08 S-ERR-09 a card setup that throws shows the fallback "Setup failed. Please try again." and the form is usable again', async ({
+  page,
+}) => {
+  const signup = newSignup("card-throws");
+  await reachCardForm(page, signup);
+  await payWith(page, throwingCard);
+  await expect(page.getByRole("alert")).toHaveText("Setup failed. Please try again.");
+  await expect(page).toHaveURL(/\/onboarding\/payment$/);
+  await expect(page.getByRole("button", { name: "Start Free Trial" })).toBeEnabled();
+  // The account was created before the card step broke (spec 4).
+  expect((await apiGet<{ username: string }>(page, "/api/auth/me")).username).toBe(signup.username);
+
+  await payWith(page, goodCard);
+  await expect(page).toHaveURL(/\/onboarding\/success$/);
 });
 
 test('S-ERR-06 S-ERR-09 a setup that gives no client secret shows "Failed to initialize payment. Please try again."', async ({

@@ -474,6 +474,30 @@ test.describe("payment and success", () => {
     await expect(page.getByRole("button", { name: "Create Account" })).toBeEnabled();
     expect((await browserStorage(page)).session.onboardingComplete).toBeUndefined();
   });
+
+  test('S-ERR-07 S-ERR-09 a registration failure without a message shows "Failed to create account"; the retry creates it', async ({
+    page,
+  }) => {
+    const signup = newSignup("no-message");
+    await reachPayment(page, signup);
+    // The first attempt fails with a bare 502 (as from a proxy), with no message to show.
+    let refused = 0;
+    await page.route("**/api/auth/register", (route) => {
+      if (refused > 0) return route.continue();
+      refused += 1;
+      return route.fulfill({ status: 502, body: "" });
+    });
+    await page.getByRole("button", { name: "Create Account" }).click();
+    const alert = page.getByRole("alert");
+    await expect(alert).toHaveText("Failed to create account");
+    await expect(alert).toHaveClass(/text-destructive/);
+    await expect(page).toHaveURL(/\/onboarding\/payment$/);
+    expect((await page.request.get("/api/auth/me")).status()).toBe(401);
+
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect(page).toHaveURL(/\/onboarding\/success$/);
+    expect((await apiGet<CurrentUser>(page, "/api/auth/me")).username).toBe(signup.username);
+  });
 });
 
 for (const [name, viewport] of Object.entries(viewports)) {

@@ -45,6 +45,41 @@ test.describe("settings", () => {
     await expect(page.getByTestId("settings-card")).toHaveCount(4);
   });
 
+  // One test per card (S-SET-01..04): its title as spec 2 names it, and the features it lists, in order.
+  const cardFeatures = [
+    {
+      id: "S-SET-01",
+      title: "Account Management",
+      features: ["Profile and contact details", "Password changes", "Sign-in sessions", "Your role and permissions"],
+    },
+    {
+      id: "S-SET-02",
+      title: "Notification Preferences",
+      features: ["Overdue task alerts", "Task assignment notices", "Weekly activity digest", "Client status changes"],
+    },
+    {
+      id: "S-SET-03",
+      title: "Security Settings",
+      features: ["Password requirements", "Session timeouts", "Role-based access", "Tamper-evident audit trail"],
+    },
+    {
+      id: "S-SET-04",
+      title: "System Preferences",
+      features: ["Firm name and time zone", "Date and time formats", "Default task priority", "Data export"],
+    },
+  ];
+  for (const [index, { id, title, features }] of cardFeatures.entries()) {
+    test(`${id} /settings shows the static "${title}" card listing its features`, async ({ page }) => {
+      await signInAs(page, "user");
+      await page.goto("/settings");
+      const overview = page.getByRole("region", { name: "Settings overview" });
+      const item = overview.getByTestId("settings-card").nth(index);
+      await expect(item.getByRole("heading")).toHaveText(title);
+      await expect(item.getByRole("listitem")).toHaveText(features);
+      await expect(overview.getByRole("heading", { name: title, exact: true })).toHaveCount(1);
+    });
+  }
+
   test("S-SET-05 the cards have no behaviour: clicking and typing in them sends no write", async ({ page }) => {
     await signInAs(page, "admin");
     await page.goto("/settings");
@@ -152,6 +187,9 @@ test.describe("settings", () => {
       await signInAs(page, "super_admin");
       await page.goto("/settings");
       await expect(page.getByRole("form", { name: "Firm settings" }).getByLabel("Firm name")).not.toHaveValue("");
+      await expect(page.getByTestId("settings-card").getByRole("heading")).toHaveText(
+        cardFeatures.map((card) => card.title),
+      );
       await expectNoAxeViolations(page);
       await expectNoHorizontalScroll(page);
       await attachScreenshot(page, testInfo, `settings-${label}`);

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { ClientSummary } from "../src/shared/clients";
 import type { Role } from "../src/shared/roles";
 import type { TaskListItem } from "../src/shared/tasks";
@@ -12,6 +12,7 @@ import {
   expectNoHorizontalScroll,
   holdRequests,
   signInAs,
+  test,
   viewports,
 } from "./fixtures";
 
@@ -178,11 +179,54 @@ test.describe("shell", () => {
 
   test("S-SHELL-11 S-ROLE-07 a user's bell counts only the overdue tasks of their assigned clients", async ({
     page,
+    ownFirm,
   }) => {
-    await signInAs(page, "user");
-    const overdue = await apiGet<TaskListItem[]>(page, "/api/tasks/overdue");
+    // Two clients with overdue work (two tasks and one) and one open task that is not late; the
+    // user is assigned only the client with one overdue task.
+    const dayMs = 86_400_000;
+    const clientIds: string[] = [];
+    for (const [name, overdue] of [
+      ["Larch Partners", 2],
+      ["Maple Advisory", 1],
+    ] as const) {
+      const client = await ownFirm.api.post("/api/clients", { data: { name } });
+      expect(client.status()).toBe(201);
+      const clientId = ((await client.json()) as { id: string }).id;
+      clientIds.push(clientId);
+      for (let index = 0; index < overdue; index++) {
+        const task = await ownFirm.api.post("/api/tasks", {
+          data: { name: `Late filing ${index + 1}`, clientId, dueDate: new Date(Date.now() - 3 * dayMs).toISOString() },
+        });
+        expect(task.status()).toBe(201);
+      }
+      const open = await ownFirm.api.post("/api/tasks", {
+        data: { name: "Next review", clientId, dueDate: new Date(Date.now() + 9 * dayMs).toISOString() },
+      });
+      expect(open.status()).toBe(201);
+    }
+    const user = await ownFirm.user("user");
+    const assign = await ownFirm.api.post("/api/user-clients/assign", {
+      data: { userId: user.id, clientIds: [clientIds[1]] },
+    });
+    expect(assign.status()).toBe(200);
+
+    // The super admin's bell counts all three; the user's only the one of Maple Advisory.
+    await ownFirm.signIn(page, "super_admin");
     await page.goto("/dashboard");
-    await expect(page.getByRole("button", { name: `Overdue tasks: ${overdue.length}` })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Overdue tasks: 3" })).toBeVisible();
+    await page.context().clearCookies();
+
+    await ownFirm.signIn(page, user);
+    const overdue = await apiGet<TaskListItem[]>(page, "/api/tasks/overdue");
+    expect(overdue.map((task) => task.clientName)).toEqual(["Maple Advisory"]);
+    await page.goto("/dashboard");
+    const bell = page.getByRole("button", { name: `Overdue tasks: ${overdue.length}` });
+    await expect(bell).toBeVisible();
+    await expect(bell.getByTestId("overdue-count")).toHaveText("1");
+    await bell.click();
+    await expect(page.getByRole("list", { name: "Overdue tasks" }).getByRole("link")).toHaveText([
+      /Late filing 1.*Maple Advisory/,
+    ]);
   });
 
   test("S-SHELL-13 S-SHELL-14 S-SHELL-16 S-SHELL-17 S-API-04 the user menu shows name, role with spaces, initials and one action", async ({

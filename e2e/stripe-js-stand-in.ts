@@ -9,7 +9,8 @@ import type { Page } from "@playwright/test";
  * `window.__stripeStandIn` so a test can check what the page asked Stripe to do. As in Stripe's
  * test mode, "4000 0000 0000 0002" is declined with Stripe's own message, and the 3-D Secure cards
  * leave the page for the bank's check and come back to `return_url` with the outcome, as Stripe
- * does when `redirect: "if_required"` finds a redirect required.
+ * does when `redirect: "if_required"` finds a redirect required. Two more cards stand for failures
+ * Stripe.js can give: an error that carries no message, and a call that throws.
  */
 
 export type StripeStandInCall = { method: string; args: unknown };
@@ -19,6 +20,10 @@ export const declinedMessage = "Your card was declined.";
 export const authenticatedCard = "4000002500003155";
 /** Needs 3-D Secure: the check fails. */
 export const failedAuthenticationCard = "4000008260003178";
+/** `confirmSetup` answers an error without a message (Stripe's processing error card number). */
+export const unexplainedErrorCard = "4000000000000119";
+/** `confirmSetup` throws instead of answering, as when Stripe.js itself breaks. */
+export const throwingCard = "4000000000000101";
 
 function stripeJs(
   releaseTrain: string,
@@ -26,6 +31,8 @@ function stripeJs(
   declinedText: string,
   authenticated: string,
   failedAuthentication: string,
+  unexplainedError: string,
+  throwing: string,
 ) {
   type Handler = (event: unknown) => void;
   const calls: StripeStandInCall[] = [];
@@ -122,6 +129,8 @@ function stripeJs(
         if (number === declined) {
           return { error: { type: "card_error", code: "card_declined", message: declinedText } };
         }
+        if (number === unexplainedError) return { error: { type: "api_error", code: "processing_error" } };
+        if (number === throwing) throw new Error("The Stripe.js stand-in broke");
         if (number === authenticated || number === failedAuthentication) {
           sessionStorage.setItem("__stripeStandInCalls", JSON.stringify(calls));
           const back = new URL(params.confirmParams?.return_url ?? "/", window.location.href);
@@ -144,7 +153,15 @@ function stripeJs(
 export async function installStripeJsStandIn(page: Page): Promise<void> {
   await page.route("https://js.stripe.com/**", (route) => {
     const release = new URL(route.request().url()).pathname.split("/")[1] ?? "v3";
-    const args = [release, declinedCard, declinedMessage, authenticatedCard, failedAuthenticationCard]
+    const args = [
+      release,
+      declinedCard,
+      declinedMessage,
+      authenticatedCard,
+      failedAuthenticationCard,
+      unexplainedErrorCard,
+      throwingCard,
+    ]
       .map((value) => JSON.stringify(value))
       .join(", ");
     return route.fulfill({ contentType: "text/javascript", body: `(${stripeJs.toString()})(${args});` });

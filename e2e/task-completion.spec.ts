@@ -1,4 +1,4 @@
-import { type CDPSession, expect, type Locator, type Page, test } from "@playwright/test";
+import { type CDPSession, expect, type Locator, type Page } from "@playwright/test";
 import { PNG } from "pngjs";
 import type { ClientDetail } from "../src/shared/clients";
 import type { Task, TaskListItem } from "../src/shared/tasks";
@@ -19,7 +19,7 @@ import {
   taskRow,
   uniqueName,
 } from "./client-detail-helpers";
-import { apiGet, expectNoAxeViolations, expectNoHorizontalScroll, signInAs, viewports } from "./fixtures";
+import { apiGet, expectNoAxeViolations, expectNoHorizontalScroll, type OwnFirm, test, viewports } from "./fixtures";
 
 const dialog = (page: Page) => page.getByRole("dialog");
 const pad = (page: Page) => dialog(page).locator("canvas");
@@ -27,12 +27,11 @@ const isCompletion = (taskId: string) => (request: { method(): string; url(): st
   request.method() === "PATCH" && new URL(request.url()).pathname === `/api/tasks/${taskId}/complete`;
 
 /**
- * A client of its own with one overdue and one pending task, and a `user` assigned only to it:
- * signed in as that user, the bell counts this client's overdue work alone, so its count is
- * exact even while the other worker changes the firm's tasks.
+ * In the test's own firm: a client with one overdue and one pending task, and a `user` assigned
+ * only to it, signed in. The bell counts this client's overdue work alone.
  */
-async function signingSetup(page: Page) {
-  await signInAs(page, "super_admin");
+async function signingSetup(page: Page, firm: OwnFirm) {
+  await firm.signIn(page, "super_admin");
   const client = await createClient(page);
   const overdue = await createTask(page, client.id, { name: uniqueName("Overdue return"), dueDate: daysFromNow(-2) });
   const pending = await createTask(page, client.id, { name: uniqueName("Pending review"), dueDate: daysFromNow(5) });
@@ -46,6 +45,10 @@ async function openCompletion(page: Page, task: Task) {
   await taskRow(page, task.name).getByRole("button", { name: "Complete" }).click();
   await expect(dialog(page).getByRole("heading", { name: "Complete Task" })).toBeVisible();
   await expect(pad(page)).toBeVisible();
+  // The dialog zooms in from 95%: measured or drawn on before that ends, the pad is a pixel short.
+  await dialog(page).evaluate((element) =>
+    Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)),
+  );
 }
 
 /** Counts the completion requests the page sends from now on. */
@@ -95,8 +98,9 @@ test.describe("task completion", () => {
 
   test('S-TCOMP-01 S-CONST-34 "Complete" opens a dialog with a 400x128 signature canvas, Print Name, Clear, Cancel and Submit', async ({
     page,
+    ownFirm,
   }, testInfo) => {
-    const { client, overdue } = await signingSetup(page);
+    const { client, overdue } = await signingSetup(page, ownFirm);
     await page.setViewportSize(viewports.desktop);
     await openClient(page, client);
     await openCompletion(page, overdue);
@@ -114,8 +118,8 @@ test.describe("task completion", () => {
     await saveShot(page, testInfo, "complete-signed-1280", { fullPage: false });
   });
 
-  test("S-TCOMP-02 S-TCOMP-03 S-CONST-35 the mouse draws a black line 2 pixels wide", async ({ page }) => {
-    const { client, pending } = await signingSetup(page);
+  test("S-TCOMP-02 S-TCOMP-03 S-CONST-35 the mouse draws a black line 2 pixels wide", async ({ page, ownFirm }) => {
+    const { client, pending } = await signingSetup(page, ownFirm);
     await openClient(page, client);
     await openCompletion(page, pending);
     expect(await inkPixels(pad(page))).toBe(0);
@@ -134,8 +138,8 @@ test.describe("task completion", () => {
     }
   });
 
-  test("S-TCOMP-03 a pen draws on the pad (pointer type pen)", async ({ page }) => {
-    const { client, pending } = await signingSetup(page);
+  test("S-TCOMP-03 a pen draws on the pad (pointer type pen)", async ({ page, ownFirm }) => {
+    const { client, pending } = await signingSetup(page, ownFirm);
     await openClient(page, client);
     await openCompletion(page, pending);
     await pad(page).evaluate((canvas: HTMLCanvasElement) => {
@@ -161,8 +165,8 @@ test.describe("task completion", () => {
     expect(await inkPixels(pad(page))).toBeGreaterThan(100);
   });
 
-  test("S-TCOMP-04 Cancel closes the dialog and completes nothing", async ({ page }) => {
-    const { client, pending } = await signingSetup(page);
+  test("S-TCOMP-04 Cancel closes the dialog and completes nothing", async ({ page, ownFirm }) => {
+    const { client, pending } = await signingSetup(page, ownFirm);
     await openClient(page, client);
     const sent = countCompletions(page, pending.id);
     await openCompletion(page, pending);
@@ -177,8 +181,9 @@ test.describe("task completion", () => {
 
   test('S-TCOMP-05 S-VAL-25 S-ERR-21 a blank signature is refused with "Please provide a signature" and nothing is sent', async ({
     page,
+    ownFirm,
   }, testInfo) => {
-    const { client, pending } = await signingSetup(page);
+    const { client, pending } = await signingSetup(page, ownFirm);
     await openClient(page, client);
     const sent = countCompletions(page, pending.id);
     await openCompletion(page, pending);
@@ -200,8 +205,9 @@ test.describe("task completion", () => {
 
   test('S-TCOMP-06 S-VAL-24 an empty printed name is refused with "Name is required" and nothing is sent', async ({
     page,
+    ownFirm,
   }, testInfo) => {
-    const { client, pending } = await signingSetup(page);
+    const { client, pending } = await signingSetup(page, ownFirm);
     await openClient(page, client);
     const sent = countCompletions(page, pending.id);
     await openCompletion(page, pending);
@@ -215,8 +221,9 @@ test.describe("task completion", () => {
 
   test("S-TCOMP-07 S-TCOMP-09 S-TCOMP-10 S-STATE-09 S-STATE-12 S-API-17 S-API-33 S-ERR-19 S-SHELL-12 S-CDET-15 signing an overdue task completes it and refreshes the client and the bell", async ({
     page,
+    ownFirm,
   }) => {
-    const { client, overdue, signer } = await signingSetup(page);
+    const { client, overdue, signer } = await signingSetup(page, ownFirm);
     await openClient(page, client);
     const bell = page.getByRole("button", { name: /^Overdue tasks: \d+$/ });
     await expect(bell).toHaveAccessibleName("Overdue tasks: 1");
@@ -266,8 +273,9 @@ test.describe("task completion", () => {
 
   test('S-TCOMP-11 S-ERR-20 a task completed meanwhile elsewhere: toast "Failed to complete task" with the reason', async ({
     page,
+    ownFirm,
   }) => {
-    const { client, pending } = await signingSetup(page);
+    const { client, pending } = await signingSetup(page, ownFirm);
     await openClient(page, client);
     await openCompletion(page, pending);
     await drawSignature(page, pad(page));
@@ -282,8 +290,9 @@ test.describe("task completion", () => {
 
   test("S-TCOMP-08 S-TCOMP-12 S-ROLE-20 api: the signer is the session's user whatever completedBy says; twice is 409", async ({
     page,
+    ownFirm,
   }) => {
-    const { client, pending, signer } = await signingSetup(page);
+    const { client, pending, signer } = await signingSetup(page, ownFirm);
     const url = `/api/tasks/${pending.id}/complete`;
     const body = { completedBy: "someone else", signature: signaturePng(), printedName: "Typed Name" };
     const first = await page.request.patch(url, { data: body });
@@ -296,8 +305,8 @@ test.describe("task completion", () => {
     expect((await second.json()).message).toBe("This task is already completed");
   });
 
-  test("S-TCOMP-13 api: a signature must be a PNG data URL, not blank, at most 256 KB", async ({ page }) => {
-    const { client, pending } = await signingSetup(page);
+  test("S-TCOMP-13 api: a signature must be a PNG data URL, not blank, at most 256 KB", async ({ page, ownFirm }) => {
+    const { client, pending } = await signingSetup(page, ownFirm);
     const url = `/api/tasks/${pending.id}/complete`;
     const noisy = new PNG({ width: 400, height: 400 });
     for (let i = 0; i < noisy.data.length; i += 1) noisy.data[i] = Math.floor(Math.random() * 256);
@@ -318,15 +327,15 @@ test.describe("task completion", () => {
     expect((await storedTask(page, client.id, pending.id)).status).toBe("pending");
   });
 
-  test("S-TCOMP-14 S-ROLE-09 a user completes tasks only on clients assigned to them", async ({ page }) => {
-    await signInAs(page, "admin");
+  test("S-TCOMP-14 S-ROLE-09 a user completes tasks only on clients assigned to them", async ({ page, ownFirm }) => {
+    const admin = await ownFirm.signIn(page, "admin");
     const mine = await createClient(page);
     const theirs = await createClient(page);
     const myTask = await createTask(page, mine.id);
     const theirTask = await createTask(page, theirs.id);
     // An admin signs off on any client of the firm.
-    await completeTaskByApi(page, (await createTask(page, theirs.id)).id, "Marcus Chen");
-    await signInAs(page, "super_admin");
+    await completeTaskByApi(page, (await createTask(page, theirs.id)).id, admin.fullName);
+    await ownFirm.signIn(page, "super_admin");
     const staff: CreatedUser = await createUser(page, "user");
     await assignClients(page, staff.id, [mine.id]);
     await signInWith(page, staff);
@@ -344,8 +353,9 @@ test.describe("task completion on a touch screen", () => {
 
   test("S-TCOMP-03 a finger draws on the pad; at 375 px the pad fits and signs the same 400x128 image", async ({
     page,
+    ownFirm,
   }, testInfo) => {
-    const { client, pending, signer } = await signingSetup(page);
+    const { client, pending, signer } = await signingSetup(page, ownFirm);
     await openClient(page, client);
     await expectNoHorizontalScroll(page);
     await openCompletion(page, pending);
@@ -392,8 +402,8 @@ test.describe("task completion on a touch screen", () => {
     expect([image.width, image.height]).toEqual([400, 128]);
   });
 
-  test("the blank and no-name refusals fit a 375 px screen", async ({ page }, testInfo) => {
-    const { client, overdue } = await signingSetup(page);
+  test("the blank and no-name refusals fit a 375 px screen", async ({ page, ownFirm }, testInfo) => {
+    const { client, overdue } = await signingSetup(page, ownFirm);
     await openClient(page, client);
     await openCompletion(page, overdue);
     await dialog(page).getByRole("button", { name: "Submit" }).click();
@@ -410,8 +420,9 @@ test.describe("task completion on a high-density screen", () => {
 
   test("S-CONST-34 S-CONST-35 at 2x the pad stays 400x128 CSS pixels and exports a sharp 800x256 PNG with a 2 px line", async ({
     page,
+    ownFirm,
   }) => {
-    const { client, pending } = await signingSetup(page);
+    const { client, pending } = await signingSetup(page, ownFirm);
     await openClient(page, client);
     await openCompletion(page, pending);
     const box = await pad(page).boundingBox();

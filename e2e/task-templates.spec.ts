@@ -1,6 +1,7 @@
-import { expect, type Locator, type Page, type Request, test } from "@playwright/test";
+import { expect, type Locator, type Page, type Request } from "@playwright/test";
 import type { Role } from "../src/shared/roles";
 import type { LibraryTemplateEntry, Template } from "../src/shared/templates";
+import type { UserSummary } from "../src/shared/users";
 import {
   apiGet,
   attachScreenshot,
@@ -8,12 +9,14 @@ import {
   expectNoHorizontalScroll,
   holdRequests,
   signInAs,
+  test,
   viewports,
 } from "./fixtures";
 
 /*
- * Task Templates tab (the TTPL requirements). Role checks read the demo firm; every test that writes
- * registers a firm of its own, so the demo firm's templates, which other specs read, never change.
+ * Task Templates tab (the TTPL requirements). Role checks read the demo firm; every test that writes (or
+ * tries to) registers a firm of its own (registerFirm, or the ownFirm fixture when it needs users of
+ * several roles), so the demo firm's templates, which other specs read, never change.
  */
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
@@ -114,8 +117,16 @@ test.describe("task templates", () => {
     });
   }
 
-  test("S-ROLE-12 S-ERR-31 the server refuses an admin's edit and delete with 403 and a message", async ({ page }) => {
-    await signInAs(page, "admin");
+  test("S-ROLE-12 S-ERR-31 the server refuses an admin's edit and delete with 403 and a message", async ({
+    page,
+    ownFirm,
+  }) => {
+    // In a firm of its own: were the refusal to fail, the demo firm's templates would change.
+    const made = await ownFirm.api.post("/api/task-templates", {
+      data: { name: "Owner's template", description: "Made by the super admin.", priority: "medium" },
+    });
+    expect(made.status()).toBe(201);
+    await ownFirm.signIn(page, "admin");
     const [template] = await apiGet<Template[]>(page, "/api/task-templates");
     const id = template?.id as string;
     const put = await page.request.put(`/api/task-templates/${id}`, {
@@ -124,6 +135,7 @@ test.describe("task templates", () => {
     expect(put.status()).toBe(403);
     expect(((await put.json()) as { message: string }).message).toMatch(/admin/);
     expect((await page.request.delete(`/api/task-templates/${id}`)).status()).toBe(403);
+    expect(await apiGet<Template[]>(page, "/api/task-templates")).toEqual([template]);
   });
 
   test("S-TTPL-02 a loading skeleton shows while the templates load", async ({ page }) => {
@@ -139,12 +151,30 @@ test.describe("task templates", () => {
 
   test("S-TTPL-03 S-ERR-30 a firm without templates sees No Task Templates Yet; Create First Template opens the dialog", async ({
     page,
+    ownFirm,
   }) => {
-    await registerFirm(page);
+    // A firm with no user named "admin": its owner (the first user) and an admin who is not it.
+    const admin = await ownFirm.signIn(page, "admin");
+    const people = await apiGet<UserSummary[]>(page, "/api/users");
+    expect(people.map((person) => person.username.toLowerCase())).not.toContain("admin");
+    expect(people.map((person) => person.id).sort()).toEqual([admin.id, ownFirm.owner.id].sort());
+
     await openTemplates(page);
     await expect(page.getByRole("heading", { name: "No Task Templates Yet" })).toBeVisible();
     await page.getByRole("button", { name: "Create First Template" }).click();
-    await expect(page.getByRole("dialog", { name: "Create Task Template" })).toBeVisible();
+    const dialog = page.getByRole("dialog", { name: "Create Task Template" });
+    await expect(dialog).toBeVisible();
+
+    // The template is made, and its author is the session's user, not an "admin" nor the first user.
+    const name = `Engagement review ${unique()}`;
+    await dialog.getByLabel("Name").fill(name);
+    await dialog.getByLabel("Description").fill("Review the engagement letter with the partner.");
+    await dialog.getByRole("button", { name: "Create Template" }).click();
+    await expect(toast(page)).toHaveText(/Task template created successfully!/);
+    await expect(page.getByText("No admin user found")).toHaveCount(0);
+    await expect(card(page, name)).toBeVisible();
+    const stored = await apiGet<Template[]>(page, "/api/task-templates");
+    expect(stored.map((template) => [template.name, template.createdBy])).toEqual([[name, admin.id]]);
   });
 
   test("S-TTPL-06 S-TTPL-07 S-TTPL-09 S-CONST-29 S-CONST-30 truncation at 50 and 100 characters, Every {frequency}", async ({
