@@ -261,7 +261,7 @@ test('S-ERR-08 S-ERR-09 a card setup that throws shows the fallback "Setup faile
   await expect(page.getByRole("alert")).toHaveText("Setup failed. Please try again.");
   await expect(page).toHaveURL(/\/onboarding\/payment$/);
   await expect(page.getByRole("button", { name: "Start Free Trial" })).toBeEnabled();
-  // The account was created before the card step broke (spec 4).
+  // The account was created before the card step broke (S-PAY: registration comes before the card step).
   expect((await apiGet<{ username: string }>(page, "/api/auth/me")).username).toBe(signup.username);
 
   await payWith(page, goodCard);

@@ -45,7 +45,7 @@ test.describe("settings", () => {
     await expect(page.getByTestId("settings-card")).toHaveCount(4);
   });
 
-  // One test per card (S-SET-01..04): its title as spec 2 names it, and the features it lists, in order.
+  // One test per card (S-SET-01..04): its title as the product names it, and the features it lists, in order.
   const cardFeatures = [
     {
       id: "S-SET-01",

@@ -3,7 +3,7 @@ import type { ClientSummary } from "../src/shared/clients";
 import { apiGet, test } from "./fixtures";
 
 /*
- * Spec 5's generic schema messages, as the API answers them in its issues (S-VAL-27). Every body
+ * The generic schema messages, as the API answers them in its issues (S-VAL-27). Every body
  * here is refused, but the test still writes in a firm of its own: a body the server took by
  * mistake would otherwise land in the demo firm other specs count.
  */
@@ -44,7 +44,7 @@ test.describe("validation messages", () => {
         url: "/api/tasks?status=stalled",
         issues: [{ path: ["status"], message: "Invalid enum value" }],
       },
-      // Where spec 5 gives a field its own words, those win over "Required" and "Invalid email".
+      // Where the product gives a field its own words, those win over "Required" and "Invalid email".
       {
         method: "POST",
         url: "/api/clients",

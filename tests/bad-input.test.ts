@@ -545,7 +545,7 @@ async function checkEach(corruptions: Corruption[], check: (testCase: Case) => P
   }
 }
 
-// Field rules shared by several schemas, with their messages (spec section 5 where it gives them).
+// Field rules shared by several schemas, with their messages (the product's own where it gives them, docs/requirements.md S-VAL).
 
 /** A required text field: not text, blank (or under `min` characters) once trimmed, or over `max`. */
 const requiredText = (options: { min?: number; max: number; required: string; tooLong: string }): Rule[] => {
@@ -641,7 +641,7 @@ const fullNameRules = (min: number) =>
     tooLong: "Full name must be at most 120 characters",
   });
 
-/** Client and contact e-mail: a valid address or empty (spec section 5). */
+/** Client and contact e-mail: a valid address or empty (S-VAL). */
 const optionalEmailRules: Rule[] = [
   bad(notText({ nullable: true }), "not text", "Invalid email address"),
   bad(notAnEmail({ blankAllowed: true }), "not an e-mail address", "Invalid email address"),
@@ -719,7 +719,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
 
   it("POST /api/auth/login (no session is created; failures may be counted)", async () => {
     const { admin } = world.users;
-    // Spec section 5's message for a missing field; the one answer to a failed sign-in (section 8) for the rest.
+    // The required message for a missing field (S-VAL); the one answer to a failed sign-in (S-ERR) for the rest.
     const bothRequired = "Please enter both username and password";
     const invalidLogin = "Invalid username or password";
     const cases = corrupted(fc.constant({ username: admin.username, password: admin.password }), [
@@ -921,7 +921,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
-  // Client fields (spec section 5): name required, optional texts bounded in length, e-mail valid or empty.
+  // Client fields (S-VAL): name required, optional texts bounded in length, e-mail valid or empty.
   const clientFields: FieldSpec[] = [
     {
       name: "name",
@@ -936,7 +936,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     { name: "address", bad: optionalText(500, "Address must be text", "Address must be at most 500 characters") },
     { name: "phone", bad: optionalText(50, "Phone must be text", "Phone must be at most 50 characters") },
     { name: "email", bad: optionalEmailRules },
-    // The schema gives no message of its own: the generic one of spec section 5.
+    // The schema gives no message of its own: the generic one (S-VAL-27).
     { name: "status", bad: oneOf(spec.clientStatuses, "Invalid enum value") },
   ];
 
@@ -1154,7 +1154,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       },
       { name: "isRecurring", bad: [bad(notABoolean, "not true or false", "isRecurring must be true or false")] },
     ];
-    // createdBy is accepted and ignored (spec section 7 sends it): not an unknown field.
+    // createdBy is accepted and ignored (the product's client sends it): not an unknown field.
     const cases = corrupted(fc.constant(base), fields, { alsoKnown: ["createdBy"] });
     const [template] = await ctx.database.db
       .insert(taskTemplates)
