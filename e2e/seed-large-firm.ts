@@ -34,4 +34,5 @@ try {
 } finally {
   await embedded.stop();
 }
-console.log(`e2e: demo firm and large firm seeded in ${Math.round((Date.now() - started) / 1000)} s`);
+// On stderr, which Playwright shows (it drops a web server's stdout), so CI's log has the time.
+console.error(`e2e: demo firm and large firm seeded in ${Math.round((Date.now() - started) / 1000)} s`);
