@@ -1,5 +1,6 @@
 // Totals the JSON reports of every suite CI ran into one last line, "N passed, N failed", and
-// exits non-zero on any failure. Arguments: the reports' folder, then the names of failed steps.
+// exits non-zero on any failure; before it, a table of each step's wall time (steps.tsv, written
+// by .ci/run). Arguments: the reports' folder, then the names of failed steps.
 // A failed step whose report shows no failed test (a type error, a crash, a missing server)
 // counts as one failure, so a broken run can never total "0 failed".
 import fs from "node:fs";
@@ -17,12 +18,11 @@ const read = (name) => {
 /** The report each test step writes (the step names are .ci/run's). */
 const reportOfStep = {
   "tests (embedded)": "vitest-embedded",
-  "tests (PostgreSQL server)": "vitest-server",
-  "tests (Node 24)": "vitest-node24",
+  "tests (PostgreSQL server, Node 24)": "vitest-server",
   "browser tests": "playwright",
 };
 const failedTestsIn = {};
-for (const name of ["vitest-embedded", "vitest-server", "vitest-node24"]) {
+for (const name of ["vitest-embedded", "vitest-server"]) {
   const report = read(`${name}.json`);
   if (!report) continue;
   passed += report.numPassedTests;
@@ -38,11 +38,16 @@ if (e2e) {
   failedTestsIn.playwright = e2e.stats.unexpected;
   skipped += e2e.stats.skipped;
   console.log(`playwright: ${e2e.stats.expected + e2e.stats.flaky} passed, ${e2e.stats.unexpected} failed`);
-  // A test that failed and then passed on its retry (decision 0027): named, to be mended.
-  for (const title of flakyTests(e2e.suites)) console.log(`flaky (passed on its retry): ${title}`);
+  // A test that failed and then passed on its retry (decision 0027): a race to fix, named.
+  const flaky = flakyTests(e2e.suites);
+  if (flaky.length > 0) {
+    console.log(`${flaky.length} browser test(s) passed only on the retry: races to fix (decision 0027)`);
+  }
+  for (const title of flaky) console.log(`flaky (passed on its retry): ${title}`);
 }
 if (skipped > 0) console.log(`skipped: ${skipped}`);
 if (failedSteps.length > 0) console.log(`failed steps: ${failedSteps.join(", ")}`);
+printStepTimes();
 failed += failedSteps.filter((step) => !(failedTestsIn[reportOfStep[step]] > 0)).length;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
@@ -58,4 +63,24 @@ function flakyTests(suites = [], parents = []) {
     );
     return [...own, ...flakyTests(suite.suites, path)];
   });
+}
+
+/** Each step's wall time, from the "name<TAB>seconds" lines .ci/run wrote, and their total. */
+function printStepTimes() {
+  const file = path.join(dir, "steps.tsv");
+  if (!fs.existsSync(file)) return;
+  const steps = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [name = "", seconds = "0"] = line.split("\t");
+      return { name, seconds: Number(seconds) };
+    });
+  const total = steps.reduce((sum, step) => sum + step.seconds, 0);
+  const width = Math.max(...steps.map((step) => step.name.length), "total".length);
+  const time = (seconds) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`.padStart(6);
+  console.log("\nstep times (min:s):");
+  for (const step of steps) console.log(`  ${step.name.padEnd(width)} ${time(step.seconds)}`);
+  console.log(`  ${"total".padEnd(width)} ${time(total)}\n`);
 }
