@@ -24,7 +24,7 @@ const searchDebounceMs = 250;
 const historyPageSize = 25;
 
 /** The Client Audit tab (S-REP-02, S-REP-05..13): a client, a range, its figures, charts and task history. */
-export function ClientReport({
+export function ClientReportTab({
   clientId,
   days,
   onClientChange,

@@ -2,9 +2,9 @@ import { Building2, UserRound } from "lucide-react";
 import { useSearchParams } from "react-router";
 import { PageHeader } from "../../components/ui/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
-import { ClientReport } from "./client-report";
+import { ClientReportTab } from "./client-report";
 import { parseReportParams, type ReportParams, reportSearchParams } from "./report-format";
-import { UserReport } from "./user-report";
+import { UserReportTab } from "./user-report";
 
 /**
  * /reports (S-REP-01): the Client Audit and User Audit tabs. The tab, the chosen client and user and
@@ -33,7 +33,7 @@ export function ReportsPage() {
           </TabsTrigger>
         </TabsList>
         <TabsContent value="client">
-          <ClientReport
+          <ClientReportTab
             clientId={state.clientId}
             days={state.days}
             onClientChange={(clientId) => update({ clientId })}
@@ -41,7 +41,7 @@ export function ReportsPage() {
           />
         </TabsContent>
         <TabsContent value="user">
-          <UserReport
+          <UserReportTab
             userId={state.userId}
             days={state.days}
             onUserChange={(userId) => update({ userId })}

@@ -47,7 +47,7 @@ const clientRowsShown = 8;
  * The User Audit tab (S-REP-14..21). A `user` may audit only themself (S-ROLE-16), so their picker offers
  * them alone and the firm's user list is not even asked for; the API refuses anyone else anyway.
  */
-export function UserReport({
+export function UserReportTab({
   userId,
   days,
   onUserChange,
