@@ -21,6 +21,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   holdRequests,
+  OwnFirm,
   signInAs,
   test,
   viewports,
@@ -135,17 +136,7 @@ test.describe("client detail", () => {
     // Firm B: a new firm registered in its own browser context.
     const other = await browser.newContext({ baseURL: test.info().project.use.baseURL });
     const otherPage = await other.newPage();
-    const username = uniqueName("firmb").toLowerCase().replaceAll(" ", ".");
-    const registered = await otherPage.request.post("/api/auth/register", {
-      data: {
-        fullName: "Bea Other",
-        email: `${username}@example.com`,
-        username,
-        password: "firm-b-password",
-        subscriptionPlan: "starter",
-      },
-    });
-    expect(registered.status(), await registered.text()).toBeLessThan(300);
+    await OwnFirm.register(otherPage.request, "starter");
     const foreign = await otherPage.request.get(`/api/clients/${client.id}`);
     const missing = await otherPage.request.get(`/api/clients/${missingId}`);
     expect(foreign.status()).toBe(404);

@@ -3,6 +3,7 @@ import type { ClientDetail } from "../src/shared/clients";
 import type { PlanId } from "../src/shared/plans";
 import type { TaskPriority } from "../src/shared/tasks";
 import type { Template } from "../src/shared/templates";
+import { OwnFirm } from "./fixtures";
 
 /*
  * Helpers of the clients specs (clients.spec.ts, new-client.spec.ts). A test that writes does so
@@ -17,17 +18,7 @@ export function uniqueName(prefix: string): string {
 
 /** Registers a new firm on `plan` and signs the page in as its super admin. It has no clients or templates. */
 export async function signInToNewFirm(page: Page, plan: PlanId = "professional"): Promise<void> {
-  const username = uniqueName("e2e").replace(" ", "-");
-  const response = await page.request.post("/api/auth/register", {
-    data: {
-      fullName: "Dana Whitfield",
-      email: `${username}@example.com`,
-      username,
-      password: "tendwell-e2e",
-      subscriptionPlan: plan,
-    },
-  });
-  expect(response.status(), "register a firm").toBe(201);
+  await OwnFirm.register(page.request, plan, { fullName: "Dana Whitfield", password: "tendwell-e2e" });
 }
 
 export async function createTemplate(

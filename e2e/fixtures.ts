@@ -127,22 +127,23 @@ export class OwnFirm {
     this.made.set("super_admin", Promise.resolve(owner));
   }
 
-  /** Registers a new firm on `plan` in an API context of its own. */
-  static async register(api: APIRequestContext, plan: PlanId): Promise<OwnFirm> {
+  /**
+   * Registers a new firm on `plan` through `api`, which is then signed in as its super admin: a
+   * context of its own, or a page's `page.request` to sign that page in. The owner's name and
+   * password may be chosen (some specs read them back).
+   */
+  static async register(
+    api: APIRequestContext,
+    plan: PlanId,
+    { fullName = ownFirmNames.super_admin, password = ownFirmPassword }: { fullName?: string; password?: string } = {},
+  ): Promise<OwnFirm> {
     const username = ownFirmUsername("own");
-    const fullName = ownFirmNames.super_admin;
     const response = await api.post("/api/auth/register", {
-      data: {
-        fullName,
-        email: `${username}@own-firm.example`,
-        username,
-        password: ownFirmPassword,
-        subscriptionPlan: plan,
-      },
+      data: { fullName, email: `${username}@own-firm.example`, username, password, subscriptionPlan: plan },
     });
     expect(response.status(), `register an own firm: ${await response.text()}`).toBe(201);
     const me = (await response.json()) as CurrentUser;
-    const owner: FirmUser = { id: me.id, username, password: ownFirmPassword, fullName, role: "super_admin" };
+    const owner: FirmUser = { id: me.id, username, password, fullName, role: "super_admin" };
     return new OwnFirm(api, owner, me.firm.id, me.firm.name);
   }
 

@@ -5,7 +5,9 @@ import {
   attachScreenshot,
   expectNoAxeViolations,
   expectNoHorizontalScroll,
+  type FirmUser,
   holdRequests,
+  OwnFirm,
   signInAs,
   signInToLargeFirm,
   viewports,
@@ -19,24 +21,9 @@ import {
 const dayMs = 86_400_000;
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
-type OwnFirm = { id: string; username: string; fullName: string };
-
 /** Registers a new firm over the API; the page's context is then signed in as its super admin. */
-async function registerFirm(page: Page): Promise<OwnFirm> {
-  const username = `audit-${unique()}`;
-  const fullName = `Audit Owner ${username.slice(-5)}`;
-  const response = await page.request.post("/api/auth/register", {
-    data: {
-      fullName,
-      email: `${username}@example.com`,
-      username,
-      password: "audit-secret",
-      subscriptionPlan: "professional",
-    },
-  });
-  expect(response.status(), "register").toBe(201);
-  const user = (await response.json()) as { id: string };
-  return { id: user.id, username, fullName };
+async function registerFirm(page: Page): Promise<FirmUser> {
+  return (await OwnFirm.register(page.request, "professional")).owner;
 }
 
 async function createClient(page: Page, name: string): Promise<string> {

@@ -8,6 +8,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   holdRequests,
+  OwnFirm,
   signInAs,
   test,
   viewports,
@@ -26,18 +27,7 @@ type Plan = "starter" | "professional" | "enterprise";
 
 /** Registers a new firm over the API; the page's context is then signed in as its super admin. */
 async function registerFirm(page: Page, plan: Plan = "professional"): Promise<{ id: string }> {
-  const username = `tpl-${unique()}`;
-  const response = await page.request.post("/api/auth/register", {
-    data: {
-      fullName: `Template Owner ${username.slice(-5)}`,
-      email: `${username}@example.com`,
-      username,
-      password: "template-secret",
-      subscriptionPlan: plan,
-    },
-  });
-  expect(response.status(), "register").toBe(201);
-  return (await response.json()) as { id: string };
+  return (await OwnFirm.register(page.request, plan)).owner;
 }
 
 async function createTemplate(
