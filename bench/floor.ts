@@ -107,6 +107,7 @@ const routes: Record<string, Route> = {
       role: user.role,
       disabled: user.disabled_at !== null,
       createdAt: user.created_at.toISOString(),
+      version: user.version,
     }));
   },
   "/api/auth/me": async (session) => {
@@ -173,13 +174,15 @@ const routes: Record<string, Route> = {
         completedAt: iso(task[9]),
         completedBy: task[10],
         completedByUser:
-          task[10] && task[13] !== null ? { id: task[10], fullName: task[13], username: task[14] } : null,
+          task[10] && task[14] !== null ? { id: task[10], fullName: task[14], username: task[15] } : null,
         printedName: task[11],
         signature: task[12],
+        version: task[13],
       };
     });
     return {
       ...clientSummary(row, counts),
+      version: row.version,
       contacts: contacts.rows.map((contact) => ({
         id: contact.id,
         clientId: contact.client_id,
@@ -189,6 +192,7 @@ const routes: Record<string, Route> = {
         email: contact.email,
         isPrimary: contact.is_primary,
         createdAt: contact.created_at.toISOString(),
+        version: contact.version,
       })),
       tasks: clientTasks,
       team: team.rows.map((user) => ({
@@ -241,10 +245,11 @@ const routes: Record<string, Route> = {
       createdAt: task[8].toISOString(),
       completedAt: iso(task[9]),
       completedBy: task[10],
-      completedByUser: task[10] && task[14] !== null ? { id: task[10], fullName: task[14], username: task[15] } : null,
+      completedByUser: task[10] && task[15] !== null ? { id: task[10], fullName: task[15], username: task[16] } : null,
       printedName: task[11],
       signature: task[12],
-      clientName: task[13],
+      version: task[13],
+      clientName: task[14],
     }));
   },
   "/api/tasks/overdue": async (session) => {
@@ -269,7 +274,8 @@ const routes: Record<string, Route> = {
       completedByUser: null,
       printedName: null,
       signature: null,
-      clientName: task[8],
+      version: task[8],
+      clientName: task[9],
     }));
   },
   "/api/task-templates": async (session) => {
@@ -284,6 +290,7 @@ const routes: Record<string, Route> = {
       createdBy: template.created_by,
       createdAt: template.created_at.toISOString(),
       libraryKey: template.library_key,
+      version: template.version,
     }));
   },
   "/api/template-library": async (session) => {
@@ -302,6 +309,7 @@ const routes: Record<string, Route> = {
         trialEndsAt: (firm.trial_ends_at as Date).toISOString(),
         subscriptionStatus: firm.subscription_status,
         timeZone: firm.time_zone,
+        version: firm.version,
       }
     );
   },

@@ -70,11 +70,14 @@ describe("response headers", () => {
 
   it("a signed-in API read", async () => {
     const client = await signIn(ctx.app, world.users.admin);
-    for (const url of ["/api/users", "/api/auth/me", `/api/users/${world.users.user.id}`]) {
+    for (const url of ["/api/users", "/api/auth/me"]) {
       const response = await client.get(url);
       expect(response.status, url).toBe(200);
       expect(stableHeaders(response), url).toEqual(apiHeaders);
     }
+    // One editable resource also says its version (S-SAFE-01).
+    const user = await client.get(`/api/users/${world.users.user.id}`);
+    expect(stableHeaders(user)).toEqual({ ...apiHeaders, etag: `"${user.body.version}"` });
   });
 
   it("sign-in sets the session cookie and nothing else extra", async () => {

@@ -31,6 +31,7 @@ import { projectPaths } from "./platform/paths";
 import { registerRateLimit } from "./platform/rate-limit/rate-limit";
 import { securityHeaders } from "./platform/security-headers";
 import { webRoutes } from "./platform/web/web.routes";
+import { registerIdempotency } from "./tenancy/idempotency";
 
 export type AppOptions = {
   config: Config;
@@ -102,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done(problem ? new AppError("BAD_REQUEST", problem) : undefined);
   });
   await registerAccessControl(app, { db: database.db, config });
+  registerIdempotency(app, { db: database.db });
   // Card payments (decision 0025): one Stripe client for the app, only when Stripe is configured.
   const cardBilling = config.stripe ? { config: config.stripe, stripe: createStripeClient(config.stripe) } : undefined;
   healthRoutes(app, { pool: database.pool });

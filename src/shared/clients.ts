@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { roles } from "./roles";
 import { taskSchema } from "./tasks";
+import { versionSchema } from "./versions";
 import "./validation";
 
 export const clientStatuses = ["active", "inactive", "prospect"] as const;
@@ -147,6 +148,7 @@ export const contactSchema = z.object({
   email: z.string().nullable(),
   isPrimary: z.boolean(),
   createdAt: z.iso.datetime(),
+  version: versionSchema,
 });
 export type Contact = z.infer<typeof contactSchema>;
 
@@ -175,6 +177,8 @@ export type ClientSummary = z.infer<typeof clientSummarySchema>;
 
 /** GET /api/clients/{id}: the client with its contacts, its tasks and the users assigned to it. */
 export const clientDetailSchema = clientSummarySchema.extend({
+  /** The client's own fields' version, also its ETag (src/shared/versions.ts). */
+  version: versionSchema,
   contacts: z.array(contactSchema),
   tasks: z.array(taskSchema),
   team: z.array(z.object({ id: z.uuid(), username: z.string(), fullName: z.string(), role: z.enum(roles) })),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { planIds, subscriptionStatuses } from "./plans";
 import { isValidTimeZone } from "./recurrence";
+import { versionSchema } from "./versions";
 import "./validation";
 
 /** PATCH /api/firm: the firm's name and the time zone its due dates and "today" are computed in. */
@@ -28,5 +29,6 @@ export const firmSchema = z.object({
   trialEndsAt: z.iso.datetime(),
   subscriptionStatus: z.enum(subscriptionStatuses),
   timeZone: z.string(),
+  version: versionSchema,
 });
 export type Firm = z.infer<typeof firmSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { versionSchema } from "./versions";
 import "./validation";
 
 export const taskPriorities = ["low", "medium", "high"] as const;
@@ -38,6 +39,7 @@ export const taskSchema = z.object({
   printedName: z.string().nullable(),
   /** The drawn signature as a PNG data URL. */
   signature: z.string().nullable(),
+  version: versionSchema,
 });
 export type Task = z.infer<typeof taskSchema>;
 
@@ -107,7 +109,7 @@ export const updateTaskSchema = z
     dueDate,
   })
   .refine(nothingToChange, "Nothing to change");
-export type UpdateTaskInput = z.infer<typeof updateTaskSchema>;
+export type UpdateTaskInput = z.input<typeof updateTaskSchema>;
 
 /**
  * PATCH /api/tasks/{id}/complete (S-API-17). The app's client sends `completedBy` (the

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { frequencies, taskPriorities } from "./tasks";
 import { libraryCategories } from "./template-library";
+import { versionSchema } from "./versions";
 import "./validation";
 
 /*
@@ -63,6 +64,7 @@ export const templateSchema = z.object({
   createdAt: z.iso.datetime(),
   /** The library template it was added from, if any. */
   libraryKey: z.string().nullable(),
+  version: versionSchema,
 });
 export type Template = z.infer<typeof templateSchema>;
 

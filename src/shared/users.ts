@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { versionSchema } from "./versions";
 import "./validation";
 import { passwordSchema, usernameSchema } from "./auth";
 import { planIds, subscriptionStatuses } from "./plans";
@@ -48,6 +49,7 @@ const userIdentitySchema = z.object({
 export const userSummarySchema = userIdentitySchema.extend({
   disabled: z.boolean(),
   createdAt: z.iso.datetime(),
+  version: versionSchema,
 });
 export type UserSummary = z.infer<typeof userSummarySchema>;
 

@@ -2,19 +2,20 @@ import { describe, expect, it } from "vitest";
 import { seedFirm, signIn } from "../../../tests/fixtures";
 import { useTestApp } from "../../../tests/test-app";
 import { loadConfig } from "../platform/config";
-import { billingSetups, loginFailures, sessions } from "../platform/db/schema";
+import { billingSetups, idempotencyKeys, loginFailures, sessions } from "../platform/db/schema";
 import { purgeExpired } from "./housekeeping";
 
 describe("housekeeping", () => {
   const ctx = useTestApp();
   const config = loadConfig({ NODE_ENV: "test" });
 
-  it("removes expired and idle sessions, stale failed sign-ins and lapsed card setups, and nothing else", async () => {
+  it("removes expired and idle sessions, stale failed sign-ins, lapsed card setups and day-old idempotency keys, and nothing else", async () => {
     const db = ctx.database.db;
     const { users } = await seedFirm(db);
     await signIn(ctx.app, users.admin);
     const now = Date.now();
     const base = { firmId: users.user.firmId, userId: users.user.id };
+    const keyOf = (key: string) => ({ firmId: users.user.firmId, key, fingerprint: "f", responseStatus: 201 });
     await db.insert(sessions).values([
       { ...base, tokenHash: "expired", expiresAt: new Date(now - 1000) },
       { ...base, tokenHash: "idle", expiresAt: new Date(now + 3600_000), lastSeenAt: new Date(now - 3 * 3600_000) },
@@ -38,10 +39,26 @@ describe("housekeeping", () => {
       },
     ]);
 
-    expect(await purgeExpired(db, config)).toEqual({ sessions: 2, loginFailures: 1, billingSetups: 1 });
+    await db.insert(idempotencyKeys).values([
+      { ...keyOf("old"), createdAt: new Date(now - 25 * 3600_000) },
+      { ...keyOf("recent"), createdAt: new Date(now - 23 * 3600_000) },
+    ]);
+
+    expect(await purgeExpired(db, config)).toEqual({
+      sessions: 2,
+      loginFailures: 1,
+      billingSetups: 1,
+      idempotencyKeys: 1,
+    });
+    expect((await db.select().from(idempotencyKeys)).map((row) => row.key)).toEqual(["recent"]);
     expect((await db.select().from(billingSetups)).map((row) => row.tokenHash).sort()).toEqual(["claimed", "open"]);
     expect((await db.select().from(sessions)).map((row) => row.userId)).toEqual([users.admin.id]);
     expect((await db.select().from(loginFailures)).map((row) => row.usernameKey)).toEqual(["recent"]);
-    expect(await purgeExpired(db, config)).toEqual({ sessions: 0, loginFailures: 0, billingSetups: 0 });
+    expect(await purgeExpired(db, config)).toEqual({
+      sessions: 0,
+      loginFailures: 0,
+      billingSetups: 0,
+      idempotencyKeys: 0,
+    });
   });
 });

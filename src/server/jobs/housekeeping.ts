@@ -3,19 +3,20 @@ import type { Logger } from "pino";
 import { THROTTLE_WINDOW_MS } from "../features/auth/login-throttle";
 import type { Config } from "../platform/config";
 import type { Database } from "../platform/db/database";
-import { billingSetups, loginFailures, sessions } from "../platform/db/schema";
+import { billingSetups, idempotencyKeys, loginFailures, sessions } from "../platform/db/schema";
+import { expiredBefore } from "../tenancy/idempotency";
 
 /**
  * Deletes what can no longer matter: sessions past their idle or absolute limit (a session is
  * otherwise only removed when its cookie is presented again) and failed sign-ins older than the
- * throttling window, and card setups that expired unclaimed (a claimed one stays, linked to its
- * firm). Safe to run from every instance at once.
+ * throttling window, card setups that expired unclaimed (a claimed one stays, linked to its
+ * firm), and idempotency keys past their 24 hours. Safe to run from every instance at once.
  */
 export async function purgeExpired(
   db: Database,
   config: Pick<Config, "session">,
   now = new Date(),
-): Promise<{ sessions: number; loginFailures: number; billingSetups: number }> {
+): Promise<{ sessions: number; loginFailures: number; billingSetups: number; idempotencyKeys: number }> {
   const deadSessions = await db
     .delete(sessions)
     .where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - config.session.idleMs))))
@@ -28,7 +29,16 @@ export async function purgeExpired(
     .delete(billingSetups)
     .where(and(isNull(billingSetups.claimedAt), lt(billingSetups.expiresAt, now)))
     .returning({ id: billingSetups.id });
-  return { sessions: deadSessions.length, loginFailures: oldFailures.length, billingSetups: lapsedSetups.length };
+  const oldKeys = await db
+    .delete(idempotencyKeys)
+    .where(lt(idempotencyKeys.createdAt, expiredBefore(now)))
+    .returning({ key: idempotencyKeys.key });
+  return {
+    sessions: deadSessions.length,
+    loginFailures: oldFailures.length,
+    billingSetups: lapsedSetups.length,
+    idempotencyKeys: oldKeys.length,
+  };
 }
 
 /** Runs purgeExpired now and then every `intervalMs`; the returned function stops it. */

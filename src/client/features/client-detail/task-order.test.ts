@@ -17,6 +17,7 @@ const task = (name: string, fields: Partial<Task>): Task => ({
   completedByUser: null,
   printedName: null,
   signature: null,
+  version: 1,
   ...fields,
 });
 

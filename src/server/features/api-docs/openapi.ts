@@ -42,6 +42,7 @@ export function buildOpenApiDocument(routes: ApiRoute[], version: string) {
 function operation({ method, url, access, schema = {} }: ApiRoute) {
   const params = schema.params instanceof z.ZodObject ? schema.params : undefined;
   const query = schema.querystring instanceof z.ZodObject ? schema.querystring : undefined;
+  const headers = schema.headers instanceof z.ZodObject ? schema.headers : undefined;
   const body = schema.body instanceof z.ZodType ? schema.body : undefined;
   const answers = (schema.response ?? {}) as Record<string, z.ZodType>;
   return {
@@ -50,7 +51,7 @@ function operation({ method, url, access, schema = {} }: ApiRoute) {
     ...(schema.summary ? { summary: schema.summary } : {}),
     description: whoMayCall(access),
     security: access === "public" ? [] : [{ session: [] }],
-    ...(params || query
+    ...(params || query || headers
       ? {
           parameters: [
             ...Object.entries(params?.shape ?? {}).map(([name, value]) => ({
@@ -64,6 +65,13 @@ function operation({ method, url, access, schema = {} }: ApiRoute) {
               in: "query",
               required: !(value as z.ZodType).safeParse(undefined).success,
               schema: jsonSchema(value as z.ZodType, "input"),
+            })),
+            ...Object.entries(headers?.shape ?? {}).map(([name, value]) => ({
+              name,
+              in: "header",
+              required: false,
+              ...((value as z.ZodType).description ? { description: (value as z.ZodType).description } : {}),
+              schema: { type: "string" },
             })),
           ],
         }

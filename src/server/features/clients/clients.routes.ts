@@ -14,7 +14,9 @@ import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
 import { sendNextCursor } from "../../platform/keyset";
+import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { type Actor, requireActor } from "../../tenancy/actor";
+import { idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import { createClient, deleteClient, getClient, listClients, restoreClient, updateClient } from "./clients.service";
 
 export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
@@ -53,7 +55,8 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
         response: { 200: clientDetailSchema },
       },
     },
-    async (request) => getClient({ db, actor: requireActor(request), clientId: request.params.id }),
+    async (request, reply) =>
+      withEtag(reply, await getClient({ db, actor: requireActor(request), clientId: request.params.id })),
   );
 
   api.post(
@@ -63,6 +66,7 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
       schema: {
         summary:
           "Create a client; with primaryContact and templateIds, also its primary contact and a task per template, all in one transaction",
+        headers: idempotencyKeyHeaders,
         body: createClientSchema,
         response: { 201: clientDetailSchema },
       },
@@ -73,7 +77,7 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
         actor: requireActor(request),
         input: request.body,
       });
-      return reply.status(201).send(client);
+      return reply.status(201).send(withEtag(reply, client));
     },
   );
 
@@ -82,19 +86,24 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     {
       config: { access: "clients.write" },
       schema: {
-        summary: "Change a client's fields",
+        summary: "Change a client's fields (only those sent); with If-Match, only if no one has changed it since",
         params: idParams("Client"),
+        headers: ifMatchHeaders,
         body: updateClientSchema,
         response: { 200: clientDetailSchema },
       },
     },
-    async (request) =>
-      updateClient({
-        db,
-        actor: requireActor(request),
-        clientId: request.params.id,
-        input: request.body,
-      }),
+    async (request, reply) =>
+      withEtag(
+        reply,
+        await updateClient({
+          db,
+          actor: requireActor(request),
+          clientId: request.params.id,
+          input: request.body,
+          ifMatch: ifMatchOf(request),
+        }),
+      ),
   );
 
   api.delete(
@@ -130,7 +139,8 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
         response: { 200: clientDetailSchema },
       },
     },
-    async (request) => restoreClient({ db, actor: requireActor(request), clientId: request.params.id }),
+    async (request, reply) =>
+      withEtag(reply, await restoreClient({ db, actor: requireActor(request), clientId: request.params.id })),
   );
 }
 

@@ -7,6 +7,7 @@ import {
   type ListClientsQuery,
   type UpdateClientInput,
 } from "../../../shared/clients";
+import { changedFields, previousValues } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import {
@@ -21,6 +22,7 @@ import {
 import { containsPattern } from "../../platform/db/search";
 import { AppError } from "../../platform/errors";
 import { decodeCursor, keysetPage } from "../../platform/keyset";
+import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { assignedUserOf, overdue, visibleClient } from "../../tenancy/scopes";
@@ -93,7 +95,7 @@ const taskCountsOfClients = preparedStatement("task_counts_of_clients", (db) =>
 
 const clientById = preparedStatement("client_by_id", (db) =>
   db
-    .select(clientColumns)
+    .select({ ...clientColumns, version: clients.version })
     .from(clients)
     .where(and(eq(clients.firmId, sql.placeholder("firmId")), eq(clients.id, sql.placeholder("clientId")), visibleTo)),
 );
@@ -109,6 +111,7 @@ const contactsOfClient = preparedStatement("contacts_of_client", (db) =>
       email: contacts.email,
       isPrimary: contacts.isPrimary,
       createdAt: contacts.createdAt,
+      version: contacts.version,
     })
     .from(contacts)
     .where(and(eq(contacts.firmId, sql.placeholder("firmId")), eq(contacts.clientId, sql.placeholder("clientId"))))
@@ -206,6 +209,7 @@ export async function getClient(options: {
   for (const task of clientTasks) counts[task.status] += 1;
   return {
     ...toSummary(row, counts),
+    version: row.version,
     contacts: contactRows.map((contact) => ({
       id: contact.id,
       clientId: contact.clientId,
@@ -215,6 +219,7 @@ export async function getClient(options: {
       email: contact.email,
       isPrimary: contact.isPrimary,
       createdAt: contact.createdAt.toISOString(),
+      version: contact.version,
     })),
     tasks: clientTasks,
     team,
@@ -304,12 +309,15 @@ export async function updateClient(options: {
   actor: Actor;
   clientId: string;
   input: UpdateClientInput;
+  ifMatch?: IfMatch;
 }): Promise<ClientDetail> {
   const { db, actor, clientId, input } = options;
   await db.transaction(async (tx) => {
     await lockFirmAsActor(tx, actor, "clients.write");
     const before = await findClientForChange(tx, actor.firmId, clientId);
-    const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+    assertVersion(before.version, options.ifMatch, "client");
+    const changes = changedFields(before, input);
+    if (Object.keys(changes).length === 0) return;
     await tx
       .update(clients)
       .set({ ...changes, updatedAt: new Date() })
@@ -318,7 +326,7 @@ export async function updateClient(options: {
       action: "client.updated",
       entityType: "client",
       entityId: clientId,
-      before: Object.fromEntries(Object.keys(changes).map((key) => [key, before[key as keyof ClientRow] ?? null])),
+      before: previousValues(before, changes),
       after: changes,
     });
   });
@@ -407,9 +415,13 @@ export async function restoreClient(options: { db: Database; actor: Actor; clien
 // -------------------------------------------------------------------------------------------
 // Helpers
 
-async function findClientForChange(tx: DbExecutor, firmId: string, clientId: string): Promise<ClientRow> {
+async function findClientForChange(
+  tx: DbExecutor,
+  firmId: string,
+  clientId: string,
+): Promise<ClientRow & { version: number }> {
   const [client] = await tx
-    .select(clientColumns)
+    .select({ ...clientColumns, version: clients.version })
     .from(clients)
     .where(and(eq(clients.firmId, firmId), eq(clients.id, clientId)));
   if (!client) throw new AppError("NOT_FOUND", "Client not found");

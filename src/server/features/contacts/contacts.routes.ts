@@ -3,7 +3,9 @@ import { z } from "zod";
 import { contactSchema, createContactSchema, updateContactSchema } from "../../../shared/clients";
 import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { requireActor } from "../../tenancy/actor";
+import { idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import { createContact, deleteContact, updateContact } from "./contacts.service";
 
 export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
@@ -15,6 +17,7 @@ export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
       config: { access: "clients.write" },
       schema: {
         summary: "Add a contact to a client; a new primary contact replaces the old one",
+        headers: idempotencyKeyHeaders,
         body: createContactSchema,
         response: { 201: contactSchema },
       },
@@ -25,7 +28,7 @@ export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
         actor: requireActor(request),
         input: request.body,
       });
-      return reply.status(201).send(contact);
+      return reply.status(201).send(withEtag(reply, contact));
     },
   );
 
@@ -34,19 +37,25 @@ export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     {
       config: { access: "clients.write" },
       schema: {
-        summary: "Change a contact; making it primary clears the client's other primary contact",
+        summary:
+          "Change a contact (only the fields sent; with If-Match, only if no one has changed it since); making it primary clears the client's other primary contact",
         params: idParams("Contact"),
+        headers: ifMatchHeaders,
         body: updateContactSchema,
         response: { 200: contactSchema },
       },
     },
-    async (request) =>
-      updateContact({
-        db,
-        actor: requireActor(request),
-        contactId: request.params.id,
-        input: request.body,
-      }),
+    async (request, reply) =>
+      withEtag(
+        reply,
+        await updateContact({
+          db,
+          actor: requireActor(request),
+          contactId: request.params.id,
+          input: request.body,
+          ifMatch: ifMatchOf(request),
+        }),
+      ),
   );
 
   api.delete(

@@ -1,8 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import type { Contact, CreateContactInput, UpdateContactInput } from "../../../shared/clients";
+import { changedFields } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { clients, contacts } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { recordAudit } from "../audit-trail/audit-trail.service";
@@ -56,13 +58,16 @@ export async function updateContact(options: {
   actor: Actor;
   contactId: string;
   input: UpdateContactInput;
+  ifMatch?: IfMatch;
 }): Promise<Contact> {
   const { db, actor, contactId, input } = options;
   return db.transaction(async (tx) => {
     await lockFirmAsActor(tx, actor, "clients.write");
     const before = await findContact(tx, actor.firmId, contactId);
-    const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-    if (input.isPrimary === true && !before.isPrimary) await clearPrimary(tx, actor.firmId, before.clientId);
+    assertVersion(before.version, options.ifMatch, "contact");
+    const changes = changedFields(before, input);
+    if (Object.keys(changes).length === 0) return toContact(before);
+    if (changes.isPrimary === true) await clearPrimary(tx, actor.firmId, before.clientId);
     const [row] = await tx
       .update(contacts)
       .set({ ...changes, updatedAt: new Date() })
@@ -121,5 +126,6 @@ function toContact(row: ContactRow): Contact {
     email: row.email,
     isPrimary: row.isPrimary,
     createdAt: row.createdAt.toISOString(),
+    version: row.version,
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { firmSchema, updateFirmSchema } from "../../../shared/firm";
 import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
+import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { requireActor } from "../../tenancy/actor";
 import { getFirm, updateFirm } from "./firm.service";
 
@@ -14,7 +15,7 @@ export function firmRoutes(app: FastifyInstance, { db }: { db: Database }) {
       config: { access: "signedIn" },
       schema: { summary: "The signed-in user's firm, with its plan and time zone", response: { 200: firmSchema } },
     },
-    async (request) => getFirm({ db, actor: requireActor(request) }),
+    async (request, reply) => withEtag(reply, await getFirm({ db, actor: requireActor(request) })),
   );
 
   api.patch(
@@ -22,11 +23,17 @@ export function firmRoutes(app: FastifyInstance, { db }: { db: Database }) {
     {
       config: { access: "firm.manage" },
       schema: {
-        summary: "Rename the firm or set its time zone (an IANA name such as Europe/London)",
+        summary:
+          "Rename the firm or set its time zone (an IANA name such as Europe/London); with If-Match, only if no one has changed them since",
+        headers: ifMatchHeaders,
         body: updateFirmSchema,
         response: { 200: firmSchema },
       },
     },
-    async (request) => updateFirm({ db, actor: requireActor(request), input: request.body }),
+    async (request, reply) =>
+      withEtag(
+        reply,
+        await updateFirm({ db, actor: requireActor(request), input: request.body, ifMatch: ifMatchOf(request) }),
+      ),
   );
 }

@@ -1,9 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import type { Firm, UpdateFirmInput } from "../../../shared/firm";
+import { changedFields, previousValues } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { firms } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { recordAudit } from "../audit-trail/audit-trail.service";
@@ -19,6 +21,7 @@ const firmById = preparedStatement("firm_by_id", (db) =>
       trialEndsAt: firms.trialEndsAt,
       subscriptionStatus: firms.subscriptionStatus,
       timeZone: firms.timeZone,
+      version: firms.version,
     })
     .from(firms)
     .where(eq(firms.id, sql.placeholder("firmId"))),
@@ -31,18 +34,22 @@ export async function getFirm(options: { db: Database; actor: Actor }): Promise<
 }
 
 /** Renames the firm or sets its time zone; a super admin's business, like billing (S-ROLE-17). */
-export async function updateFirm(options: { db: Database; actor: Actor; input: UpdateFirmInput }): Promise<Firm> {
+export async function updateFirm(options: {
+  db: Database;
+  actor: Actor;
+  input: UpdateFirmInput;
+  ifMatch?: IfMatch;
+}): Promise<Firm> {
   const { db, actor, input } = options;
   return db.transaction(async (tx) => {
     await lockFirmAsActor(tx, actor, "firm.manage");
     const before = await findFirm(tx, actor.firmId);
+    assertVersion(before.version, options.ifMatch, "firm's settings");
+    const changes = changedFields(before, input);
+    if (Object.keys(changes).length === 0) return toFirm(before);
     const [row] = await tx
       .update(firms)
-      .set({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
-        updatedAt: new Date(),
-      })
+      .set({ ...changes, updatedAt: new Date() })
       .where(eq(firms.id, actor.firmId))
       .returning();
     if (!row) throw new AppError("NOT_FOUND", "Firm not found");
@@ -50,8 +57,8 @@ export async function updateFirm(options: { db: Database; actor: Actor; input: U
       action: "firm.updated",
       entityType: "firm",
       entityId: actor.firmId,
-      before: { name: before.name, timeZone: before.timeZone },
-      after: { name: row.name, timeZone: row.timeZone },
+      before: previousValues(before, changes),
+      after: changes,
     });
     return toFirm(row);
   });
@@ -71,5 +78,6 @@ function toFirm(row: Pick<FirmRow, keyof Firm>): Firm {
     trialEndsAt: row.trialEndsAt.toISOString(),
     subscriptionStatus: row.subscriptionStatus,
     timeZone: row.timeZone,
+    version: row.version,
   };
 }

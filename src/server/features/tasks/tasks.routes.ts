@@ -17,7 +17,9 @@ import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
 import { sendNextCursor } from "../../platform/keyset";
+import { ifMatchHeader, ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { type Actor, requestOrigin, requireActor } from "../../tenancy/actor";
+import { idempotencyKeyHeader, idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import { completeTask, createTask, deleteTask, listOverdueTasks, listTasks, updateTask } from "./tasks.service";
 
 export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
@@ -76,6 +78,7 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
       schema: {
         summary:
           "Create a pending task for a client (a user: one assigned to them); completing it is a separate, signed step",
+        headers: idempotencyKeyHeaders,
         body: createTaskSchema,
         response: { 201: taskSchema },
       },
@@ -86,7 +89,7 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
         actor: requireActor(request),
         input: request.body,
       });
-      return reply.status(201).send(task);
+      return reply.status(201).send(withEtag(reply, task));
     },
   );
 
@@ -95,19 +98,25 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
     {
       config: { access: "tasks.create" },
       schema: {
-        summary: "Change a pending task's name, description, priority or due date; a signed-off task cannot change",
+        summary:
+          "Change a pending task's name, description, priority or due date (only those sent; with If-Match, only if no one has changed it since); a signed-off task cannot change",
         params: idParams("Task"),
+        headers: ifMatchHeaders,
         body: updateTaskSchema,
         response: { 200: taskSchema },
       },
     },
-    async (request) =>
-      updateTask({
-        db,
-        actor: requireActor(request),
-        taskId: request.params.id,
-        input: request.body,
-      }),
+    async (request, reply) =>
+      withEtag(
+        reply,
+        await updateTask({
+          db,
+          actor: requireActor(request),
+          taskId: request.params.id,
+          input: request.body,
+          ifMatch: ifMatchOf(request),
+        }),
+      ),
   );
 
   api.delete(
@@ -135,18 +144,23 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
           "Sign a pending task off with a printed name and a drawn signature (a PNG data URL of at most 256 KB). " +
           "The signer is the signed-in user: a completedBy in the body is accepted and ignored",
         params: idParams("Task"),
+        headers: z.looseObject({ ...ifMatchHeader, ...idempotencyKeyHeader }),
         body: completeTaskSchema,
         response: { 200: taskSchema },
       },
     },
-    async (request) =>
-      completeTask({
-        db,
-        actor: requireActor(request),
-        taskId: request.params.id,
-        input: request.body,
-        origin: requestOrigin(request),
-      }),
+    async (request, reply) =>
+      withEtag(
+        reply,
+        await completeTask({
+          db,
+          actor: requireActor(request),
+          taskId: request.params.id,
+          input: request.body,
+          origin: requestOrigin(request),
+          ifMatch: ifMatchOf(request),
+        }),
+      ),
   );
 }
 

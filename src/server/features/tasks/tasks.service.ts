@@ -11,12 +11,14 @@ import {
   taskStatus,
   type UpdateTaskInput,
 } from "../../../shared/tasks";
+import { changedFields } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { clients, tasks, taskTemplates, users } from "../../platform/db/schema";
 import { containsPattern } from "../../platform/db/search";
 import { AppError, fieldError } from "../../platform/errors";
 import { decodeCursor, keysetPage } from "../../platform/keyset";
+import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { assignedUserOf, overdue, pending, visibleClient } from "../../tenancy/scopes";
@@ -66,6 +68,7 @@ export const taskColumns = {
   completedBy: tasks.completedBy,
   printedName: tasks.printedName,
   signature: tasks.signature,
+  version: tasks.version,
 };
 
 /**
@@ -162,6 +165,7 @@ const overdueTasks = preparedStatement("overdue_tasks", (db) =>
       priority: tasks.priority,
       dueDate: tasks.dueDate,
       createdAt: tasks.createdAt,
+      version: tasks.version,
       clientName: clients.name,
     })
     .from(tasks)
@@ -332,6 +336,7 @@ export async function updateTask(options: {
   actor: Actor;
   taskId: string;
   input: UpdateTaskInput;
+  ifMatch?: IfMatch;
 }): Promise<Task> {
   const { db, actor, taskId, input } = options;
   const row = await db.transaction(async (tx) => {
@@ -342,15 +347,17 @@ export async function updateTask(options: {
       taskId,
       assignedUserOf({ role: role, userId: actor.userId }, "tasks.create"),
     );
+    assertVersion(before.version, options.ifMatch, "task");
     if (before.status === "completed") {
       throw new AppError("CONFLICT", "This task is signed off and cannot be changed");
     }
-    const changes = {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.priority !== undefined ? { priority: input.priority } : {}),
-      ...(input.dueDate !== undefined ? { dueDate: input.dueDate === null ? null : new Date(input.dueDate) } : {}),
-    };
+    const changes = changedFields(before, {
+      name: input.name,
+      description: input.description,
+      priority: input.priority,
+      dueDate: input.dueDate === undefined ? undefined : input.dueDate === null ? null : new Date(input.dueDate),
+    });
+    if (Object.keys(changes).length === 0) return before;
     const [updated] = await tx
       .update(tasks)
       .set({ ...changes, updatedAt: new Date() })
@@ -410,6 +417,7 @@ export async function completeTask(options: {
   taskId: string;
   input: CompleteTaskInput;
   origin: { ip: string | null; userAgent: string | null };
+  ifMatch?: IfMatch;
 }): Promise<Task> {
   const { db, actor, taskId, input, origin } = options;
   const signature = checkSignature(input.signature);
@@ -422,6 +430,7 @@ export async function completeTask(options: {
       taskId,
       assignedUserOf({ role: role, userId: actor.userId }, "tasks.complete"),
     );
+    assertVersion(before.version, options.ifMatch, "task");
     if (before.status === "completed") throw new AppError("CONFLICT", "This task is already completed");
     const completedAt = new Date();
     const [completed] = await tx
@@ -509,6 +518,7 @@ export type TaskFields = Pick<
   | "completedBy"
   | "printedName"
   | "signature"
+  | "version"
 >;
 
 /** A task as the API answers it, its status derived against `now`. */
@@ -532,6 +542,7 @@ export function toTask(
     completedByUser: task.completedBy && completedByUser ? { id: task.completedBy, ...completedByUser } : null,
     printedName: task.printedName,
     signature: task.signature,
+    version: task.version,
   };
 }
 

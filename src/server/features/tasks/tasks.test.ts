@@ -96,6 +96,7 @@ describe("tasks API", () => {
       completedByUser: null,
       printedName: null,
       signature: null,
+      version: 1,
     });
     const stored = await storedTask(response.body.id);
     expect(stored).toMatchObject({ firmId: firmId(), createdBy: world.users.admin.id, status: "pending" });
@@ -287,6 +288,7 @@ describe("tasks API", () => {
         },
         printedName: world.users.admin.fullName,
         signature: signed.signature,
+        version: signed.version,
       },
     ]);
     // The signature's hash and where it was signed from stay on the server.

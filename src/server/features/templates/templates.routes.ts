@@ -8,7 +8,9 @@ import {
 } from "../../../shared/templates";
 import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { requireActor } from "../../tenancy/actor";
+import { idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import {
   addFromLibrary,
   createTemplate,
@@ -44,6 +46,7 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
       config: { access: "templates.create" },
       schema: {
         summary: "Create a task template (createdBy is the signed-in user; a createdBy in the body is ignored)",
+        headers: idempotencyKeyHeaders,
         body: createTemplateSchema,
         response: { 201: templateSchema },
       },
@@ -54,7 +57,7 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
         actor: requireActor(request),
         input: request.body,
       });
-      return reply.status(201).send(template);
+      return reply.status(201).send(withEtag(reply, template));
     },
   );
 
@@ -63,19 +66,25 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
     {
       config: { access: "templates.manage" },
       schema: {
-        summary: "Replace a task template's fields; isRecurring false makes it one-time",
+        summary:
+          "Replace a task template's fields; isRecurring false makes it one-time. With If-Match, only if no one has changed it since",
         params: idParams("Task template"),
+        headers: ifMatchHeaders,
         body: updateTemplateSchema,
         response: { 200: templateSchema },
       },
     },
-    async (request) =>
-      updateTemplate({
-        db,
-        actor: requireActor(request),
-        templateId: request.params.id,
-        input: request.body,
-      }),
+    async (request, reply) =>
+      withEtag(
+        reply,
+        await updateTemplate({
+          db,
+          actor: requireActor(request),
+          templateId: request.params.id,
+          input: request.body,
+          ifMatch: ifMatchOf(request),
+        }),
+      ),
   );
 
   api.delete(
@@ -117,6 +126,7 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
       schema: {
         summary: "Add a library template to the firm's templates",
         params: libraryKeyParams,
+        headers: idempotencyKeyHeaders,
         response: { 201: templateSchema },
       },
     },
@@ -126,7 +136,7 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
         actor: requireActor(request),
         key: request.params.key,
       });
-      return reply.status(201).send(template);
+      return reply.status(201).send(withEtag(reply, template));
     },
   );
 }

@@ -6,10 +6,12 @@ import type {
   Template,
   UpdateTemplateInput,
 } from "../../../shared/templates";
+import { changedFields } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { recurringSchedules, tasks, taskTemplates } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { recordAudit } from "../audit-trail/audit-trail.service";
@@ -33,6 +35,7 @@ const templateColumns = {
   createdBy: taskTemplates.createdBy,
   createdAt: taskTemplates.createdAt,
   libraryKey: taskTemplates.libraryKey,
+  version: taskTemplates.version,
 };
 
 const templatesOfFirm = preparedStatement("templates_of_firm", (db) =>
@@ -68,21 +71,24 @@ export async function updateTemplate(options: {
   actor: Actor;
   templateId: string;
   input: UpdateTemplateInput;
+  ifMatch?: IfMatch;
 }): Promise<Template> {
   const { db, actor, templateId, input } = options;
   return db.transaction(async (tx) => {
     await lockFirmAsActor(tx, actor, "templates.manage");
     const before = await findTemplate(tx, actor.firmId, templateId);
+    assertVersion(before.version, options.ifMatch, "template");
+    const changes = changedFields(before, {
+      name: input.name,
+      description: input.description,
+      priority: input.priority,
+      frequency: input.frequency,
+      isRecurring: input.isRecurring,
+    });
+    if (Object.keys(changes).length === 0) return toTemplate(before);
     const [row] = await tx
       .update(taskTemplates)
-      .set({
-        name: input.name,
-        description: input.description,
-        priority: input.priority,
-        frequency: input.frequency,
-        isRecurring: input.isRecurring,
-        updatedAt: new Date(),
-      })
+      .set({ ...changes, updatedAt: new Date() })
       .where(and(eq(taskTemplates.firmId, actor.firmId), eq(taskTemplates.id, templateId)))
       .returning();
     if (!row) throw new AppError("NOT_FOUND", "Task template not found");
@@ -235,5 +241,6 @@ function toTemplate(row: Pick<TemplateRow, keyof typeof templateColumns>): Templ
     createdBy: row.createdBy,
     createdAt: row.createdAt.toISOString(),
     libraryKey: row.libraryKey,
+    version: row.version,
   };
 }

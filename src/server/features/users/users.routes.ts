@@ -4,7 +4,9 @@ import { userActivitySchema } from "../../../shared/reports";
 import { createUserSchema, updateUserSchema, userSummarySchema } from "../../../shared/users";
 import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { requireActor } from "../../tenancy/actor";
+import { idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import { getUserActivity } from "./user-activity.service";
 import { createUser, getUser, listUsers, updateUser } from "./users.service";
 
@@ -26,7 +28,8 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
       config: { access: "users.read" },
       schema: { summary: "One of the firm's users", params: idParams("User"), response: { 200: userSummarySchema } },
     },
-    async (request) => getUser({ db, actor: requireActor(request), userId: request.params.id }),
+    async (request, reply) =>
+      withEtag(reply, await getUser({ db, actor: requireActor(request), userId: request.params.id })),
   );
 
   api.get(
@@ -47,7 +50,12 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
     "/api/users",
     {
       config: { access: "users.create" },
-      schema: { summary: "Add a user to the firm", body: createUserSchema, response: { 201: userSummarySchema } },
+      schema: {
+        summary: "Add a user to the firm",
+        headers: idempotencyKeyHeaders,
+        body: createUserSchema,
+        response: { 201: userSummarySchema },
+      },
     },
     async (request, reply) => {
       const user = await createUser({
@@ -55,7 +63,7 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
         actor: requireActor(request),
         input: request.body,
       });
-      return reply.status(201).send(user);
+      return reply.status(201).send(withEtag(reply, user));
     },
   );
 
@@ -64,18 +72,24 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
     {
       config: { access: "users.update" },
       schema: {
-        summary: "Change a user's name or role, or disable them (which ends their sessions)",
+        summary:
+          "Change a user's name or role, or disable them (which ends their sessions); with If-Match, only if no one has changed them since",
         params: idParams("User"),
+        headers: ifMatchHeaders,
         body: updateUserSchema,
         response: { 200: userSummarySchema },
       },
     },
-    async (request) =>
-      updateUser({
-        db,
-        actor: requireActor(request),
-        userId: request.params.id,
-        input: request.body,
-      }),
+    async (request, reply) =>
+      withEtag(
+        reply,
+        await updateUser({
+          db,
+          actor: requireActor(request),
+          userId: request.params.id,
+          input: request.body,
+          ifMatch: ifMatchOf(request),
+        }),
+      ),
   );
 }

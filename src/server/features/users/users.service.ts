@@ -2,10 +2,12 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { grantableRoles, roleLabels } from "../../../shared/permissions";
 import type { Role } from "../../../shared/roles";
 import type { CreateUserInput, UpdateUserInput, UserSummary } from "../../../shared/users";
+import { changedFields } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { users } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { recordAudit } from "../audit-trail/audit-trail.service";
@@ -24,6 +26,7 @@ const summaryColumns = {
   role: users.role,
   disabledAt: users.disabledAt,
   createdAt: users.createdAt,
+  version: users.version,
 };
 
 function toUserSummary(user: Pick<UserRow, keyof typeof summaryColumns>): UserSummary {
@@ -31,6 +34,7 @@ function toUserSummary(user: Pick<UserRow, keyof typeof summaryColumns>): UserSu
     ...userIdentity(user),
     disabled: user.disabledAt !== null,
     createdAt: user.createdAt.toISOString(),
+    version: user.version,
   };
 }
 
@@ -120,6 +124,7 @@ export async function updateUser(options: {
   actor: Actor;
   userId: string;
   input: UpdateUserInput;
+  ifMatch?: IfMatch;
 }): Promise<UserSummary> {
   const { db, actor, userId, input } = options;
   return db.transaction(async (tx) => {
@@ -129,27 +134,28 @@ export async function updateUser(options: {
       throw new AppError("FORBIDDEN", `Your role (${roleLabels[me.role]}) cannot change a ${roleLabels[target.role]}`);
     }
     if (input.role !== undefined) assertMayGrant(me.role, input.role);
-    if (target.id === actor.userId && input.role !== undefined && input.role !== target.role) {
+    assertVersion(target.version, options.ifMatch, "user");
+    const pick = (user: UserRow) => ({ fullName: user.fullName, role: user.role, disabled: user.disabledAt !== null });
+    const changes = changedFields(pick(target), input);
+    if (Object.keys(changes).length === 0) return toUserSummary(target);
+    if (target.id === actor.userId && changes.role !== undefined) {
       throw new AppError("BAD_REQUEST", "You cannot change your own role");
     }
-    if (target.id === actor.userId && input.disabled === true) {
+    if (target.id === actor.userId && changes.disabled === true) {
       throw new AppError("BAD_REQUEST", "You cannot disable your own account");
     }
     const [updated] = await tx
       .update(users)
       .set({
-        ...(input.fullName !== undefined ? { fullName: input.fullName } : {}),
-        ...(input.role !== undefined ? { role: input.role } : {}),
-        ...(input.disabled !== undefined
-          ? { disabledAt: input.disabled ? (target.disabledAt ?? new Date()) : null }
-          : {}),
+        ...(changes.fullName !== undefined ? { fullName: changes.fullName } : {}),
+        ...(changes.role !== undefined ? { role: changes.role } : {}),
+        ...(changes.disabled !== undefined ? { disabledAt: changes.disabled ? new Date() : null } : {}),
         updatedAt: new Date(),
       })
       .where(and(eq(users.firmId, actor.firmId), eq(users.id, userId)))
       .returning();
     if (!updated) throw new AppError("NOT_FOUND", "User not found");
     if (updated.disabledAt !== null) await deleteUserSessions(tx, { firmId: actor.firmId, userId });
-    const pick = (user: UserRow) => ({ fullName: user.fullName, role: user.role, disabled: user.disabledAt !== null });
     await recordAudit(tx, actor, {
       action: "user.updated",
       entityType: "user",

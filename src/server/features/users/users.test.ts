@@ -17,7 +17,7 @@ describe("users", () => {
     const names = response.body.map((user: { fullName: string }) => user.fullName);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
     expect(Object.keys(response.body[0]).sort()).toEqual(
-      ["createdAt", "disabled", "email", "fullName", "id", "role", "username"].sort(),
+      ["createdAt", "disabled", "email", "fullName", "id", "role", "username", "version"].sort(),
     );
     expect(response.text).not.toMatch(/argon2|password/i);
 
@@ -29,6 +29,7 @@ describe("users", () => {
       role: user.role,
       disabled: false,
       createdAt: user.createdAt.toISOString(),
+      version: 1,
     }));
     const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
     expect([...response.body].sort(byId)).toEqual(expected.sort(byId));

@@ -44,6 +44,7 @@ describe("migrations", () => {
       "clients",
       "contacts",
       "firms",
+      "idempotency_keys",
       "login_failures",
       "recurring_schedules",
       "sessions",

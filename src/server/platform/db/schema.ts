@@ -34,6 +34,11 @@ const id = () =>
     .$defaultFn(() => uuidv7());
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+/**
+ * The version of an editable row, its ETag (decision 0030): the database adds one whenever a field
+ * a person edits changes (the row_version triggers of migration 0009), and never otherwise.
+ */
+const version = () => integer("version").notNull().default(1);
 const firmId = () =>
   uuid("firm_id")
     .notNull()
@@ -67,6 +72,7 @@ export const firms = pgTable(
     auditHeadHash: text("audit_head_hash"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     check("firms_plan_check", oneOf(t.plan, planIds)),
@@ -87,6 +93,7 @@ export const users = pgTable(
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     unique("users_firm_id_id_key").on(t.firmId, t.id),
@@ -137,6 +144,7 @@ export const clients = pgTable(
     archivedAt: timestamp("archived_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     unique("clients_firm_id_id_key").on(t.firmId, t.id),
@@ -159,6 +167,7 @@ export const contacts = pgTable(
     isPrimary: boolean("is_primary").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
   (t) => [
     foreignKey({
@@ -186,6 +195,7 @@ export const taskTemplates = pgTable(
     createdBy: uuid("created_by").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
     /** Deleting a template hides it; tasks made from it keep their link. */
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
   },
@@ -259,6 +269,7 @@ export const tasks = pgTable(
     createdBy: uuid("created_by"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
     completedAt: timestamp("completed_at", { withTimezone: true }),
     completedBy: uuid("completed_by"),
     printedName: text("printed_name"),
@@ -489,5 +500,33 @@ export const stripeEvents = pgTable(
   (t) => [
     check("stripe_events_outcome_check", oneOf(t.outcome, stripeEventOutcomes)),
     index("stripe_events_subscription_created_idx").on(t.stripeSubscriptionId, t.stripeCreatedAt),
+  ],
+);
+
+/**
+ * The answers of create requests sent with an `Idempotency-Key` (decision 0030), kept 24 hours
+ * per firm: a retry with the same key and request is answered from here instead of creating again.
+ * A row without a response is a request still running (or one whose process died: after
+ * `started_at` + the lease, a retry may take it over).
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    firmId: uuid("firm_id")
+      .notNull()
+      .references((): AnyPgColumn => firms.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** SHA-256 of the method, route, path parameters, user and body: the request the key belongs to. */
+    fingerprint: text("fingerprint").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    responseStatus: integer("response_status"),
+    /** The answer's JSON text, sent again as it was. */
+    responseBody: text("response_body"),
+    responseEtag: text("response_etag"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: "idempotency_keys_pkey", columns: [t.firmId, t.key] }),
+    index("idempotency_keys_created_at_idx").on(t.createdAt),
   ],
 );
