@@ -9,7 +9,8 @@ import { BrandMark } from "../../components/brand-mark";
 import { LoadingScreen } from "../../components/loading-screen";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent } from "../../components/ui/card";
-import { Form, FormAlert, FormControl, FormField, FormItem, FormLabel } from "../../components/ui/form";
+import { FormAlert, FormControl, FormField, FormItem, FormLabel } from "../../components/ui/form";
+import { GuardedForm } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { errorMessage } from "../../lib/api";
 import { currentUserQueryOptions, useSignIn } from "./api";
@@ -35,9 +36,12 @@ export function LoginPage() {
   const failure = signIn.isError ? errorMessage(signIn.error, "Login failed. Please try again.") : undefined;
   const pending = signIn.isPending;
 
-  const onSubmit = form.handleSubmit((input) => {
-    signIn.mutate(input, { onSuccess: () => navigate("/dashboard", { replace: true }) });
-  });
+  // A refusal shows from signIn.error, above the form.
+  const submit = (input: z.output<typeof loginSchema>) =>
+    signIn.mutateAsync(input).then(
+      () => navigate("/dashboard", { replace: true }),
+      () => undefined,
+    );
 
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-background px-4 py-12">
@@ -51,9 +55,9 @@ export function LoginPage() {
         </div>
         <Card className="shadow-sm">
           <CardContent className="p-6">
-            <Form {...form}>
-              <form onSubmit={onSubmit} noValidate>
-                <fieldset disabled={pending} className="flex flex-col gap-4">
+            <GuardedForm form={form} onValid={submit}>
+              {(busy) => (
+                <fieldset disabled={busy || pending} className="flex flex-col gap-4">
                   {(validationMessage ?? failure) && <FormAlert>{validationMessage ?? failure}</FormAlert>}
                   <FormField
                     control={form.control}
@@ -83,8 +87,8 @@ export function LoginPage() {
                     {pending ? "Signing in..." : "Sign In"}
                   </Button>
                 </fieldset>
-              </form>
-            </Form>
+              )}
+            </GuardedForm>
           </CardContent>
         </Card>
         <p className="text-center text-xs text-muted-foreground">

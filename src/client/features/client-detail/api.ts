@@ -7,7 +7,7 @@ import type {
   UpdateContactInput,
 } from "../../../shared/clients";
 import type { CompleteTaskInput, CreateTaskInput, Task, UpdateTaskInput } from "../../../shared/tasks";
-import { requestJson } from "../../lib/api";
+import { type Change, requestJson } from "../../lib/api";
 
 /**
  * GET /api/clients/{id}. The key is S-API-29's: its segments joined with "/" are the URL, and it
@@ -38,7 +38,8 @@ function refreshClientLists(queryClient: QueryClient) {
 export function useUpdateClient(clientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: UpdateClientInput) => requestJson<ClientDetail>("PATCH", `/api/clients/${clientId}`, input),
+    mutationFn: ({ input, ...options }: Change<UpdateClientInput>) =>
+      requestJson<ClientDetail>("PATCH", `/api/clients/${clientId}`, input, options),
     // The list, the header search, the dashboard's status counts and the Users page's client
     // names show these fields.
     onSuccess: () =>
@@ -68,17 +69,17 @@ export function useRestoreClient(clientId: string) {
 }
 
 export type ContactChange =
-  | { contactId: undefined; input: CreateContactInput }
-  | { contactId: string; input: UpdateContactInput };
+  | ({ contactId: undefined } & Change<CreateContactInput>)
+  | ({ contactId: string } & Change<UpdateContactInput>);
 
 /** POST /api/contacts or PATCH /api/contacts/{id}; a new primary clears the old one on the server. */
 export function useSaveContact(clientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (change: ContactChange) =>
-      change.contactId === undefined
-        ? requestJson<Contact>("POST", "/api/contacts", change.input)
-        : requestJson<Contact>("PATCH", `/api/contacts/${change.contactId}`, change.input),
+    mutationFn: ({ contactId, input, ...options }: ContactChange) =>
+      contactId === undefined
+        ? requestJson<Contact>("POST", "/api/contacts", input, options)
+        : requestJson<Contact>("PATCH", `/api/contacts/${contactId}`, input, options),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: clientDetailQueryOptions(clientId).queryKey }),
   });
 }
@@ -91,16 +92,18 @@ export function useDeleteContact(clientId: string) {
   });
 }
 
-export type TaskChange = { taskId: undefined; input: CreateTaskInput } | { taskId: string; input: UpdateTaskInput };
+export type TaskChange =
+  | ({ taskId: undefined } & Change<CreateTaskInput>)
+  | ({ taskId: string } & Change<UpdateTaskInput>);
 
 /** POST /api/tasks or PATCH /api/tasks/{id} (a pending task only). */
 export function useSaveTask() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (change: TaskChange) =>
-      change.taskId === undefined
-        ? requestJson<Task>("POST", "/api/tasks", change.input)
-        : requestJson<Task>("PATCH", `/api/tasks/${change.taskId}`, change.input),
+    mutationFn: ({ taskId, input, ...options }: TaskChange) =>
+      taskId === undefined
+        ? requestJson<Task>("POST", "/api/tasks", input, options)
+        : requestJson<Task>("PATCH", `/api/tasks/${taskId}`, input, options),
     onSuccess: () => refreshTaskViews(queryClient),
   });
 }
@@ -120,8 +123,8 @@ export function useDeleteTask() {
 export function useCompleteTask() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ taskId, input }: { taskId: string; input: CompleteTaskInput }) =>
-      requestJson<Task>("PATCH", `/api/tasks/${taskId}/complete`, input),
+    mutationFn: ({ taskId, input, ...options }: { taskId: string } & Change<CompleteTaskInput>) =>
+      requestJson<Task>("PATCH", `/api/tasks/${taskId}/complete`, input, options),
     onSuccess: () => refreshTaskViews(queryClient),
   });
 }

@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
+import { useQueryClient } from "@tanstack/react-query";
+import { useForm, useFormContext } from "react-hook-form";
 import type { z } from "zod";
 import { type ClientDetail, clientStatuses, createClientSchema } from "../../../shared/clients";
 import { Button } from "../../components/ui/button";
@@ -11,12 +12,14 @@ import {
   DialogHeader,
   DialogTitle,
 } from "../../components/ui/dialog";
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { EditConflictNotice, useEditConflict } from "../../components/ui/edit-conflict";
+import { FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { GuardedForm, useFormBusy } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
-import { useUpdateClient } from "./api";
+import { clientDetailQueryOptions, useUpdateClient } from "./api";
 import { clientStatusBadge } from "./client-status";
 
 /** The client's own fields, with the messages of S-VAL-09..10, from the route's schema. */
@@ -72,89 +75,113 @@ export function ClientDialog({
 
 function ClientForm({ client, onDone }: { client: ClientDetail; onDone: () => void }) {
   const update = useUpdateClient(client.id);
+  const queryClient = useQueryClient();
   const form = useForm<ClientFields, unknown, z.output<typeof clientFormSchema>>({
     resolver: zodResolver(clientFormSchema),
     defaultValues: valuesOf(client),
   });
+  const conflict = useEditConflict({
+    resource: client,
+    form,
+    valuesOf,
+    load: () => queryClient.fetchQuery({ ...clientDetailQueryOptions(client.id), staleTime: 0 }),
+  });
 
-  const onSubmit = form.handleSubmit((input) =>
-    update.mutate(input, {
-      onSuccess: () => {
+  const save = (values: z.output<typeof clientFormSchema>) => {
+    const input = conflict.changes(values);
+    if (Object.keys(input).length === 0) return onDone();
+    return update.mutateAsync({ input, version: conflict.version }).then(
+      () => {
         toast.success("Client updated successfully!");
         onDone();
       },
-      onError: (error) =>
-        toast.error("Failed to update client", { description: errorMessage(error, "Please try again.") }),
-    }),
-  );
+      (error: unknown) => {
+        if (conflict.caught(error)) return;
+        toast.error("Failed to update client", { description: errorMessage(error, "Please try again.") });
+      },
+    );
+  };
 
   return (
-    <Form {...form}>
-      <form onSubmit={onSubmit} noValidate>
-        <fieldset disabled={update.isPending} className="grid gap-4">
+    <GuardedForm form={form} onValid={save}>
+      <ClientFormFields conflict={conflict} onCancel={onDone} />
+    </GuardedForm>
+  );
+}
+
+function ClientFormFields({
+  conflict,
+  onCancel,
+}: {
+  conflict: ReturnType<typeof useEditConflict>;
+  onCancel: () => void;
+}) {
+  const busy = useFormBusy();
+  const form = useFormContext<ClientFields>();
+  return (
+    <fieldset disabled={busy} className="grid gap-4">
+      <EditConflictNotice conflict={conflict} entity="client" />
+      <FormField
+        control={form.control}
+        name="name"
+        render={({ field }) => (
+          <FormItem>
+            <FormLabel>Company Name *</FormLabel>
+            <FormControl>
+              <Input autoComplete="organization" {...field} />
+            </FormControl>
+            <FormMessage />
+          </FormItem>
+        )}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        {textFields.map((text) => (
           <FormField
+            key={text.name}
             control={form.control}
-            name="name"
+            name={text.name}
             render={({ field }) => (
-              <FormItem>
-                <FormLabel>Company Name *</FormLabel>
+              <FormItem className={text.name === "address" ? "sm:col-span-2" : undefined}>
+                <FormLabel>{text.label}</FormLabel>
                 <FormControl>
-                  <Input autoComplete="organization" {...field} />
+                  <Input type={text.type} autoComplete={text.autoComplete} {...field} value={field.value ?? ""} />
                 </FormControl>
                 <FormMessage />
               </FormItem>
             )}
           />
-          <div className="grid gap-4 sm:grid-cols-2">
-            {textFields.map((text) => (
-              <FormField
-                key={text.name}
-                control={form.control}
-                name={text.name}
-                render={({ field }) => (
-                  <FormItem className={text.name === "address" ? "sm:col-span-2" : undefined}>
-                    <FormLabel>{text.label}</FormLabel>
-                    <FormControl>
-                      <Input type={text.type} autoComplete={text.autoComplete} {...field} value={field.value ?? ""} />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-            ))}
-            <FormField
-              control={form.control}
-              name="status"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Status</FormLabel>
-                  <Select value={field.value} onValueChange={field.onChange}>
-                    <FormControl>
-                      <SelectTrigger>
-                        <SelectValue />
-                      </SelectTrigger>
-                    </FormControl>
-                    <SelectContent>
-                      {clientStatuses.map((status) => (
-                        <SelectItem key={status} value={status}>
-                          {clientStatusBadge[status].label}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-          </div>
-          <DialogFooter className="pt-2">
-            <Button variant="outline" onClick={onDone}>
-              Cancel
-            </Button>
-            <Button type="submit">{update.isPending ? "Saving..." : "Save Changes"}</Button>
-          </DialogFooter>
-        </fieldset>
-      </form>
-    </Form>
+        ))}
+        <FormField
+          control={form.control}
+          name="status"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Status</FormLabel>
+              <Select value={field.value} onValueChange={field.onChange}>
+                <FormControl>
+                  <SelectTrigger>
+                    <SelectValue />
+                  </SelectTrigger>
+                </FormControl>
+                <SelectContent>
+                  {clientStatuses.map((status) => (
+                    <SelectItem key={status} value={status}>
+                      {clientStatusBadge[status].label}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+      </div>
+      <DialogFooter className="pt-2">
+        <Button variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit">{busy ? "Saving..." : "Save Changes"}</Button>
+      </DialogFooter>
+    </fieldset>
   );
 }

@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Eraser } from "lucide-react";
-import { type FormEvent, useId, useRef } from "react";
+import { useId, useRef } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { completeTaskSchema, type Task } from "../../../shared/tasks";
@@ -13,7 +13,8 @@ import {
   DialogHeader,
   DialogTitle,
 } from "../../components/ui/dialog";
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { GuardedForm, type Submission } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { SignaturePad, type SignaturePadHandle } from "../../components/ui/signature-pad";
 import { toast } from "../../components/ui/toaster";
@@ -61,36 +62,36 @@ function CompleteForm({ task, onDone }: { task: Task; onDone: () => void }) {
     defaultValues: { signature: "", printedName: "" },
   });
 
-  const send = form.handleSubmit(({ signature, printedName }) =>
-    complete.mutate(
+  // One Idempotency-Key per opening: a Submit repeated from this dialog (a double click, a retry
+  // after a lost answer) gets the first sign-off's answer again, so it shows success, never "already
+  // completed".
+  const send = ({ signature, printedName }: z.output<typeof completeFormSchema>, { idempotencyKey }: Submission) =>
+    complete
       // The printed name goes as completedBy too, as it always did; the server takes the signer from the session.
-      { taskId: task.id, input: { completedBy: printedName, signature, printedName } },
-      {
-        onSuccess: () => {
+      .mutateAsync({ taskId: task.id, input: { completedBy: printedName, signature, printedName }, idempotencyKey })
+      .then(
+        () => {
           toast.success("Task completed successfully!");
           onDone();
         },
-        onError: (error) => {
+        (error: unknown) => {
           toast.error("Failed to complete task", { description: errorMessage(error, "Please try again.") });
           const refusal =
             error instanceof ApiError ? error.body?.issues?.find((i) => i.path[0] === "signature") : undefined;
           if (refusal) form.setError("signature", { message: refusal.message });
         },
-      },
-    ),
-  );
+      );
 
-  // The pad is not a form input: its drawing becomes the field's value at the moment of submit.
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const drawn = pad.current && !pad.current.isEmpty() ? pad.current.toDataURL() : "";
-    form.setValue("signature", drawn);
-    return send(event);
+  // The pad is not a form input: each stroke (and Clear) puts its drawing into the field.
+  const drawn = () => {
+    form.setValue("signature", pad.current && !pad.current.isEmpty() ? pad.current.toDataURL() : "");
+    form.clearErrors("signature");
   };
 
   return (
-    <Form {...form}>
-      <form onSubmit={onSubmit} noValidate>
-        <fieldset disabled={complete.isPending} className="grid min-w-0 gap-4">
+    <GuardedForm form={form} onValid={send}>
+      {(busy) => (
+        <fieldset disabled={busy} className="grid min-w-0 gap-4">
           <FormField
             control={form.control}
             name="signature"
@@ -100,7 +101,14 @@ function CompleteForm({ task, onDone }: { task: Task; onDone: () => void }) {
                   <span id={signatureLabelId} className="text-sm font-medium">
                     Signature
                   </span>
-                  <Button variant="ghost" size="sm" onClick={() => pad.current?.clear()}>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    onClick={() => {
+                      pad.current?.clear();
+                      form.setValue("signature", "");
+                    }}
+                  >
                     <Eraser aria-hidden="true" />
                     Clear
                   </Button>
@@ -110,7 +118,7 @@ function CompleteForm({ task, onDone }: { task: Task; onDone: () => void }) {
                   className={fieldState.error ? "border-destructive" : undefined}
                   role="img"
                   aria-labelledby={signatureLabelId}
-                  onStrokeEnd={() => form.clearErrors("signature")}
+                  onStrokeEnd={drawn}
                 />
                 <p className="text-xs text-muted-foreground">Sign with your mouse, finger or pen.</p>
                 <FormMessage role="alert" />
@@ -134,10 +142,10 @@ function CompleteForm({ task, onDone }: { task: Task; onDone: () => void }) {
             <Button variant="outline" onClick={onDone}>
               Cancel
             </Button>
-            <Button type="submit">{complete.isPending ? "Submitting..." : "Submit"}</Button>
+            <Button type="submit">{busy ? "Submitting..." : "Submit"}</Button>
           </DialogFooter>
         </fieldset>
-      </form>
-    </Form>
+      )}
+    </GuardedForm>
   );
 }

@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { type Contact, createContactSchema } from "../../../shared/clients";
@@ -12,19 +13,13 @@ import {
   DialogHeader,
   DialogTitle,
 } from "../../components/ui/dialog";
-import {
-  Form,
-  FormControl,
-  FormDescription,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from "../../components/ui/form";
+import { EditConflictNotice, useEditConflict } from "../../components/ui/edit-conflict";
+import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { GuardedForm, type Submission } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
-import { useSaveContact } from "./api";
+import { type ContactChange, clientDetailQueryOptions, useSaveContact } from "./api";
 
 /** POST /api/contacts's own schema less the client, which the page supplies. */
 const contactFormSchema = createContactSchema.omit({ clientId: true });
@@ -35,6 +30,14 @@ const textFields = [
   { name: "phone", label: "Phone", autoComplete: "tel", type: "tel" },
   { name: "email", label: "Email", autoComplete: "email", type: "email" },
 ] as const;
+
+const valuesOf = (contact: Contact | undefined): ContactFields => ({
+  name: contact?.name ?? "",
+  title: contact?.title ?? "",
+  phone: contact?.phone ?? "",
+  email: contact?.email ?? "",
+  isPrimary: contact?.isPrimary ?? false,
+});
 
 /** Add Contact, or Edit Contact when `contact` is given. */
 export function ContactDialog({
@@ -74,33 +77,46 @@ function ContactForm({
   onDone: () => void;
 }) {
   const save = useSaveContact(clientId);
+  const queryClient = useQueryClient();
   const form = useForm<ContactFields, unknown, z.output<typeof contactFormSchema>>({
     resolver: zodResolver(contactFormSchema),
-    defaultValues: {
-      name: contact?.name ?? "",
-      title: contact?.title ?? "",
-      phone: contact?.phone ?? "",
-      email: contact?.email ?? "",
-      isPrimary: contact?.isPrimary ?? false,
+    defaultValues: valuesOf(contact),
+  });
+  const conflict = useEditConflict({
+    resource: contact,
+    form,
+    valuesOf,
+    load: async () => {
+      const client = await queryClient.fetchQuery({ ...clientDetailQueryOptions(clientId), staleTime: 0 });
+      const latest = client.contacts.find((other) => other.id === contact?.id);
+      if (!latest) throw new Error("This contact has been removed");
+      return latest;
     },
   });
   const verb = contact ? "update" : "add";
 
-  const onSubmit = form.handleSubmit((input) =>
-    save.mutate(contact ? { contactId: contact.id, input } : { contactId: undefined, input: { ...input, clientId } }, {
-      onSuccess: () => {
+  const submit = (values: z.output<typeof contactFormSchema>, { idempotencyKey }: Submission) => {
+    const change: ContactChange = contact
+      ? { contactId: contact.id, input: conflict.changes(values), version: conflict.version }
+      : { contactId: undefined, input: { ...values, clientId }, idempotencyKey };
+    if (Object.keys(change.input).length === 0) return onDone();
+    return save.mutateAsync(change).then(
+      () => {
         toast.success(contact ? "Contact updated successfully!" : "Contact added successfully!");
         onDone();
       },
-      onError: (error) =>
-        toast.error(`Failed to ${verb} contact`, { description: errorMessage(error, "Please try again.") }),
-    }),
-  );
+      (error: unknown) => {
+        if (conflict.caught(error)) return;
+        toast.error(`Failed to ${verb} contact`, { description: errorMessage(error, "Please try again.") });
+      },
+    );
+  };
 
   return (
-    <Form {...form}>
-      <form onSubmit={onSubmit} noValidate>
-        <fieldset disabled={save.isPending} className="grid gap-4">
+    <GuardedForm form={form} onValid={submit}>
+      {(busy) => (
+        <fieldset disabled={busy} className="grid gap-4">
+          <EditConflictNotice conflict={conflict} entity="contact" />
           <FormField
             control={form.control}
             name="name"
@@ -149,10 +165,10 @@ function ContactForm({
             <Button variant="outline" onClick={onDone}>
               Cancel
             </Button>
-            <Button type="submit">{save.isPending ? "Saving..." : contact ? "Save Changes" : "Add Contact"}</Button>
+            <Button type="submit">{busy ? "Saving..." : contact ? "Save Changes" : "Add Contact"}</Button>
           </DialogFooter>
         </fieldset>
-      </form>
-    </Form>
+      )}
+    </GuardedForm>
   );
 }

@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { createTaskSchema, type Task, taskPriorities } from "../../../shared/tasks";
@@ -11,21 +12,15 @@ import {
   DialogHeader,
   DialogTitle,
 } from "../../components/ui/dialog";
-import {
-  Form,
-  FormControl,
-  FormDescription,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from "../../components/ui/form";
+import { EditConflictNotice, useEditConflict } from "../../components/ui/edit-conflict";
+import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { GuardedForm, type Submission } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { Textarea } from "../../components/ui/textarea";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
-import { useSaveTask } from "./api";
+import { clientDetailQueryOptions, type TaskChange, useSaveTask } from "./api";
 import { dayInZone, endOfDayInZone } from "./due-dates";
 import { priorityLabels } from "./task-labels";
 
@@ -80,47 +75,66 @@ function TaskForm({
   onDone: () => void;
 }) {
   const save = useSaveTask();
-  const dueDay = task?.dueDate ? dayInZone(task.dueDate, timeZone) : "";
+  const queryClient = useQueryClient();
+  const valuesOf = (task: Task | undefined): TaskFields => ({
+    name: task?.name ?? "",
+    description: task?.description ?? "",
+    priority: task?.priority ?? "medium",
+    dueDate: task?.dueDate ? dayInZone(task.dueDate, timeZone) : "",
+  });
   const form = useForm<TaskFields, unknown, z.output<typeof taskFormSchema>>({
     resolver: zodResolver(taskFormSchema),
-    defaultValues: {
-      name: task?.name ?? "",
-      description: task?.description ?? "",
-      priority: task?.priority ?? "medium",
-      dueDate: dueDay,
+    defaultValues: valuesOf(task),
+  });
+  const conflict = useEditConflict({
+    resource: task,
+    form,
+    valuesOf,
+    load: async () => {
+      const client = await queryClient.fetchQuery({ ...clientDetailQueryOptions(clientId), staleTime: 0 });
+      const latest = client.tasks.find((other) => other.id === task?.id);
+      if (!latest) throw new Error("This task has been deleted");
+      return latest;
     },
   });
 
-  const onSubmit = form.handleSubmit(({ dueDate: day, ...fields }) => {
+  const submit = (values: z.output<typeof taskFormSchema>, { idempotencyKey }: Submission) => {
+    const { dueDate: day, ...fields } = values;
     const dueDate = day ? endOfDayInZone(day, timeZone) : null;
     if (dueDate === undefined) {
       form.setError("dueDate", { message: "Enter a date, or leave it empty" });
       return;
     }
-    const onError = (error: unknown) =>
-      toast.error(task ? "Failed to update task" : "Failed to create task", {
-        description: errorMessage(error, "Please try again."),
-      });
-    const onSuccess = () => {
-      toast.success(task ? "Task updated successfully!" : "Task created successfully!");
-      onDone();
-    };
-    if (task) {
-      // An untouched day keeps the task's own due instant (a recurring one ends its period exactly).
-      const input = day === dueDay ? fields : { ...fields, dueDate };
-      save.mutate({ taskId: task.id, input }, { onSuccess, onError });
-    } else {
-      save.mutate(
-        { taskId: undefined, input: { ...fields, clientId, status: "pending", dueDate } },
-        { onSuccess, onError },
-      );
-    }
-  });
+    // An edit sends only what the person changed; an untouched day keeps the task's own due
+    // instant (a recurring one ends its period exactly).
+    const { dueDate: dayChanged, ...changed } = conflict.changes(values);
+    const change: TaskChange = task
+      ? {
+          taskId: task.id,
+          input: { ...changed, ...(dayChanged === undefined ? {} : { dueDate }) },
+          version: conflict.version,
+        }
+      : { taskId: undefined, input: { ...fields, clientId, status: "pending", dueDate }, idempotencyKey };
+    if (Object.keys(change.input).length === 0) return onDone();
+    return save.mutateAsync(change).then(
+      () => {
+        toast.success(task ? "Task updated successfully!" : "Task created successfully!");
+        onDone();
+      },
+      (error: unknown) => {
+        if (conflict.caught(error)) return;
+        toast.error(task ? "Failed to update task" : "Failed to create task", {
+          description: errorMessage(error, "Please try again."),
+        });
+      },
+    );
+  };
 
   return (
-    <Form {...form}>
-      <form onSubmit={onSubmit} noValidate>
-        <fieldset disabled={save.isPending} className="grid gap-4">
+    <GuardedForm form={form} onValid={submit}>
+      {(busy) => (
+        <fieldset disabled={busy} className="grid gap-4">
+          <EditConflictNotice conflict={conflict} entity="task" />
           <FormField
             control={form.control}
             name="name"
@@ -191,10 +205,10 @@ function TaskForm({
             <Button variant="outline" onClick={onDone}>
               Cancel
             </Button>
-            <Button type="submit">{save.isPending ? "Saving..." : task ? "Save Changes" : "Add Task"}</Button>
+            <Button type="submit">{busy ? "Saving..." : task ? "Save Changes" : "Add Task"}</Button>
           </DialogFooter>
         </fieldset>
-      </form>
-    </Form>
+      )}
+    </GuardedForm>
   );
 }

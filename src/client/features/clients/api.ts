@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ClientDetail, ClientSummary, CreateClientInput } from "../../../shared/clients";
 import type { Template } from "../../../shared/templates";
-import { requestJson, requestPage } from "../../lib/api";
+import { type Change, requestJson, requestPage } from "../../lib/api";
 
 /**
  * Clients per request of the grid. A multiple of 1, 2 and 3 so every page fills whole rows at
@@ -46,7 +46,8 @@ export function taskTemplatesQueryOptions() {
 export function useCreateClient() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateClientInput) => requestJson<ClientDetail>("POST", "/api/clients", input),
+    mutationFn: ({ input, ...options }: Change<CreateClientInput>) =>
+      requestJson<ClientDetail>("POST", "/api/clients", input, options),
     // Not awaited: the dialog closes at once while the lists refresh behind it.
     onSuccess: () => {
       // S-API-32: the clients and tasks data; the dashboard counts both. The overdue list cannot

@@ -15,7 +15,8 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "../../components/ui/dialog";
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { GuardedForm, type Submission } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { toast } from "../../components/ui/toaster";
@@ -87,16 +88,15 @@ export function NewClientDialog() {
     setOpen(next);
   };
 
-  const onSubmit = form.handleSubmit((input) =>
-    createClient.mutate(input, {
-      onSuccess: () => {
+  const create = (input: CreateClientInput, { idempotencyKey }: Submission) =>
+    createClient.mutateAsync({ input, idempotencyKey }).then(
+      () => {
         toast.success("Client created successfully!");
         form.reset(emptyForm);
         setOpen(false);
       },
-      onError: (error) => toast.error("Failed to create client", { description: errorMessage(error, noAnswerMessage) }),
-    }),
-  );
+      (error: unknown) => toast.error("Failed to create client", { description: errorMessage(error, noAnswerMessage) }),
+    );
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -111,71 +111,73 @@ export function NewClientDialog() {
         // A long form is not thrown away by a stray click beside it.
         onInteractOutside={(event) => event.preventDefault()}
       >
-        <Form {...form}>
-          <form onSubmit={onSubmit} noValidate className="flex min-w-0 flex-col">
-            <DialogHeader className="px-6 pt-6 pb-4">
-              <DialogTitle>Create New Client</DialogTitle>
-              <DialogDescription>
-                Add the client's details, an optional primary contact and the work to start with.
-              </DialogDescription>
-            </DialogHeader>
-            <fieldset
-              disabled={pending}
-              className="grid min-w-0 grid-cols-1 gap-x-8 gap-y-6 border-t px-6 py-5 md:grid-cols-2"
-            >
-              <div className="flex min-w-0 flex-col gap-4">
-                <TextField name="name" label="Company Name" required autoComplete="organization" />
-                <TextField name="industry" label="Industry" />
-                <TextField name="address" label="Address" autoComplete="street-address" />
-                <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
-                  <TextField name="phone" label="Phone" type="tel" autoComplete="tel" />
-                  <TextField name="email" label="Email" type="email" autoComplete="email" />
+        <GuardedForm form={form} onValid={create} className="flex min-w-0 flex-col">
+          {(busy) => (
+            <>
+              <DialogHeader className="px-6 pt-6 pb-4">
+                <DialogTitle>Create New Client</DialogTitle>
+                <DialogDescription>
+                  Add the client's details, an optional primary contact and the work to start with.
+                </DialogDescription>
+              </DialogHeader>
+              <fieldset
+                disabled={busy}
+                className="grid min-w-0 grid-cols-1 gap-x-8 gap-y-6 border-t px-6 py-5 md:grid-cols-2"
+              >
+                <div className="flex min-w-0 flex-col gap-4">
+                  <TextField name="name" label="Company Name" required autoComplete="organization" />
+                  <TextField name="industry" label="Industry" />
+                  <TextField name="address" label="Address" autoComplete="street-address" />
+                  <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
+                    <TextField name="phone" label="Phone" type="tel" autoComplete="tel" />
+                    <TextField name="email" label="Email" type="email" autoComplete="email" />
+                  </div>
+                  <FormField<NewClientFields, "status">
+                    name="status"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>Status</FormLabel>
+                        <Select value={field.value} onValueChange={field.onChange} disabled={busy}>
+                          <FormControl>
+                            <SelectTrigger onBlur={field.onBlur}>
+                              <SelectValue />
+                            </SelectTrigger>
+                          </FormControl>
+                          <SelectContent>
+                            {statusOptions.map((status) => (
+                              <SelectItem key={status} value={status}>
+                                {clientStatusLabels[status]}
+                              </SelectItem>
+                            ))}
+                          </SelectContent>
+                        </Select>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
+                  <PrimaryContactSection />
                 </div>
-                <FormField<NewClientFields, "status">
-                  name="status"
-                  render={({ field }) => (
-                    <FormItem>
-                      <FormLabel>Status</FormLabel>
-                      <Select value={field.value} onValueChange={field.onChange} disabled={pending}>
-                        <FormControl>
-                          <SelectTrigger onBlur={field.onBlur}>
-                            <SelectValue />
-                          </SelectTrigger>
-                        </FormControl>
-                        <SelectContent>
-                          {statusOptions.map((status) => (
-                            <SelectItem key={status} value={status}>
-                              {clientStatusLabels[status]}
-                            </SelectItem>
-                          ))}
-                        </SelectContent>
-                      </Select>
-                      <FormMessage />
-                    </FormItem>
-                  )}
-                />
-                <PrimaryContactSection />
-              </div>
-              <div className="min-w-0 md:border-l md:pl-8">
-                <FormField<NewClientFields, "templateIds">
-                  name="templateIds"
-                  render={({ field }) => (
-                    <TemplatePicker value={field.value} onChange={field.onChange} disabled={pending} />
-                  )}
-                />
-              </div>
-            </fieldset>
-            <DialogFooter className="sticky bottom-0 border-t bg-card px-6 py-4">
-              <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={pending}>
-                {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
-                {pending ? "Creating..." : "Create Client"}
-              </Button>
-            </DialogFooter>
-          </form>
-        </Form>
+                <div className="min-w-0 md:border-l md:pl-8">
+                  <FormField<NewClientFields, "templateIds">
+                    name="templateIds"
+                    render={({ field }) => (
+                      <TemplatePicker value={field.value} onChange={field.onChange} disabled={busy} />
+                    )}
+                  />
+                </div>
+              </fieldset>
+              <DialogFooter className="sticky bottom-0 border-t bg-card px-6 py-4">
+                <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+                  Cancel
+                </Button>
+                <Button type="submit" disabled={busy}>
+                  {busy && <Loader2 className="animate-spin" aria-hidden="true" />}
+                  {busy ? "Creating..." : "Create Client"}
+                </Button>
+              </DialogFooter>
+            </>
+          )}
+        </GuardedForm>
       </DialogContent>
     </Dialog>
   );

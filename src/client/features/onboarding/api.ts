@@ -23,7 +23,7 @@ export function billingConfigQueryOptions() {
 export function subscriptionSetupQueryOptions(input: SubscriptionSetupInput) {
   return queryOptions<SubscriptionSetupResponse>({
     queryKey: [subscriptionSetupKey, input.email, input.fullName, input.plan],
-    queryFn: ({ signal }) => requestJson("POST", "/api/create-subscription-setup", input, signal),
+    queryFn: ({ signal }) => requestJson("POST", "/api/create-subscription-setup", input, { signal }),
     gcTime: 0,
   });
 }

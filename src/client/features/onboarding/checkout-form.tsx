@@ -1,6 +1,7 @@
 import type { FormEvent, ReactNode } from "react";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { FormAlert } from "../../components/ui/form";
+import { useSubmitGuard } from "../../components/ui/guarded-form";
 
 /** What both payment modes share: registering once, and finishing the onboarding. */
 export type CheckoutActions = {
@@ -31,17 +32,20 @@ export function CheckoutForm({
   children: ReactNode;
 }) {
   const { pending, setPending, error, setError } = actions;
-  const submit = async (event: FormEvent) => {
+  const { busy, guard } = useSubmitGuard();
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setError(undefined);
-    setPending(true);
-    try {
-      await onSubmit();
-    } catch {
-      setError("Setup failed. Please try again.");
-    } finally {
-      setPending(false);
-    }
+    void guard(async () => {
+      setError(undefined);
+      setPending(true);
+      try {
+        await onSubmit();
+      } catch {
+        setError("Setup failed. Please try again.");
+      } finally {
+        setPending(false);
+      }
+    });
   };
 
   return (
@@ -53,7 +57,7 @@ export function CheckoutForm({
         </CardHeader>
         <CardContent>
           <form onSubmit={submit} className="flex flex-col gap-5">
-            <fieldset disabled={pending} className="flex flex-col gap-5">
+            <fieldset disabled={busy || pending} className="flex flex-col gap-5">
               {children}
             </fieldset>
           </form>

@@ -11,7 +11,8 @@ import {
 } from "../../../shared/signup";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent } from "../../components/ui/card";
-import { Form, FormAlert, FormControl, FormField, FormItem, FormLabel } from "../../components/ui/form";
+import { FormAlert, FormControl, FormField, FormItem, FormLabel } from "../../components/ui/form";
+import { GuardedForm } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { OnboardingLayout } from "./onboarding-layout";
 import { readSignupData, rememberedPassword, rememberPassword, saveSignupData } from "./onboarding-store";
@@ -85,19 +86,16 @@ export function SignupPage() {
   const validationMessage = signupFieldOrder.map((field) => errors[field]?.message).find(Boolean);
   const message = validationMessage ?? failure;
 
-  const onSubmit = form.handleSubmit(
-    (input) => {
-      try {
-        // No account yet (S-SIGNUP-06): the data waits in session storage, the password in memory only.
-        saveSignupData({ fullName: input.fullName, email: input.email, username: input.username });
-        rememberPassword(input.password);
-        navigate("/onboarding/plans");
-      } catch {
-        setFailure(signupFailed);
-      }
-    },
-    () => setFailure(undefined),
-  );
+  const submit = (input: SignupFormOutput) => {
+    try {
+      // No account yet (S-SIGNUP-06): the data waits in session storage, the password in memory only.
+      saveSignupData({ fullName: input.fullName, email: input.email, username: input.username });
+      rememberPassword(input.password);
+      navigate("/onboarding/plans");
+    } catch {
+      setFailure(signupFailed);
+    }
+  };
 
   return (
     <OnboardingLayout
@@ -107,40 +105,43 @@ export function SignupPage() {
     >
       <Card className="shadow-sm">
         <CardContent className="p-6 sm:p-8">
-          <Form {...form}>
-            <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-              {message && <FormAlert>{message}</FormAlert>}
-              {reenterPassword && !message && (
-                <p className="rounded-md border border-primary/20 bg-primary-subtle px-3 py-2 text-sm text-primary-subtle-foreground">
-                  For your security, your password is not kept when the page reloads. Please enter it again to continue.
-                </p>
-              )}
-              {fields.map((item) => (
-                <FormField
-                  key={item.name}
-                  control={form.control}
-                  name={item.name}
-                  render={({ field }) => (
-                    <FormItem>
-                      <FormLabel>{item.label}</FormLabel>
-                      <FormControl>
-                        <Input
-                          type={item.type}
-                          autoComplete={item.autoComplete}
-                          autoCapitalize={item.name === "fullName" ? undefined : "none"}
-                          spellCheck={item.name === "fullName" ? undefined : false}
-                          {...field}
-                        />
-                      </FormControl>
-                    </FormItem>
-                  )}
-                />
-              ))}
-              <Button type="submit" size="lg" className="mt-2 w-full">
-                Continue to Plan Selection
-              </Button>
-            </form>
-          </Form>
+          <GuardedForm
+            form={form}
+            onValid={submit}
+            onInvalid={() => setFailure(undefined)}
+            className="flex flex-col gap-4"
+          >
+            {message && <FormAlert>{message}</FormAlert>}
+            {reenterPassword && !message && (
+              <p className="rounded-md border border-primary/20 bg-primary-subtle px-3 py-2 text-sm text-primary-subtle-foreground">
+                For your security, your password is not kept when the page reloads. Please enter it again to continue.
+              </p>
+            )}
+            {fields.map((item) => (
+              <FormField
+                key={item.name}
+                control={form.control}
+                name={item.name}
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>{item.label}</FormLabel>
+                    <FormControl>
+                      <Input
+                        type={item.type}
+                        autoComplete={item.autoComplete}
+                        autoCapitalize={item.name === "fullName" ? undefined : "none"}
+                        spellCheck={item.name === "fullName" ? undefined : false}
+                        {...field}
+                      />
+                    </FormControl>
+                  </FormItem>
+                )}
+              />
+            ))}
+            <Button type="submit" size="lg" className="mt-2 w-full">
+              Continue to Plan Selection
+            </Button>
+          </GuardedForm>
         </CardContent>
       </Card>
       <p className="text-center text-sm text-muted-foreground">

@@ -18,7 +18,7 @@ export function reportClientsQueryOptions(q: string) {
     queryFn: ({ signal }) => {
       const params = new URLSearchParams({ limit: String(clientPickerLimit) });
       if (q) params.set("q", q);
-      return requestJson<ClientSummary[]>("GET", `/api/clients?${params}`, undefined, signal);
+      return requestJson<ClientSummary[]>("GET", `/api/clients?${params}`, undefined, { signal });
     },
   });
 }
@@ -48,7 +48,7 @@ export function userReportUrl(userId: string, days: ReportDays, format: "json" |
 export function clientReportQueryOptions(clientId: string, days: ReportDays) {
   return queryOptions({
     queryKey: ["/api/reports/clients", clientId, { days }] as const,
-    queryFn: ({ signal }) => requestJson<ClientReport>("GET", clientReportUrl(clientId, days), undefined, signal),
+    queryFn: ({ signal }) => requestJson<ClientReport>("GET", clientReportUrl(clientId, days), undefined, { signal }),
     staleTime: 0,
   });
 }
@@ -56,7 +56,7 @@ export function clientReportQueryOptions(clientId: string, days: ReportDays) {
 export function userReportQueryOptions(userId: string, days: ReportDays) {
   return queryOptions({
     queryKey: ["/api/reports/users", userId, { days }] as const,
-    queryFn: ({ signal }) => requestJson<UserReport>("GET", userReportUrl(userId, days), undefined, signal),
+    queryFn: ({ signal }) => requestJson<UserReport>("GET", userReportUrl(userId, days), undefined, { signal }),
     staleTime: 0,
   });
 }

@@ -3,7 +3,7 @@ import type { ChangePasswordInput } from "../../../shared/auth";
 import type { Firm, UpdateFirmInput } from "../../../shared/firm";
 import type { AuditEntity, AuditEvent, AuditVerification } from "../../../shared/reports";
 import type { UserSummary } from "../../../shared/users";
-import { requestJson, requestPage } from "../../lib/api";
+import { type Change, requestJson, requestPage } from "../../lib/api";
 import { firmQueryOptions } from "../../lib/firm";
 import { currentUserQueryKey } from "../auth/api";
 
@@ -18,7 +18,8 @@ export function useChangePassword() {
 export function useUpdateFirm() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: UpdateFirmInput) => requestJson<Firm>("PATCH", "/api/firm", input),
+    mutationFn: ({ input, ...options }: Change<UpdateFirmInput>) =>
+      requestJson<Firm>("PATCH", "/api/firm", input, options),
     onSuccess: (firm) => {
       queryClient.setQueryData(firmQueryOptions().queryKey, firm);
       return Promise.all([

@@ -4,7 +4,8 @@ import type { z } from "zod";
 import { changePasswordFormSchema } from "../../../shared/auth";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { GuardedForm } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { toast } from "../../components/ui/toaster";
 import { ApiError, errorMessage } from "../../lib/api";
@@ -25,28 +26,24 @@ export function ChangePasswordCard() {
     defaultValues: { currentPassword: "", newPassword: "", confirmPassword: "" },
   });
 
-  const onSubmit = form.handleSubmit(({ currentPassword, newPassword }) =>
-    change.mutate(
-      { currentPassword, newPassword },
-      {
-        onSuccess: () => {
-          form.reset();
-          toast.success("Password changed", {
-            description: "You stay signed in here; your other sessions were signed out.",
-          });
-        },
-        onError: (error) => {
-          // A field the server names (a wrong current password, a too-common new one) shows under it.
-          const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
-          for (const issue of issues) {
-            const field = fields.find((name) => name === issue.path[0]);
-            if (field) form.setError(field, { message: issue.message });
-          }
-          toast.error("Failed to change password", { description: errorMessage(error, "Please try again.") });
-        },
+  const submit = ({ currentPassword, newPassword }: Output) =>
+    change.mutateAsync({ currentPassword, newPassword }).then(
+      () => {
+        form.reset();
+        toast.success("Password changed", {
+          description: "You stay signed in here; your other sessions were signed out.",
+        });
       },
-    ),
-  );
+      (error: unknown) => {
+        // A field the server names (a wrong current password, a too-common new one) shows under it.
+        const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
+        for (const issue of issues) {
+          const field = fields.find((name) => name === issue.path[0]);
+          if (field) form.setError(field, { message: issue.message });
+        }
+        toast.error("Failed to change password", { description: errorMessage(error, "Please try again.") });
+      },
+    );
 
   return (
     <Card>
@@ -55,9 +52,9 @@ export function ChangePasswordCard() {
         <CardDescription>Enter your current password, then the new one twice.</CardDescription>
       </CardHeader>
       <CardContent>
-        <Form {...form}>
-          <form onSubmit={onSubmit} noValidate aria-label="Change password">
-            <fieldset disabled={change.isPending} className="flex flex-col gap-4">
+        <GuardedForm form={form} onValid={submit} aria-label="Change password">
+          {(busy) => (
+            <fieldset disabled={busy} className="flex flex-col gap-4">
               <FormField
                 control={form.control}
                 name="currentPassword"
@@ -98,11 +95,11 @@ export function ChangePasswordCard() {
                 )}
               />
               <div>
-                <Button type="submit">{change.isPending ? "Changing..." : "Change password"}</Button>
+                <Button type="submit">{busy ? "Changing..." : "Change password"}</Button>
               </div>
             </fieldset>
-          </form>
-        </Form>
+          )}
+        </GuardedForm>
       </CardContent>
     </Card>
   );

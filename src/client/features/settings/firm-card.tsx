@@ -1,19 +1,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { type Firm, updateFirmSchema } from "../../../shared/firm";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
-import {
-  Form,
-  FormControl,
-  FormDescription,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from "../../components/ui/form";
+import { EditConflictNotice, useEditConflict } from "../../components/ui/edit-conflict";
+import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { GuardedForm } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { Skeleton } from "../../components/ui/skeleton";
@@ -60,21 +54,36 @@ export function FirmCard() {
   );
 }
 
+const valuesOf = (firm: Firm): Fields => ({ name: firm.name, timeZone: firm.timeZone });
+
 function FirmForm({ firm }: { firm: Firm }) {
   const update = useUpdateFirm();
+  const queryClient = useQueryClient();
   const form = useForm<Fields, unknown, Output>({
     resolver: zodResolver(updateFirmSchema),
-    defaultValues: { name: firm.name, timeZone: firm.timeZone },
+    defaultValues: valuesOf(firm),
+  });
+  const conflict = useEditConflict({
+    resource: firm,
+    form,
+    valuesOf,
+    load: () => queryClient.fetchQuery({ ...firmQueryOptions(), staleTime: 0 }),
   });
   const zones = timeZoneOptions(firm.timeZone);
 
-  const onSubmit = form.handleSubmit((input) =>
-    update.mutate(input, {
-      onSuccess: (saved) => {
-        form.reset({ name: saved.name, timeZone: saved.timeZone });
+  const save = (values: Output) => {
+    const input = conflict.changes(values);
+    if (Object.keys(input).length === 0) {
+      toast.success("Firm settings saved");
+      return;
+    }
+    return update.mutateAsync({ input, version: conflict.version }).then(
+      (saved) => {
+        conflict.saved(saved);
         toast.success("Firm settings saved");
       },
-      onError: (error) => {
+      (error: unknown) => {
+        if (conflict.caught(error)) return;
         const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
         for (const issue of issues) {
           if (issue.path[0] === "name" || issue.path[0] === "timeZone") {
@@ -83,13 +92,14 @@ function FirmForm({ firm }: { firm: Firm }) {
         }
         toast.error("Failed to save firm settings", { description: errorMessage(error, "Please try again.") });
       },
-    }),
-  );
+    );
+  };
 
   return (
-    <Form {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label="Firm settings">
-        <fieldset disabled={update.isPending} className="flex flex-col gap-4">
+    <GuardedForm form={form} onValid={save} aria-label="Firm settings">
+      {(busy) => (
+        <fieldset disabled={busy} className="flex flex-col gap-4">
+          <EditConflictNotice conflict={conflict} entity="firm's settings" />
           <FormField
             control={form.control}
             name="name"
@@ -129,10 +139,10 @@ function FirmForm({ firm }: { firm: Firm }) {
             )}
           />
           <div>
-            <Button type="submit">{update.isPending ? "Saving..." : "Save firm settings"}</Button>
+            <Button type="submit">{busy ? "Saving..." : "Save firm settings"}</Button>
           </div>
         </fieldset>
-      </form>
-    </Form>
+      )}
+    </GuardedForm>
   );
 }

@@ -19,7 +19,7 @@ export function clientSearchQueryOptions(q: string) {
         "GET",
         `/api/clients?${new URLSearchParams({ q, limit: String(clientSearchLimit) })}`,
         undefined,
-        signal,
+        { signal },
       ),
   });
 }
@@ -41,7 +41,7 @@ export function overdueTasksQueryOptions() {
         "GET",
         `/api/tasks/overdue?limit=${bellListed}`,
         undefined,
-        signal,
+        { signal },
       );
       return { tasks: body, total: Number(headers.get(TOTAL_COUNT_HEADER) ?? body.length) };
     },

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { TaskListItem, TaskStatus } from "../../../shared/tasks";
 import type { CreateTemplateInput, LibraryTemplateEntry, Template } from "../../../shared/templates";
-import { requestJson, requestPage } from "../../lib/api";
+import { type Change, requestJson, requestPage } from "../../lib/api";
 
 /** Tasks per request: a screenful and a half, so scrolling rarely waits (the API allows 500). */
 export const taskPageSize = 50;
@@ -50,7 +50,8 @@ export type TemplateBody = Pick<CreateTemplateInput, "name" | "description" | "p
 export function useCreateTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: TemplateBody) => requestJson<Template>("POST", "/api/task-templates", body),
+    mutationFn: ({ input, ...options }: Change<TemplateBody>) =>
+      requestJson<Template>("POST", "/api/task-templates", input, options),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesQueryKey }),
   });
 }
@@ -58,8 +59,8 @@ export function useCreateTemplate() {
 export function useUpdateTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: TemplateBody }) =>
-      requestJson<Template>("PUT", `/api/task-templates/${id}`, body),
+    mutationFn: ({ id, input, ...options }: { id: string } & Change<TemplateBody>) =>
+      requestJson<Template>("PUT", `/api/task-templates/${id}`, input, options),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesQueryKey }),
   });
 }
@@ -83,7 +84,8 @@ export function useDeleteTemplate() {
 export function useAddLibraryTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (key: string) => requestJson<Template>("POST", `/api/template-library/${key}/add`),
+    mutationFn: ({ key, idempotencyKey }: { key: string; idempotencyKey: string }) =>
+      requestJson<Template>("POST", `/api/template-library/${key}/add`, undefined, { idempotencyKey }),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: templatesQueryKey }),

@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { type Frequency, frequencies, taskPriorities } from "../../../shared/tasks";
@@ -13,21 +14,15 @@ import {
   DialogHeader,
   DialogTitle,
 } from "../../components/ui/dialog";
-import {
-  Form,
-  FormControl,
-  FormDescription,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from "../../components/ui/form";
+import { EditConflictNotice, useEditConflict } from "../../components/ui/edit-conflict";
+import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { GuardedForm, type Submission } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { Textarea } from "../../components/ui/textarea";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
-import { type TemplateBody, useCreateTemplate, useUpdateTemplate } from "./api";
+import { type TemplateBody, templatesQueryOptions, useCreateTemplate, useUpdateTemplate } from "./api";
 
 type TemplateFields = z.input<typeof createTemplateSchema>;
 type TemplateOutput = z.output<typeof createTemplateSchema>;
@@ -74,30 +69,17 @@ export function TemplateFormDialog({
   const update = useUpdateTemplate();
   const pending = create.isPending || update.isPending;
 
-  const save = (body: TemplateBody) => {
-    if (mode === "create") {
-      create.mutate(body, {
-        onSuccess: () => {
+  const save = (body: TemplateBody, options: { version?: number; idempotencyKey: string }) =>
+    mode === "create"
+      ? create.mutateAsync({ input: body, idempotencyKey: options.idempotencyKey }).then(() => {
           toast.success("Task template created successfully!");
           onOpenChange(false);
-        },
-        onError: (error) =>
-          toast.error("Failed to create task template", { description: errorMessage(error, "Please try again.") }),
-      });
-    } else if (template) {
-      update.mutate(
-        { id: template.id, body },
-        {
-          onSuccess: () => {
-            toast.success("Task template updated successfully!");
-            onOpenChange(false);
-          },
-          onError: (error) =>
-            toast.error("Failed to update task template", { description: errorMessage(error, "Please try again.") }),
-        },
-      );
-    }
-  };
+        })
+      : template &&
+        update.mutateAsync({ id: template.id, input: body, version: options.version }).then(() => {
+          toast.success("Task template updated successfully!");
+          onOpenChange(false);
+        });
 
   return (
     <Dialog open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
@@ -111,13 +93,7 @@ export function TemplateFormDialog({
           </DialogDescription>
         </DialogHeader>
         {/* Mounted on each opening, so the form starts from the template as it is now, or empty. */}
-        <TemplateForm
-          mode={mode}
-          template={template}
-          pending={pending}
-          onSave={save}
-          onCancel={() => onOpenChange(false)}
-        />
+        <TemplateForm mode={mode} template={template} onSave={save} onCancel={() => onOpenChange(false)} />
       </DialogContent>
     </Dialog>
   );
@@ -126,35 +102,55 @@ export function TemplateFormDialog({
 function TemplateForm({
   mode,
   template,
-  pending,
   onSave,
   onCancel,
 }: {
   mode: "create" | "edit";
   template?: Template;
-  pending: boolean;
-  onSave: (body: TemplateBody) => void;
+  /** Sends the template; resolves once saved, rejects with the server's refusal. */
+  onSave: (body: TemplateBody, options: { version?: number; idempotencyKey: string }) => Promise<unknown> | undefined;
   onCancel: () => void;
 }) {
+  const queryClient = useQueryClient();
+  const valuesOf = (template: Template | undefined): TemplateFields => ({
+    name: template?.name ?? "",
+    description: template?.description ?? "",
+    priority: template?.priority ?? "medium",
+    frequency: template?.frequency ?? oneTime,
+    // Create leaves it unset: its frequency alone says whether the template recurs (S-STATE-20).
+    isRecurring: mode === "edit" ? (template?.isRecurring ?? false) : undefined,
+  });
   const form = useForm<TemplateFields, unknown, TemplateOutput>({
     resolver: zodResolver(mode === "create" ? createTemplateSchema : updateTemplateSchema),
-    defaultValues: {
-      name: template?.name ?? "",
-      description: template?.description ?? "",
-      priority: template?.priority ?? "medium",
-      frequency: template?.frequency ?? oneTime,
-      // Create leaves it unset: its frequency alone says whether the template recurs (S-STATE-20).
-      isRecurring: mode === "edit" ? (template?.isRecurring ?? false) : undefined,
+    defaultValues: valuesOf(template),
+  });
+  const conflict = useEditConflict({
+    resource: template,
+    form,
+    valuesOf,
+    load: async () => {
+      const templates = await queryClient.fetchQuery({ ...templatesQueryOptions(), staleTime: 0 });
+      const latest = templates.find((other) => other.id === template?.id);
+      if (!latest) throw new Error("This template has been deleted");
+      return latest;
     },
   });
   const isRecurring = useWatch({ control: form.control, name: "isRecurring" });
 
-  const onSubmit = form.handleSubmit((output) => onSave(bodyOf(output)));
+  // A template is saved whole (PUT), so If-Match is what keeps a colleague's edit from being lost.
+  const submit = (output: TemplateOutput, { idempotencyKey }: Submission) =>
+    onSave(bodyOf(output), { version: conflict.version, idempotencyKey })?.catch((error: unknown) => {
+      if (conflict.caught(error)) return;
+      toast.error(mode === "create" ? "Failed to create task template" : "Failed to update task template", {
+        description: errorMessage(error, "Please try again."),
+      });
+    });
 
   return (
-    <Form {...form}>
-      <form onSubmit={onSubmit} noValidate>
+    <GuardedForm form={form} onValid={submit}>
+      {(pending) => (
         <fieldset disabled={pending} className="flex flex-col gap-4">
+          <EditConflictNotice conflict={conflict} entity="template" />
           <FormField
             control={form.control}
             name="name"
@@ -312,7 +308,7 @@ function TemplateForm({
             </Button>
           </DialogFooter>
         </fieldset>
-      </form>
-    </Form>
+      )}
+    </GuardedForm>
   );
 }

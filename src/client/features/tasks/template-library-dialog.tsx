@@ -1,11 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
 import { Check, Loader2, Plus, Repeat, Search } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { type LibraryCategory, libraryCategories, libraryCategoryLabels } from "../../../shared/template-library";
 import type { LibraryTemplateEntry } from "../../../shared/templates";
 import { PriorityBadge } from "../../components/task-badges";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
+import { useGuardedActions } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { Skeleton } from "../../components/ui/skeleton";
@@ -29,6 +30,13 @@ export function TemplateLibraryDialog({
 }) {
   const library = useQuery({ ...libraryQueryOptions(), enabled: open });
   const add = useAddLibraryTemplate();
+  const adding = useGuardedActions();
+  // One Idempotency-Key per opening of the library, made per template added from it: a template
+  // deleted and added again in a later opening is a new request.
+  const [opening, setOpening] = useState(() => crypto.randomUUID());
+  useEffect(() => {
+    if (open) setOpening(crypto.randomUUID());
+  }, [open]);
   const [industry, setIndustry] = useState<Industry>("all");
   const [text, setText] = useState("");
   const words = text.trim().toLowerCase();
@@ -43,11 +51,13 @@ export function TemplateLibraryDialog({
     .filter((group) => group.entries.length > 0);
 
   const onAdd = (entry: LibraryTemplateEntry) =>
-    add.mutate(entry.key, {
-      onSuccess: () => toast.success(`"${entry.name}" added to your templates`),
-      onError: (error) =>
-        toast.error("Failed to add template", { description: errorMessage(error, "Please try again.") }),
-    });
+    adding.run(entry.key, () =>
+      add.mutateAsync({ key: entry.key, idempotencyKey: `${opening}:${entry.key}` }).then(
+        () => toast.success(`"${entry.name}" added to your templates`),
+        (error: unknown) =>
+          toast.error("Failed to add template", { description: errorMessage(error, "Please try again.") }),
+      ),
+    );
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -122,7 +132,7 @@ export function TemplateLibraryDialog({
                       <LibraryRow
                         key={entry.key}
                         entry={entry}
-                        adding={add.isPending && add.variables === entry.key}
+                        adding={adding.busy.has(entry.key)}
                         onAdd={() => onAdd(entry)}
                       />
                     ))}

@@ -3,7 +3,7 @@ import type { AssignClientsInput, UserAssignment, UserClientLink } from "../../.
 import type { ClientSummary } from "../../../shared/clients";
 import type { UserActivity } from "../../../shared/reports";
 import type { CreateUserInput, UpdateUserInput, UserSummary } from "../../../shared/users";
-import { requestJson } from "../../lib/api";
+import { type Change, requestJson } from "../../lib/api";
 
 /*
  * The people screens' data (S-API-22..26, docs/design/people-screens.md). Keys are URLs split at
@@ -42,7 +42,8 @@ export function allClientsQueryOptions() {
 export function useCreateUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateUserInput) => requestJson<UserSummary>("POST", "/api/users", input),
+    mutationFn: ({ input, ...options }: Change<CreateUserInput>) =>
+      requestJson<UserSummary>("POST", "/api/users", input, options),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["/api/users"] }),
   });
 }
@@ -50,8 +51,8 @@ export function useCreateUser() {
 export function useUpdateUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ userId, input }: { userId: string; input: UpdateUserInput }) =>
-      requestJson<UserSummary>("PATCH", `/api/users/${userId}`, input),
+    mutationFn: ({ userId, input, ...options }: { userId: string } & Change<UpdateUserInput>) =>
+      requestJson<UserSummary>("PATCH", `/api/users/${userId}`, input, options),
     // Names and roles also show in the client detail's team; a role change of a `user` changes
     // which clients they see, which the actor's own lists do not show.
     onSuccess: () =>

@@ -16,7 +16,8 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "../../components/ui/dialog";
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
+import { GuardedForm, type Submission } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { toast } from "../../components/ui/toaster";
@@ -56,14 +57,14 @@ export function NewUserDialog({ grantable }: { grantable: readonly Role[] }) {
     setOpen(next);
   };
 
-  const onSubmit = form.handleSubmit((input) =>
-    createUser.mutate(input, {
-      onSuccess: () => {
+  const create = (input: CreateUserInput, { idempotencyKey }: Submission) =>
+    createUser.mutateAsync({ input, idempotencyKey }).then(
+      () => {
         toast.success(createUserTexts.success.title, { description: createUserTexts.success.description });
         form.reset(emptyForm);
         setOpen(false);
       },
-      onError: (error) => {
+      (error: unknown) => {
         const reason = errorMessage(error, "");
         toast.error(createUserTexts.failure.title, {
           description: reason
@@ -71,8 +72,7 @@ export function NewUserDialog({ grantable }: { grantable: readonly Role[] }) {
             : createUserTexts.failure.description,
         });
       },
-    }),
-  );
+    );
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -83,51 +83,53 @@ export function NewUserDialog({ grantable }: { grantable: readonly Role[] }) {
         </Button>
       </DialogTrigger>
       <DialogContent onInteractOutside={(event) => event.preventDefault()}>
-        <Form {...form}>
-          <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5">
-            <DialogHeader>
-              <DialogTitle>Create New User</DialogTitle>
-              <DialogDescription>They sign in with this username and password.</DialogDescription>
-            </DialogHeader>
-            <fieldset disabled={pending} className="flex min-w-0 flex-col gap-4">
-              <TextField name="username" label="Username" autoComplete="off" />
-              <TextField name="password" label="Password" type="password" autoComplete="new-password" />
-              <TextField name="fullName" label="Full Name" autoComplete="off" />
-              <FormField<NewUserFields, "role">
-                name="role"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Role</FormLabel>
-                    <Select value={field.value} onValueChange={field.onChange} disabled={pending}>
-                      <FormControl>
-                        <SelectTrigger onBlur={field.onBlur}>
-                          <SelectValue />
-                        </SelectTrigger>
-                      </FormControl>
-                      <SelectContent>
-                        {grantable.map((role) => (
-                          <SelectItem key={role} value={role}>
-                            <span className="capitalize">{roleLabels[role]}</span>
-                          </SelectItem>
-                        ))}
-                      </SelectContent>
-                    </Select>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-            </fieldset>
-            <DialogFooter>
-              <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={pending}>
-                {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
-                {pending ? "Creating..." : "Create User"}
-              </Button>
-            </DialogFooter>
-          </form>
-        </Form>
+        <GuardedForm form={form} onValid={create} className="flex flex-col gap-5">
+          {(pending) => (
+            <>
+              <DialogHeader>
+                <DialogTitle>Create New User</DialogTitle>
+                <DialogDescription>They sign in with this username and password.</DialogDescription>
+              </DialogHeader>
+              <fieldset disabled={pending} className="flex min-w-0 flex-col gap-4">
+                <TextField name="username" label="Username" autoComplete="off" />
+                <TextField name="password" label="Password" type="password" autoComplete="new-password" />
+                <TextField name="fullName" label="Full Name" autoComplete="off" />
+                <FormField<NewUserFields, "role">
+                  name="role"
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>Role</FormLabel>
+                      <Select value={field.value} onValueChange={field.onChange} disabled={pending}>
+                        <FormControl>
+                          <SelectTrigger onBlur={field.onBlur}>
+                            <SelectValue />
+                          </SelectTrigger>
+                        </FormControl>
+                        <SelectContent>
+                          {grantable.map((role) => (
+                            <SelectItem key={role} value={role}>
+                              <span className="capitalize">{roleLabels[role]}</span>
+                            </SelectItem>
+                          ))}
+                        </SelectContent>
+                      </Select>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+              </fieldset>
+              <DialogFooter>
+                <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
+                  Cancel
+                </Button>
+                <Button type="submit" disabled={pending}>
+                  {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
+                  {pending ? "Creating..." : "Create User"}
+                </Button>
+              </DialogFooter>
+            </>
+          )}
+        </GuardedForm>
       </DialogContent>
     </Dialog>
   );
