@@ -5,6 +5,7 @@ import {
   clientCards,
   createClient,
   createTemplate,
+  dialog,
   drawnSignature,
   pageSearch,
   signInToNewFirm,
@@ -271,6 +272,31 @@ test.describe("clients list", () => {
     await expect(page.getByRole("heading", { name: "No clients yet" })).toBeVisible();
     await expect(page.getByText("Start by adding your first client to the system")).toBeVisible();
     await expect(page.getByRole("button", { name: "New Client" })).toBeVisible();
+  });
+
+  test("S-EDGE-12 the empty clients page offers New Client: its button opens the Create New Client dialog", async ({
+    page,
+    ownFirm,
+  }, testInfo) => {
+    await ownFirm.signIn(page);
+    for (const [name, viewport] of Object.entries(viewports)) {
+      await page.setViewportSize(viewport);
+      await page.goto("/clients");
+      await expect(page.getByRole("heading", { name: "No clients yet" })).toBeVisible();
+      await expectNoHorizontalScroll(page);
+      await attachScreenshot(page, testInfo, `clients-none-yet-${name}`);
+    }
+
+    await page.getByRole("button", { name: "Add your first client" }).click();
+    const form = dialog(page);
+    await expect(form).toBeVisible();
+    const name = uniqueName("First Client");
+    await form.getByLabel("Company Name *").fill(name);
+    await form.getByRole("button", { name: "Create Client" }).click();
+    await expect(page.getByText("Client created successfully!")).toBeVisible();
+    await expect(form).toBeHidden();
+    await expect(clientCard(page, name)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "No clients yet" })).toHaveCount(0);
   });
 
   test("S-CLIST-15 S-CONST-44 the loading skeleton is six placeholder cards", async ({ page }) => {
