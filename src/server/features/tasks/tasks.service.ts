@@ -345,6 +345,7 @@ export async function updateTask(options: {
     if (before.status === "completed") {
       throw new AppError("CONFLICT", "This task is signed off and cannot be changed");
     }
+    await refuseArchivedClient(tx, actor.firmId, before.clientId, "changing its tasks");
     const changes = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
@@ -384,6 +385,7 @@ export async function deleteTask(options: { db: Database; actor: Actor; taskId: 
     if (before.status === "completed") {
       throw new AppError("CONFLICT", "This task is signed off and cannot be deleted");
     }
+    await refuseArchivedClient(tx, actor.firmId, before.clientId, "deleting its tasks");
     const deleted = await tx
       .delete(tasks)
       .where(and(eq(tasks.firmId, actor.firmId), eq(tasks.id, taskId), eq(tasks.status, "pending")))
@@ -423,6 +425,7 @@ export async function completeTask(options: {
       assignedUserOf({ role: role, userId: actor.userId }, "tasks.complete"),
     );
     if (before.status === "completed") throw new AppError("CONFLICT", "This task is already completed");
+    await refuseArchivedClient(tx, actor.firmId, before.clientId, "signing off its tasks");
     const completedAt = new Date();
     const [completed] = await tx
       .update(tasks)
@@ -476,6 +479,19 @@ async function findTask(tx: DbExecutor, firmId: string, taskId: string, userId: 
     );
   if (!row) throw new AppError("NOT_FOUND", "Task not found");
   return row;
+}
+
+/**
+ * An archived client's work is read-only until the client is restored (decision 0031): its
+ * signed evidence stays readable, and nothing of it is changed, deleted or signed off meanwhile.
+ * Archiving takes the firm lock, as every task write does, so the check cannot race it.
+ */
+async function refuseArchivedClient(tx: DbExecutor, firmId: string, clientId: string, doing: string): Promise<void> {
+  const [client] = await tx
+    .select({ archivedAt: clients.archivedAt })
+    .from(clients)
+    .where(and(eq(clients.firmId, firmId), eq(clients.id, clientId)));
+  if (client?.archivedAt) throw new AppError("CONFLICT", `This client is archived. Restore it before ${doing}.`);
 }
 
 /** A task's editable fields as the audit trail records them. */
