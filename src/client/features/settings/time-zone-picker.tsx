@@ -41,18 +41,12 @@ export function TimeZonePicker({
   const listRef = useRef<HTMLDivElement | null>(null);
   const optionId = (index: number) => `${listId}-option-${index}`;
 
-  // The list is only described once it is first opened: the settings page need not wait for it.
+  // The zones are described only when the list opens: the settings page need not wait for them.
   const options = useMemo(() => (open ? timeZoneOptions(value) : []), [open, value]);
   const matches = useMemo(() => searchTimeZones(options, query), [options, query]);
   const current = describeTimeZone(value);
-  const activeIndex = Math.min(
-    active ??
-      Math.max(
-        0,
-        matches.findIndex((option) => option.zone === value),
-      ),
-    matches.length - 1,
-  );
+  const selectedIndex = matches.findIndex((option) => option.zone === value);
+  const activeIndex = Math.min(active ?? Math.max(selectedIndex, 0), matches.length - 1);
 
   // When the list appears, it starts scrolled to the firm's zone. A callback ref that never
   // changes runs once per opening, when the options are already in place.
