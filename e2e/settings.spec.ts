@@ -165,6 +165,8 @@ test.describe("settings", () => {
   test("S-EDGE-06 the time zone is found by typing: Tokyo finds Asia/Tokyo, which is picked and saved; the keys work too", async ({
     page,
   }, testInfo) => {
+    // Two saves, a reload, an axe run and two screenshots, on a machine two workers share.
+    test.slow();
     await signInToNewFirm(page);
     await page.goto("/settings");
     const form = page.getByRole("form", { name: "Firm settings" });
