@@ -12,6 +12,7 @@ import {
   daysFromNow,
   openClient,
   saveShot,
+  signaturePng,
   signInWith,
   taskRow,
   uniqueName,
@@ -468,6 +469,60 @@ test.describe("client detail", () => {
     expect(archived.tasks[0]?.signature).toMatch(/^data:image\/png;base64,/);
     await openClient(page, { id: client.id, name: renamed });
     await expect(page.getByText(/This client is archived/)).toBeVisible();
+  });
+
+  test("S-EDGE-10 an archived client says Archived once and offers no Complete or Edit on its open tasks, saying why, until it is restored", async ({
+    page,
+    ownFirm,
+  }, testInfo) => {
+    await ownFirm.signIn(page, "admin");
+    const client = await createClient(page, { industry: "Retail", status: "active" });
+    const open = await createTask(page, client.id, { name: uniqueName("Year-end review"), dueDate: daysFromNow(-2) });
+    const signed = await createTask(page, client.id, { name: uniqueName("Engagement letter") });
+    await completeTaskByApi(page, signed.id, "Kept Evidence");
+    expect((await page.request.delete(`/api/clients/${client.id}`)).status()).toBe(204);
+
+    await openClient(page, client);
+    const heading = page.getByRole("heading", { level: 2, name: client.name });
+    const headerBadges = heading.locator("..");
+    await expect(headerBadges.getByText("Archived", { exact: true })).toBeVisible();
+    await expect(headerBadges.getByText("Active", { exact: true })).toHaveCount(0);
+    await expect(card(page, "client-info").getByText("Active once restored")).toBeVisible();
+    await expect(page.getByText("Active", { exact: true })).toHaveCount(0);
+
+    const openRow = taskRow(page, open.name);
+    await expect(openRow.getByTestId("task-status")).toHaveText("Overdue");
+    await expect(openRow.getByRole("button")).toHaveCount(0);
+    await expect(card(page, "tasks").getByTestId("archived-tasks-note")).toHaveText(
+      "This client is archived, so its open tasks cannot be completed or changed. Restore the client to work on them.",
+    );
+    // The signed work stays readable.
+    await expect(taskRow(page, signed.name).getByTestId("task-completed")).toContainText("(signed as “Kept Evidence”)");
+    await expect(card(page, "tasks").getByRole("button", { name: "Add Task" })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+    await saveShot(page, testInfo, "archived-client-1280");
+    await page.setViewportSize(viewports.mobile);
+    await expectNoHorizontalScroll(page);
+    await saveShot(page, testInfo, "archived-client-375");
+    await page.setViewportSize(viewports.desktop);
+
+    // The server refuses a sign-off just as clearly, whatever the screen offers.
+    const refused = await page.request.patch(`/api/tasks/${open.id}/complete`, {
+      data: { signature: signaturePng(), printedName: "Too Early" },
+    });
+    expect(refused.status()).toBe(409);
+    expect(await refused.json()).toEqual({
+      message: "This client is archived. Restore it before signing off its tasks.",
+      code: "CONFLICT",
+    });
+
+    await page.getByRole("button", { name: "Restore Client" }).click();
+    await expect(page.getByText("Client restored")).toBeVisible();
+    await expect(headerBadges.getByText("Active", { exact: true })).toBeVisible();
+    await expect(headerBadges.getByText("Archived", { exact: true })).toHaveCount(0);
+    await expect(card(page, "tasks").getByTestId("archived-tasks-note")).toHaveCount(0);
+    await expect(openRow.getByRole("button", { name: "Complete" })).toBeVisible();
+    await expect(openRow.getByRole("button", { name: `Edit ${open.name}` })).toBeVisible();
   });
 
   test("S-ROLE-06 S-ROLE-07 S-ROLE-08 S-ROLE-09 a user sees task actions on an assigned client and no client or contact actions", async ({

@@ -36,7 +36,7 @@ export async function createClient(page: Page, client: { name: string; templateI
   return (await response.json()) as ClientDetail;
 }
 
-/** The page's own search box (the shell's header has one with the same placeholder). */
+/** The page's own search box (on this page the shell's header shows none, S-EDGE-14). */
 export const pageSearch = (page: Page): Locator => page.getByRole("main").getByPlaceholder("Search clients...");
 export const clientCards = (page: Page): Locator => page.getByTestId("client-card");
 export const clientCard = (page: Page, name: string): Locator => page.getByRole("article", { name, exact: true });

@@ -5,6 +5,7 @@ import {
   clientCards,
   createClient,
   createTemplate,
+  dialog,
   drawnSignature,
   pageSearch,
   signInToNewFirm,
@@ -271,6 +272,74 @@ test.describe("clients list", () => {
     await expect(page.getByRole("heading", { name: "No clients yet" })).toBeVisible();
     await expect(page.getByText("Start by adding your first client to the system")).toBeVisible();
     await expect(page.getByRole("button", { name: "New Client" })).toBeVisible();
+  });
+
+  test("S-EDGE-12 the empty clients page offers New Client: its button opens the Create New Client dialog", async ({
+    page,
+    ownFirm,
+  }, testInfo) => {
+    await ownFirm.signIn(page);
+    for (const [name, viewport] of Object.entries(viewports)) {
+      await page.setViewportSize(viewport);
+      await page.goto("/clients");
+      await expect(page.getByRole("heading", { name: "No clients yet" })).toBeVisible();
+      await expectNoHorizontalScroll(page);
+      await attachScreenshot(page, testInfo, `clients-none-yet-${name}`);
+    }
+
+    await page.getByRole("button", { name: "Add your first client" }).click();
+    const form = dialog(page);
+    await expect(form).toBeVisible();
+    const name = uniqueName("First Client");
+    await form.getByLabel("Company Name *").fill(name);
+    await form.getByRole("button", { name: "Create Client" }).click();
+    await expect(page.getByText("Client created successfully!")).toBeVisible();
+    await expect(form).toBeHidden();
+    await expect(clientCard(page, name)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "No clients yet" })).toHaveCount(0);
+  });
+
+  test("S-EDGE-14 the Clients page shows one client search, its own, which filters the list; elsewhere every search box has a label of its own", async ({
+    page,
+  }, testInfo) => {
+    await signInAs(page, "admin");
+    const searchBoxes = page.locator('input[type="search"]');
+    for (const [name, viewport] of Object.entries(viewports)) {
+      await page.setViewportSize(viewport);
+      await page.goto("/clients");
+      await expect(clientCards(page).first()).toBeVisible();
+      await expect(searchBoxes).toHaveCount(1);
+      await expect(page.getByRole("banner").locator('input[type="search"]')).toHaveCount(0);
+      await expect(pageSearch(page)).toHaveAccessibleName("Search clients by name, industry or status");
+      await attachScreenshot(page, testInfo, `clients-one-search-${name}`);
+    }
+    const [first] = await searchResults(page, "");
+    if (!first) throw new Error("the demo firm has no clients");
+    await page.setViewportSize(viewports.desktop);
+    await search(page, first.name);
+    const matches = await searchResults(page, first.name);
+    expect(matches.map((client) => client.id)).toContain(first.id);
+    await expectGridToShow(
+      page,
+      matches.map((client) => client.name),
+    );
+
+    // Leaving the page brings the header's search back, which opens a client rather than filtering a list.
+    await page.getByRole("link", { name: "Task Audit" }).click();
+    await expect(page.getByRole("banner").locator('input[type="search"]')).toHaveAccessibleName(
+      "Search clients to open one",
+    );
+    for (const path of ["/dashboard", "/tasks", "/reports", "/users", "/settings", `/client/${first.id}`]) {
+      await page.goto(path);
+      await expect(page.getByRole("banner").locator('input[type="search"]')).toBeVisible();
+      // A screen reader lists these boxes by name: two alike would be two "Search clients".
+      const labels = await searchBoxes.evaluateAll((boxes) => boxes.map((box) => box.getAttribute("aria-label")));
+      expect(
+        labels.every((label) => label !== null && label.length > 0),
+        path,
+      ).toBe(true);
+      expect(new Set(labels).size, `${path}: ${labels.join(" | ")}`).toBe(labels.length);
+    }
   });
 
   test("S-CLIST-15 S-CONST-44 the loading skeleton is six placeholder cards", async ({ page }) => {

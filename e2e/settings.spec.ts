@@ -162,6 +162,64 @@ test.describe("settings", () => {
     await expect(page.getByRole("form", { name: "Firm settings" }).getByLabel("Firm name")).toHaveValue(name);
   });
 
+  test("S-EDGE-06 the time zone is found by typing: Tokyo finds Asia/Tokyo, which is picked and saved; the keys work too", async ({
+    page,
+  }, testInfo) => {
+    // Two saves, a reload, an axe run and two screenshots, on a machine two workers share.
+    test.slow();
+    await signInToNewFirm(page);
+    await page.goto("/settings");
+    const form = page.getByRole("form", { name: "Firm settings" });
+    const picker = form.getByRole("combobox", { name: "Time zone" });
+    await expect(picker).toHaveText(/^UTC/);
+
+    await picker.click();
+    const search = page.getByRole("combobox", { name: "Search time zones" });
+    await expect(search).toBeFocused();
+    const options = page.getByRole("listbox", { name: "Time zones" }).getByRole("option");
+    expect(await options.count()).toBeGreaterThan(300);
+    await search.fill("Tokyo");
+    await expect(options).toHaveCount(1);
+    await expect(options).toContainText("Asia/Tokyo");
+    await expectNoAxeViolations(page, { popupOpen: true });
+    await attachScreenshot(page, testInfo, "time-zone-search-1280");
+    await options.getByText("Asia/Tokyo").click();
+    await expect(search).toBeHidden();
+    await expect(picker).toBeFocused();
+    await expect(picker).toHaveText(/^Asia\/Tokyo/);
+    await form.getByRole("button", { name: "Save firm settings" }).click();
+    await expect(page.getByText("Firm settings saved")).toBeVisible();
+    expect((await apiGet<Firm>(page, "/api/firm")).timeZone).toBe("Asia/Tokyo");
+
+    // By keyboard: the arrow opens the list at the firm's zone; spaces stand for underscores.
+    await page.reload();
+    await picker.focus();
+    await page.keyboard.press("ArrowDown");
+    const selected = page.getByRole("option", { selected: true });
+    await expect(selected).toContainText("Asia/Tokyo");
+    await expect(search).toHaveAttribute("aria-activedescendant", (await selected.getAttribute("id")) ?? "");
+    await page.keyboard.type("new york");
+    await expect(options).toHaveCount(1);
+    await page.keyboard.press("Enter");
+    await expect(picker).toHaveText(/^America\/New York/);
+    // Typing on the closed picker opens it with that letter, and Escape leaves the choice as it was.
+    await page.keyboard.type("z");
+    await expect(search).toHaveValue("z");
+    await page.keyboard.press("Escape");
+    await expect(search).toBeHidden();
+    await expect(picker).toHaveText(/^America\/New York/);
+    await form.getByRole("button", { name: "Save firm settings" }).click();
+    await expect(page.getByText("Firm settings saved")).toBeVisible();
+    expect((await apiGet<Firm>(page, "/api/firm")).timeZone).toBe("America/New_York");
+
+    await page.setViewportSize(viewports.mobile);
+    await picker.click();
+    await search.fill("pacific time");
+    await expect(options.filter({ hasText: "America/Los Angeles" })).toHaveCount(1);
+    await expectNoHorizontalScroll(page);
+    await attachScreenshot(page, testInfo, "time-zone-search-375");
+  });
+
   test("S-ROLE-06 an admin and a user see no Firm form; only super admins and admins see the audit trail link", async ({
     page,
   }) => {

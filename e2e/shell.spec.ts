@@ -11,6 +11,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   holdRequests,
+  OwnFirm,
   signInAs,
   test,
   viewports,
@@ -243,6 +244,21 @@ test.describe("shell", () => {
     await expect(menu.getByTestId("user-menu-name")).toHaveText("Olivia Hart");
     await expect(menu.getByTestId("user-menu-role")).toHaveText("super admin");
     await expect(menu.getByRole("menuitem")).toHaveText(["Sign Out"]);
+  });
+
+  test("S-EDGE-02 a name starting with an emoji shows the whole emoji in the initials, in the menu and on the user's card", async ({
+    page,
+  }, testInfo) => {
+    await OwnFirm.register(page.request, "professional", { fullName: "😀 Dana" });
+    await page.goto("/dashboard");
+    const trigger = page.getByRole("button", { name: "User menu" });
+    // The avatar is the trigger's first child; half an emoji would read "\uD83DD" here.
+    await expect(trigger.locator(":scope > span").first()).toHaveText("😀D");
+    await attachScreenshot(page, testInfo, "emoji-initials-1280");
+
+    await page.goto("/users");
+    const card = page.getByRole("article", { name: "😀 Dana" });
+    await expect(card.locator("span[aria-hidden=true]").first()).toHaveText("😀D");
   });
 
   test('S-SHELL-15 the role shows as "Administrator" when the session answer has none', async ({ page }) => {

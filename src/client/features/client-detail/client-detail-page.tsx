@@ -86,6 +86,7 @@ function ClientDetail({ client, role, timeZone }: { client: ClientDetailData; ro
           timeZone={timeZone}
           canManage={can(role, "tasks.create")}
           canComplete={can(role, "tasks.complete")}
+          canRestore={canEditClient}
         />
       </div>
     </>

@@ -17,7 +17,7 @@ import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
 import { useArchiveClient, useRestoreClient } from "./api";
 import { ClientDialog } from "./client-dialog";
-import { clientStatusBadge } from "./client-status";
+import { clientStateBadge } from "./client-status";
 
 /** The client's name and status, with editing and archiving for those allowed (admin and up). */
 export function ClientHeader({ client, canEdit }: { client: ClientDetail; canEdit: boolean }) {
@@ -26,7 +26,7 @@ export function ClientHeader({ client, canEdit }: { client: ClientDetail; canEdi
   const archive = useArchiveClient(client.id);
   const restore = useRestoreClient(client.id);
   const navigate = useNavigate();
-  const status = clientStatusBadge[client.status];
+  const state = clientStateBadge(client);
   const archived = client.archivedAt !== null;
 
   const onArchive = () =>
@@ -54,8 +54,7 @@ export function ClientHeader({ client, canEdit }: { client: ClientDetail; canEdi
         <div className="flex min-w-0 flex-col gap-1.5">
           <div className="flex flex-wrap items-center gap-2">
             <h2 className="min-w-0 text-2xl font-semibold tracking-tight break-words">{client.name}</h2>
-            <Badge variant={status.variant}>{status.label}</Badge>
-            {archived && <Badge variant="outline">Archived</Badge>}
+            <Badge variant={state.variant}>{state.label}</Badge>
           </div>
           {client.industry && <p className="text-sm text-muted-foreground">{client.industry}</p>}
         </div>

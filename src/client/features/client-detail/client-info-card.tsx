@@ -3,11 +3,11 @@ import type { ReactNode } from "react";
 import type { ClientDetail } from "../../../shared/clients";
 import { Badge } from "../../components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
-import { clientStatusBadge } from "./client-status";
+import { clientStateBadge, clientStatusBadge } from "./client-status";
 
 /** S-CDET-06: company name, industry, address, phone, email (and the status). */
 export function ClientInfoCard({ client }: { client: ClientDetail }) {
-  const status = clientStatusBadge[client.status];
+  const state = clientStateBadge(client);
   return (
     <Card data-testid="client-info">
       <CardHeader>
@@ -31,7 +31,14 @@ export function ClientInfoCard({ client }: { client: ClientDetail }) {
             {client.email && <ContactLink href={`mailto:${client.email}`}>{client.email}</ContactLink>}
           </Field>
           <Field icon={CircleDot} label="Status">
-            <Badge variant={status.variant}>{status.label}</Badge>
+            <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+              <Badge variant={state.variant}>{state.label}</Badge>
+              {client.archivedAt !== null && (
+                <span className="text-xs text-muted-foreground">
+                  {clientStatusBadge[client.status].label} once restored
+                </span>
+              )}
+            </span>
           </Field>
         </dl>
       </CardContent>

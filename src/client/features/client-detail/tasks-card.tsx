@@ -1,4 +1,4 @@
-import { CalendarDays, CheckCircle2, ClipboardList, Flag, Pencil, Plus, Repeat, Trash2 } from "lucide-react";
+import { Archive, CalendarDays, CheckCircle2, ClipboardList, Flag, Pencil, Plus, Repeat, Trash2 } from "lucide-react";
 import { useState } from "react";
 import type { ClientDetail } from "../../../shared/clients";
 import type { Task } from "../../../shared/tasks";
@@ -31,18 +31,22 @@ type Open = { dialog: "add" } | { dialog: "edit" | "complete" | "delete"; task: 
  * S-CDET-12..18, "Client Tasks": "N of M tasks completed", Add Task, and per task its name,
  * status, Recurring badge, description, due date and who completed it when. Open work can be
  * changed, deleted or signed off (Complete, red when overdue); signed-off work cannot change.
+ * An archived client's work is read-only until it is restored, and the card says so (S-EDGE-10).
  */
 export function TasksCard({
   client,
   timeZone,
   canManage,
   canComplete,
+  canRestore,
   className,
 }: {
   client: ClientDetail;
   timeZone: string;
   canManage: boolean;
   canComplete: boolean;
+  /** Whether the viewer may restore the client, which decides what the archived note suggests. */
+  canRestore: boolean;
   className?: string;
 }) {
   const [open, setOpen] = useState<Open>();
@@ -50,8 +54,10 @@ export function TasksCard({
   const close = () => setOpen(undefined);
   const tasks = tasksInWorkOrder(client.tasks);
   const completed = client.tasks.filter((task) => task.status === "completed").length;
-  // An archived client takes no new work (the server refuses it); its record stays readable.
+  // An archived client's work is read-only until it is restored (decision 0031; the server
+  // refuses it too); its record, signed work included, stays readable.
   const active = client.archivedAt === null;
+  const openTasks = client.tasks.length - completed;
 
   const onDelete = (task: Task) =>
     remove.mutate(task.id, {
@@ -82,6 +88,18 @@ export function TasksCard({
         )}
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
+        {!active && openTasks > 0 && (
+          <p
+            role="note"
+            data-testid="archived-tasks-note"
+            className="flex items-start gap-2 rounded-md border bg-muted px-3 py-2.5 text-sm text-muted-foreground"
+          >
+            <Archive className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            {canRestore
+              ? "This client is archived, so its open tasks cannot be completed or changed. Restore the client to work on them."
+              : "This client is archived, so its open tasks cannot be completed or changed. An admin can restore the client to work on them."}
+          </p>
+        )}
         {client.tasks.length > 0 && (
           <div className="h-1.5 overflow-hidden rounded-full bg-muted" aria-hidden="true">
             <div
@@ -108,7 +126,7 @@ export function TasksCard({
                 task={task}
                 timeZone={timeZone}
                 canManage={canManage && active}
-                canComplete={canComplete}
+                canComplete={canComplete && active}
                 onAction={(dialog) => setOpen({ dialog, task })}
               />
             ))}

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { AlertTriangle, Building2, Search, SearchX } from "lucide-react";
+import { AlertTriangle, Building2, Plus, Search, SearchX } from "lucide-react";
 import { useState } from "react";
 import { can } from "../../../shared/permissions";
 import { Button } from "../../components/ui/button";
@@ -26,10 +26,12 @@ const skeletonCards = ["a", "b", "c", "d", "e", "f"];
  */
 export function ClientsPage() {
   const [text, setText] = useState("");
+  const [creating, setCreating] = useState(false);
   const q = useDebouncedValue(text.trim(), searchDebounceMs);
   const grid = useInfiniteQuery(clientGridQueryOptions(q));
   const { data: user } = useQuery(currentUserQueryOptions());
   const clients = grid.data?.pages.flatMap((page) => page.clients) ?? [];
+  const canCreate = user !== undefined && can(user.role, "clients.write");
 
   return (
     <div className="flex flex-col gap-6">
@@ -50,7 +52,7 @@ export function ClientsPage() {
             className="pl-9"
           />
         </span>
-        {user && can(user.role, "clients.write") && <NewClientDialog />}
+        {canCreate && <NewClientDialog open={creating} onOpenChange={setCreating} />}
       </div>
       {grid.isPending ? (
         <div
@@ -82,6 +84,14 @@ export function ClientsPage() {
             icon={Building2}
             title="No clients yet"
             description="Start by adding your first client to the system"
+            action={
+              canCreate && (
+                <Button onClick={() => setCreating(true)}>
+                  <Plus aria-hidden="true" />
+                  Add your first client
+                </Button>
+              )
+            }
           />
         )
       ) : (

@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Loader2, Plus } from "lucide-react";
-import { useId, useState } from "react";
+import { useId } from "react";
 import { type FieldPath, useForm } from "react-hook-form";
 import { z } from "zod";
 import { type ClientStatus, type CreateClientInput, clientStatuses, createClientSchema } from "../../../shared/clients";
@@ -68,9 +68,17 @@ type NewClientFields = z.input<typeof newClientFormSchema>;
 /** The product's toasts (S-CNEW-23) explain a failure; this is for a failure without a server message. */
 const noAnswerMessage = "The server could not be reached. Please try again.";
 
-/** "New Client" and the "Create New Client" dialog (the CNEW requirements), saved in one request. */
-export function NewClientDialog() {
-  const [open, setOpen] = useState(false);
+/**
+ * "New Client" and the "Create New Client" dialog (the CNEW requirements), saved in one request.
+ * The page holds whether it is open, so its empty state can open the same dialog (S-EDGE-12).
+ */
+export function NewClientDialog({
+  open,
+  onOpenChange: setOpen,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const createClient = useCreateClient();
   const form = useForm<NewClientFields, unknown, CreateClientInput>({
     resolver: zodResolver(newClientFormSchema),

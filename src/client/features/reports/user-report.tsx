@@ -23,6 +23,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../..
 import { EmptyState } from "../../components/ui/empty-state";
 import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
+import { initials } from "../../lib/user-display";
 import { currentUserQueryOptions } from "../auth/api";
 import { userReportQueryOptions, userReportUrl, usersQueryOptions } from "./api";
 import { ReportSkeleton } from "./client-report";
@@ -348,12 +349,6 @@ function PerformanceBreakdown({ report }: { report: UserReport }) {
 
 function UserInformation({ user }: { user: UserReport["user"] }) {
   const since = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" }).format(new Date(user.createdAt));
-  const initials = user.fullName
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((part) => part[0]?.toUpperCase())
-    .join("");
   const rows: { icon: LucideIcon; label: string; value: string }[] = [
     { icon: UserRound, label: "Username", value: `@${user.username}` },
     { icon: Mail, label: "Email", value: user.email ?? "Not provided" },
@@ -371,7 +366,7 @@ function UserInformation({ user }: { user: UserReport["user"] }) {
             className="flex size-10 shrink-0 items-center justify-center rounded-full bg-primary-subtle text-sm font-semibold text-primary-subtle-foreground"
             aria-hidden="true"
           >
-            {initials}
+            {initials(user.fullName)}
           </span>
           <div className="flex min-w-0 flex-col gap-1">
             <span className="truncate font-medium">{user.fullName}</span>

@@ -9,23 +9,15 @@ import { EditConflictNotice, useEditConflict } from "../../components/ui/edit-co
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
 import { GuardedForm } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { Skeleton } from "../../components/ui/skeleton";
 import { toast } from "../../components/ui/toaster";
 import { ApiError, errorMessage } from "../../lib/api";
 import { firmQueryOptions } from "../../lib/firm";
 import { useUpdateFirm } from "./api";
+import { TimeZonePicker } from "./time-zone-picker";
 
 type Fields = z.input<typeof updateFirmSchema>;
 type Output = z.output<typeof updateFirmSchema>;
-
-/** The zones this browser knows (the server accepts the same IANA names), with the firm's own first in mind. */
-function timeZoneOptions(current: string): string[] {
-  const known = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
-  return [...new Set(["UTC", current, ...known])].sort((a, b) =>
-    a === "UTC" ? -1 : b === "UTC" ? 1 : a.localeCompare(b),
-  );
-}
 
 /** A super admin renames the firm and sets the time zone its dates are computed in (issue 9). */
 export function FirmCard() {
@@ -69,7 +61,6 @@ function FirmForm({ firm }: { firm: Firm }) {
     valuesOf,
     load: () => queryClient.fetchQuery({ ...firmQueryOptions(), staleTime: 0 }),
   });
-  const zones = timeZoneOptions(firm.timeZone);
 
   const save = (values: Output) => {
     const input = conflict.changes(values);
@@ -119,20 +110,9 @@ function FirmForm({ firm }: { firm: Firm }) {
             render={({ field }) => (
               <FormItem>
                 <FormLabel>Time zone</FormLabel>
-                <Select value={field.value} onValueChange={field.onChange} disabled={update.isPending}>
-                  <FormControl>
-                    <SelectTrigger>
-                      <SelectValue placeholder="Choose a time zone" />
-                    </SelectTrigger>
-                  </FormControl>
-                  <SelectContent className="max-h-72">
-                    {zones.map((zone) => (
-                      <SelectItem key={zone} value={zone}>
-                        {zone.replaceAll("_", " ")}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
+                <FormControl>
+                  <TimeZonePicker value={field.value ?? firm.timeZone} onChange={field.onChange} disabled={busy} />
+                </FormControl>
                 <FormDescription>"Today", due dates and report ranges follow this zone.</FormDescription>
                 <FormMessage />
               </FormItem>

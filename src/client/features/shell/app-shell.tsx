@@ -1,6 +1,6 @@
 import { Menu } from "lucide-react";
 import { useState } from "react";
-import { Outlet } from "react-router";
+import { Outlet, useMatch } from "react-router";
 import { BrandMark } from "../../components/brand-mark";
 import { Button } from "../../components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from "../../components/ui/sheet";
@@ -17,6 +17,9 @@ import { UserMenu } from "./user-menu";
 export function AppShell() {
   const title = useRouteTitle();
   const [menuOpen, setMenuOpen] = useState(false);
+  // The Clients page has a search of its own that filters its list, which is what a person on
+  // that page wants; a second box there that looks the same but jumps away would only confuse.
+  const onClientsPage = useMatch("/clients") !== null;
 
   return (
     <div className="min-h-screen bg-background">
@@ -46,7 +49,7 @@ export function AppShell() {
               </SheetContent>
             </Sheet>
             <h1 className="min-w-0 flex-1 truncate text-lg font-semibold tracking-tight">{title}</h1>
-            <ClientSearch className="order-last w-full md:order-none md:w-72 lg:w-80" />
+            {!onClientsPage && <ClientSearch className="order-last w-full md:order-none md:w-72 lg:w-80" />}
             <OverdueBell />
             <UserMenu />
           </div>

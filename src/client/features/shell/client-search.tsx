@@ -13,7 +13,8 @@ const debounceMs = 250;
 
 /**
  * The header's client search (S-SHELL-10): results come from the API, each links to the
- * client. Arrow keys move between the input and the results; Escape closes the list.
+ * client. Arrow keys move between the input and the results; Escape closes the list. Its label
+ * says it opens a client, apart from the search boxes that filter a page's list (S-EDGE-14).
  */
 export function ClientSearch({ className }: { className?: string }) {
   const [text, setText] = useState("");
@@ -72,7 +73,7 @@ export function ClientSearch({ className }: { className?: string }) {
         }}
         onFocus={() => setOpen(true)}
         placeholder="Search clients..."
-        aria-label="Search clients"
+        aria-label="Search clients to open one"
         role="combobox"
         aria-autocomplete="list"
         aria-expanded={showList}

@@ -351,6 +351,7 @@ export async function updateTask(options: {
     if (before.status === "completed") {
       throw new AppError("CONFLICT", "This task is signed off and cannot be changed");
     }
+    await refuseArchivedClient(tx, actor.firmId, before.clientId, "changing its tasks");
     const changes = changedFields(before, {
       name: input.name,
       description: input.description,
@@ -391,6 +392,7 @@ export async function deleteTask(options: { db: Database; actor: Actor; taskId: 
     if (before.status === "completed") {
       throw new AppError("CONFLICT", "This task is signed off and cannot be deleted");
     }
+    await refuseArchivedClient(tx, actor.firmId, before.clientId, "deleting its tasks");
     const deleted = await tx
       .delete(tasks)
       .where(and(eq(tasks.firmId, actor.firmId), eq(tasks.id, taskId), eq(tasks.status, "pending")))
@@ -432,6 +434,7 @@ export async function completeTask(options: {
     );
     assertVersion(before.version, options.ifMatch, "task");
     if (before.status === "completed") throw new AppError("CONFLICT", "This task is already completed");
+    await refuseArchivedClient(tx, actor.firmId, before.clientId, "signing off its tasks");
     const completedAt = new Date();
     const [completed] = await tx
       .update(tasks)
@@ -485,6 +488,19 @@ async function findTask(tx: DbExecutor, firmId: string, taskId: string, userId: 
     );
   if (!row) throw new AppError("NOT_FOUND", "Task not found");
   return row;
+}
+
+/**
+ * An archived client's work is read-only until the client is restored (decision 0031): its
+ * signed evidence stays readable, and nothing of it is changed, deleted or signed off meanwhile.
+ * Archiving takes the firm lock, as every task write does, so the check cannot race it.
+ */
+async function refuseArchivedClient(tx: DbExecutor, firmId: string, clientId: string, doing: string): Promise<void> {
+  const [client] = await tx
+    .select({ archivedAt: clients.archivedAt })
+    .from(clients)
+    .where(and(eq(clients.firmId, firmId), eq(clients.id, clientId)));
+  if (client?.archivedAt) throw new AppError("CONFLICT", `This client is archived. Restore it before ${doing}.`);
 }
 
 /** A task's editable fields as the audit trail records them. */

@@ -631,6 +631,52 @@ describe("tasks API", () => {
     expect(again.body).toEqual({ message: "Task not found", code: "NOT_FOUND" });
   });
 
+  it("S-EDGE-10 an archived client's pending work cannot be changed, deleted or signed off until the client is restored", async () => {
+    const archived = await insertClient(db(), { firmId: firmId(), name: "Shelved Ltd", archivedAt: new Date() });
+    const pending = await insertTask(db(), { firmId: firmId(), clientId: archived.id, name: "Left open" });
+    const signed = await insertTask(db(), {
+      firmId: firmId(),
+      clientId: archived.id,
+      name: "Signed before archiving",
+      completed: { by: world.users.admin },
+    });
+    const client = await signIn(ctx.app, world.users.super_admin);
+    const before = await countRows();
+
+    const refusals = [
+      [await client.patch(`/api/tasks/${pending.id}`, { name: "Quietly renamed" }), "changing its tasks"],
+      [await client.delete(`/api/tasks/${pending.id}`), "deleting its tasks"],
+      [
+        await client.patch(`/api/tasks/${pending.id}/complete`, { signature: signature(), printedName: "Ann Lee" }),
+        "signing off its tasks",
+      ],
+    ] as const;
+    for (const [response, doing] of refusals) {
+      expect(response.status).toBe(409);
+      expect(response.body).toEqual({
+        message: `This client is archived. Restore it before ${doing}.`,
+        code: "CONFLICT",
+      });
+    }
+    expect(await countRows()).toEqual(before);
+    expect(await storedTask(pending.id)).toEqual(pending);
+    // The signed evidence stays readable.
+    const detail = await client.get(`/api/clients/${archived.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.tasks.find((task: { id: string }) => task.id === signed.id)).toMatchObject({
+      status: "completed",
+      signature: signed.signature,
+    });
+
+    expect((await client.post(`/api/clients/${archived.id}/restore`)).status).toBe(200);
+    const completed = await client.patch(`/api/tasks/${pending.id}/complete`, {
+      signature: signature(),
+      printedName: "Ann Lee",
+    });
+    expect(completed.status).toBe(200);
+    expect(completed.body).toMatchObject({ id: pending.id, status: "completed", printedName: "Ann Lee" });
+  });
+
   // -----------------------------------------------------------------------------------------
   // Completion
 
