@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import { reportStatements } from "../src/server/features/reports/reports.service";
+import { userWorkStatements } from "../src/server/features/reports/user-work";
 import { connectDatabase, type DatabaseHandle } from "../src/server/platform/db/database";
 import { startEmbeddedPostgres } from "../src/server/platform/db/embedded-postgres";
 import { migrateDatabase } from "../src/server/platform/db/migrate";
@@ -146,6 +147,16 @@ try {
     },
     { path: (firm) => `/api/reports/users/${firm.adminId}?days=30`, what: "user report, 30 days (the super admin)" },
     { path: (firm) => `/api/reports/users/${firm.adminId}?days=365`, what: "user report, 365 days (the super admin)" },
+    // The profile counts a user's work as the user report does (S-EDGE-03).
+    {
+      path: (firm) => `/api/users/${firm.adminId}/activity?days=365`,
+      what: "user profile, 365 days (the super admin)",
+    },
+    {
+      path: (firm) => `/api/users/${firm.userId}/activity?days=30`,
+      what: "user profile of oneself as a `user`, 30 days",
+      asUser: true,
+    },
     {
       path: (firm) => `/api/reports/users/${firm.userId}?days=90`,
       what: "user report of oneself as a `user`",
@@ -199,9 +210,15 @@ try {
         [large.firm.id, large.superAdmin.id, ...range, "infinity", "ffffffff-ffff-ffff-ffff-ffffffffffff", 10],
       ],
     ];
-    for (const [name, values] of cases) {
+    const workCases: [string, unknown[]][] = [
+      ["user_work_signed_off", [large.firm.id, large.superAdmin.id, ...range]],
+      ["user_work_tasks", [large.firm.id, large.superAdmin.id, ...range]],
+      ["user_work_open", [large.firm.id, large.user.id, now]],
+      ["user_work_tasks", [large.firm.id, large.user.id, ...range]],
+    ];
+    for (const [name, values] of [...cases, ...workCases]) {
       const { rows } = await database.pool.query<{ "QUERY PLAN": string }>(
-        `explain (analyze, buffers) ${reportStatements[name]}`,
+        `explain (analyze, buffers) ${reportStatements[name] ?? userWorkStatements[name]}`,
         values,
       );
       const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");

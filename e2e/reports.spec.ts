@@ -437,6 +437,7 @@ test.describe("reports", () => {
       "Due date",
       "Created",
       "Completed",
+      "Completed at (UTC)",
       "Printed name",
       "Signed by",
     ]);
@@ -456,8 +457,46 @@ test.describe("reports", () => {
     ]);
     expect(userFile.suggestedFilename()).toMatch(/^user-report-.*-7d-.*\.csv$/);
     const userRows = parseCsv(fs.readFileSync(await userFile.path(), "utf8"));
-    expect(userRows[0]).toEqual(["Task", "Client", "Priority", "Due date", "Created", "Completed", "On time"]);
+    expect(userRows[0]).toEqual([
+      "Task",
+      "Client",
+      "Priority",
+      "Due date",
+      "Created",
+      "Completed",
+      "Completed at (UTC)",
+      "On time",
+    ]);
     expect(userRows).toHaveLength(3);
+  });
+
+  test('S-EDGE-08 S-EDGE-09 a report on a client named "Ωmega Ünternehmen" downloads under that name, with the firm\'s dates', async ({
+    page,
+  }) => {
+    await signInToNewFirm(page);
+    const zone = await page.request.patch("/api/firm", { data: { timeZone: "Pacific/Auckland" } });
+    expect(zone.status(), "move the firm to Auckland").toBe(200);
+    const clientId = await createClient(page, "Ωmega Ünternehmen");
+    await completeTask(
+      page,
+      await createTask(page, { clientId, name: "Year-end close", dueInDays: 10 }),
+      await drawnSignature(page),
+    );
+
+    await page.goto(`/reports?client=${clientId}`);
+    await expect(statValue(page, "Total Tasks")).toHaveText("1");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Download CSV" }).click(),
+    ]);
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Pacific/Auckland" }).format(new Date());
+    expect(download.suggestedFilename()).toBe(`client-report-Ωmega-Ünternehmen-30d-${today}.csv`);
+    const [header, row] = parseCsv(fs.readFileSync(await download.path(), "utf8"));
+    // The row's dates read as the screen shows them in Auckland; the sign-off keeps its instant.
+    const completedAt = row?.[header?.indexOf("Completed at (UTC)") ?? -1] ?? "";
+    const shown = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "Pacific/Auckland" });
+    expect(row?.[header?.indexOf("Completed") ?? -1]).toBe(shown.format(new Date(completedAt)));
+    expect(completedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
   test("S-ROLE-15 S-ROLE-16 a user picks only assigned clients and only themselves; the API refuses the rest", async ({

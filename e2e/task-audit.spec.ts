@@ -213,6 +213,58 @@ test.describe("task audit", () => {
     expect(overdueListed.map((task) => task.id).sort()).toEqual(overdue.map((task) => task.id).sort());
   });
 
+  test("S-EDGE-07 the status filter is kept in the URL: it survives a reload, and back and forward step through it", async ({
+    page,
+  }) => {
+    await registerFirm(page);
+    const clientId = await createClient(page, `Filter Co ${unique()}`);
+    await completeTask(page, await createTask(page, clientId, "Filed return", 3), "Dana Whitfield");
+    await createTask(page, clientId, "Open engagement", 5);
+    await createTask(page, clientId, "Late payroll", -2);
+    const names = () => cards(page).getByTestId("task-name");
+
+    await page.goto("/tasks");
+    await expect(names()).toHaveText(["Filed return", "Open engagement", "Late payroll"]);
+    await chooseStatus(page, "Overdue");
+    await expect(page).toHaveURL(/\/tasks\?status=overdue$/);
+    await expect(names()).toHaveText(["Late payroll"]);
+
+    await page.reload();
+    await expect(statusFilter(page)).toHaveText("Overdue");
+    await expect(names()).toHaveText(["Late payroll"]);
+
+    await chooseStatus(page, "Completed");
+    await expect(page).toHaveURL(/\/tasks\?status=completed$/);
+    await expect(names()).toHaveText(["Filed return"]);
+    // Back returns to the filter before, then to the unfiltered list; forward comes again.
+    await page.goBack();
+    await expect(page).toHaveURL(/\/tasks\?status=overdue$/);
+    await expect(statusFilter(page)).toHaveText("Overdue");
+    await expect(names()).toHaveText(["Late payroll"]);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/tasks$/);
+    await expect(statusFilter(page)).toHaveText("All statuses");
+    await expect(names()).toHaveCount(3);
+    await page.goForward();
+    await expect(statusFilter(page)).toHaveText("Overdue");
+    await expect(names()).toHaveText(["Late payroll"]);
+
+    // A look at the templates keeps the filter; choosing "All statuses" takes it out of the URL.
+    await page.getByRole("tab", { name: "Task Templates" }).click();
+    await expect(page).toHaveURL(/\/tasks\?status=overdue&tab=templates$/);
+    await page.getByRole("tab", { name: "Task Audit" }).click();
+    await expect(page).toHaveURL(/\/tasks\?status=overdue$/);
+    await expect(names()).toHaveText(["Late payroll"]);
+    await chooseStatus(page, "All statuses");
+    await expect(page).toHaveURL(/\/tasks$/);
+    await expect(names()).toHaveCount(3);
+
+    // A link with a status the filter does not know shows every task.
+    await page.goto("/tasks?status=archived");
+    await expect(statusFilter(page)).toHaveText("All statuses");
+    await expect(names()).toHaveCount(3);
+  });
+
   test("S-TAUD-11 a firm with no tasks sees No task history yet", async ({ page }) => {
     await registerFirm(page);
     await page.goto("/tasks");

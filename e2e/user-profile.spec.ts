@@ -12,7 +12,8 @@ import {
   signInToLargeFirm,
   viewports,
 } from "./fixtures";
-import { assignClients, completeTask, createClientWith, createTask, createUser } from "./users-support";
+import { rangeSelect, statValue } from "./reports-support";
+import { assignClients, completeTaskAs, createClientWith, createTask, createUser } from "./users-support";
 
 const stat = (page: Page, label: string) => page.getByRole("group", { name: label }).getByTestId("stat-value");
 const tab = (page: Page, name: "all" | "completed" | "pending" | "overdue") => page.getByTestId(`tab-${name}`);
@@ -27,8 +28,8 @@ async function demoUser(page: Page, role: keyof typeof demoUsers) {
 }
 
 /**
- * A client with `completed` signed-off tasks, `pending` undated ones and `overdue` ones due two
- * days ago, assigned to a new user of that name.
+ * A client with `completed` tasks the new user of that name signed off, `pending` undated ones and
+ * `overdue` ones due two days ago, assigned to that user.
  */
 async function userWithWork(
   page: Page,
@@ -40,7 +41,7 @@ async function userWithWork(
   const user = await createUser(page, { fullName });
   await assignClients(page, user.id, [created.id]);
   for (let index = 0; index < work.completed; index++) {
-    await completeTask(page, await createTask(page, created.id, `Done ${index + 1}`), "Dana Whitfield");
+    await completeTaskAs(page, user, await createTask(page, created.id, `Done ${index + 1}`));
   }
   for (let index = 0; index < work.pending; index++) await createTask(page, created.id, `Open ${index + 1}`);
   for (let index = 0; index < work.overdue; index++) await createTask(page, created.id, `Late ${index + 1}`, -2);
@@ -138,7 +139,7 @@ test.describe("user profile", () => {
     await expect(visibleRows(page).getByTestId("task-status")).toHaveText(["Overdue"]);
     await tab(page, "completed").click();
     await expect(visibleRows(page).getByTestId("task-status")).toHaveText(["Completed", "Completed", "Completed"]);
-    await expect(visibleRows(page).first()).toContainText("signed by Dana Whitfield");
+    await expect(visibleRows(page).first()).toContainText("signed by Vic Amber");
     await expect(page.getByTestId("assigned-client")).toContainText(["Prospect"]);
 
     // 1 of 2: 50 %, red.
@@ -148,10 +149,82 @@ test.describe("user profile", () => {
     await expect(stat(page, "Completion Rate")).toHaveClass(/text-destructive/);
   });
 
+  test("S-EDGE-03 the profile and the User Audit show the same figures of a user's work and say what they count", async ({
+    page,
+  }) => {
+    test.slow();
+    await signInToNewFirm(page);
+    const client = await createClientWith(page, { name: uniqueName("Shared Dental"), industry: "Dental" });
+    const sam = await createUser(page, { fullName: "Sam Signer" });
+    const cleo = await createUser(page, { fullName: "Cleo Colleague" });
+    for (const user of [sam, cleo]) await assignClients(page, user.id, [client.id]);
+    // Sam signs three, Cleo two more on the same client; one task stays pending and one is overdue.
+    for (const index of [1, 2, 3]) await completeTaskAs(page, sam, await createTask(page, client.id, `Sam ${index}`));
+    for (const index of [1, 2]) await completeTaskAs(page, cleo, await createTask(page, client.id, `Cleo ${index}`));
+    await createTask(page, client.id, "Still open", 10);
+    await createTask(page, client.id, "Running late", -2);
+    // Nina joins today with the same client and has signed nothing.
+    const nina = await createUser(page, { fullName: "Nina New" });
+    await assignClients(page, nina.id, [client.id]);
+    const sentence = (days: number) =>
+      `Completed counts the tasks this user signed off in the last ${days} days; ` +
+      "pending and overdue count the open tasks of the clients assigned to them now.";
+    const info = (label: string) =>
+      page
+        .getByTestId("user-information")
+        .locator("div:has(> dt)")
+        .filter({ has: page.getByText(label, { exact: true }) })
+        .locator("dd");
+
+    await page.goto(`/users/${sam.id}`);
+    await expect(page.getByTestId("user-work-definition")).toHaveText(sentence(30));
+    await expect(stat(page, "Completed")).toHaveText("3");
+    await expect(stat(page, "Total Tasks")).toHaveText("5");
+    await expect(stat(page, "Avg. Completion")).toHaveText("0 days");
+    await expect(tab(page, "pending").getByTestId("tab-count")).toHaveText("1");
+    await expect(tab(page, "overdue").getByTestId("tab-count")).toHaveText("1");
+    await tab(page, "completed").click();
+    await expect(visibleRows(page)).toHaveCount(3);
+    for (const row of await visibleRows(page).all()) await expect(row).toContainText("signed by Sam Signer");
+
+    // The User Audit over the same range: the same figures and the same sentence.
+    await page.getByRole("link", { name: "Open User Audit" }).click();
+    await expect(page).toHaveURL(new RegExp(`/reports\\?tab=user&user=${sam.id}$`));
+    await expect(page.getByTestId("user-work-definition")).toHaveText(sentence(30));
+    await expect(statValue(page, "Tasks Completed")).toHaveText("3");
+    await expect(statValue(page, "Avg. Completion")).toHaveText("0 days");
+    await expect(info("Pending tasks")).toHaveText("1");
+    await expect(info("Overdue tasks")).toHaveText("1");
+
+    // Another range on the report, then back to the profile over that range: still one answer.
+    await rangeSelect(page).click();
+    await page.getByRole("option", { name: "Last 7 days" }).click();
+    await expect(page.getByTestId("user-work-definition")).toHaveText(sentence(7));
+    await expect(statValue(page, "Tasks Completed")).toHaveText("3");
+    await page.getByRole("link", { name: "View profile" }).click();
+    await expect(page).toHaveURL(new RegExp(`/users/${sam.id}\\?days=7$`));
+    await expect(page.getByTestId("user-work-definition")).toHaveText(sentence(7));
+    await expect(stat(page, "Completed")).toHaveText("3");
+
+    // Nina: nothing completed on either screen, though her client's work was signed by others.
+    await page.goto(`/users/${nina.id}`);
+    await expect(stat(page, "Completed")).toHaveText("0");
+    await expect(stat(page, "Total Tasks")).toHaveText("2");
+    await expect(stat(page, "Avg. Completion")).toHaveText("—");
+    await page.getByRole("link", { name: "Open User Audit" }).click();
+    await expect(
+      page.getByRole("heading", { name: "No completed tasks found for the selected date range" }),
+    ).toBeVisible();
+    await expect(page.getByTestId("user-work-definition")).toHaveText(sentence(30));
+    await expect(info("Pending tasks")).toHaveText("1");
+    await expect(info("Overdue tasks")).toHaveText("1");
+  });
+
   test("S-UPROF-06 S-CONST-28 average days: the mean of creation to completion in days, rounded", async ({ page }) => {
     await signInAs(page, "super_admin");
     const priya = await demoUser(page, "user");
-    const activity = await apiGet<UserActivity>(page, `/api/users/${priya.id}/activity`);
+    // A year, so the demo history's sign-offs count (the profile's default is the last 30 days).
+    const activity = await apiGet<UserActivity>(page, `/api/users/${priya.id}/activity?days=365`);
     // Worked out here from the raw timestamps (the demo firm's tasks span months).
     expect(activity.totals.total).toBeLessThanOrEqual(activity.tasks.length);
     const durations = activity.tasks
@@ -160,7 +233,7 @@ test.describe("user profile", () => {
     expect(durations.length).toBeGreaterThan(0);
     const mean = Math.round(durations.reduce((sum, days) => sum + days, 0) / durations.length);
     expect(mean).toBeGreaterThan(1);
-    await page.goto(`/users/${priya.id}`);
+    await page.goto(`/users/${priya.id}?days=365`);
     await expect(stat(page, "Avg. Completion")).toHaveText(`${mean} days`);
     await expect(stat(page, "Completed")).toHaveText(String(durations.length));
     const rate = Math.round((100 * durations.length) / activity.tasks.length);
@@ -170,11 +243,12 @@ test.describe("user profile", () => {
   test("S-UPROF-08 S-UPROF-07 the audit trail scrolls beyond 24rem and says when it shows the newest 200", async ({
     page,
   }) => {
-    await signInToLargeFirm(page, "user");
+    // The large firm's super admin signed off its completed work: thousands of tasks in a year.
+    await signInToLargeFirm(page, "super_admin");
     const me = await apiGet<CurrentUser>(page, "/api/auth/me");
-    const activity = await apiGet<UserActivity>(page, `/api/users/${me.id}/activity`);
+    const activity = await apiGet<UserActivity>(page, `/api/users/${me.id}/activity?days=365`);
     expect(activity.totals.total).toBeGreaterThan(200);
-    await page.goto(`/users/${me.id}`);
+    await page.goto(`/users/${me.id}?days=365`);
     await expect(tab(page, "all").getByTestId("tab-count")).toHaveText(activity.totals.total.toLocaleString("en-US"));
     const list = page.getByRole("tabpanel").getByTestId("audit-list");
     await expect(list.getByTestId("audit-row")).toHaveCount(200);
@@ -187,6 +261,10 @@ test.describe("user profile", () => {
     await expect(page.getByTestId("audit-limit-note")).toHaveText(
       `Showing the newest 200 of ${activity.totals.total.toLocaleString("en-US")} tasks.`,
     );
+    // The large firm's `user` serves 25 clients, every one listed.
+    await signInToLargeFirm(page, "user");
+    const staff = await apiGet<CurrentUser>(page, "/api/auth/me");
+    await page.goto(`/users/${staff.id}`);
     await expect(page.getByTestId("assigned-client")).toHaveCount(25);
   });
 

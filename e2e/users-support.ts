@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page, request, test } from "@playwright/test";
 import type { Role } from "../src/shared/roles";
 import type { UserSummary } from "../src/shared/users";
 import { drawnSignature, uniqueName } from "./clients-support";
@@ -59,6 +59,24 @@ export async function completeTask(page: Page, taskId: string, printedName: stri
     data: { signature: await drawnSignature(page), printedName, completedBy: printedName },
   });
   expect(response.status(), "complete task").toBe(200);
+}
+
+/**
+ * Signs a task off as `user` (made by createUser, so with peoplePassword), signed in through a
+ * request context of their own: the page stays signed in as whoever it was.
+ */
+export async function completeTaskAs(page: Page, user: UserSummary, taskId: string) {
+  const api = await request.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    const login = await api.post("/api/auth/login", { data: { username: user.username, password: peoplePassword } });
+    expect(login.status(), `sign in as ${user.fullName}`).toBe(200);
+    const response = await api.patch(`/api/tasks/${taskId}/complete`, {
+      data: { signature: await drawnSignature(page), printedName: user.fullName, completedBy: user.fullName },
+    });
+    expect(response.status(), `${user.fullName} completes a task`).toBe(200);
+  } finally {
+    await api.dispose();
+  }
 }
 
 /** The card of the user with this full name. */

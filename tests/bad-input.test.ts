@@ -1699,12 +1699,30 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
-  it("GET /api/users/:id/activity with bad ids", async () => {
+  it("GET /api/users/:id/activity with bad ids and ranges", async () => {
     await unchangedAcross(() =>
       fc.assert(
         fc.asyncProperty(badPathId, async (id) => {
           await refusedWithoutWrites(`GET /api/users/${preview(id)}/activity`, () =>
             send("GET", `/api/users/${id}/activity`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+    // The user audit's ranges and nothing else: the profile counts a user's work as the report does.
+    const badQuery = fc.oneof(
+      fc
+        .string({ maxLength: 12 })
+        .filter((days) => !["7", "30", "90", "365"].includes(days))
+        .map((days) => `days=${encodeURIComponent(days.replace(/[\ud800-\udfff]/g, "x"))}`),
+      fc.constantFrom("days=7.0", "days=", "days=7&days=30", "format=csv", "x=1"),
+    );
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badQuery, async (query) => {
+          await refusedWithoutWrites(`GET /api/users/:id/activity?${preview(query)}`, () =>
+            send("GET", `/api/users/${world.users.user.id}/activity?${query}`, { signedIn: true }),
           );
         }),
         { numRuns: RUNS },

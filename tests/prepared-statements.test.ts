@@ -82,12 +82,13 @@ describe("prepared statements", () => {
     }
   });
 
-  it("the reports' reads and the task list's CSV download (without signatures) run prepared, once per request each", async () => {
+  it("the reports' reads, the profile's activity and the task list's CSV download (without signatures) run prepared, once per request each", async () => {
     const client = await signIn(ctx.app, world.users.admin);
     const before = await prepared();
     const reads = [
       `/api/reports/clients/${world.assignedClient.id}`,
       `/api/reports/users/${world.users.user.id}?days=90`,
+      `/api/users/${world.users.user.id}/activity?days=90`,
       "/api/tasks?format=csv",
       `/api/tasks?format=csv&clientId=${world.assignedClient.id}`,
     ];
@@ -101,11 +102,16 @@ describe("prepared statements", () => {
       "report_user_head",
       "report_user_figures",
       "report_user_completions",
+      "user_work_range",
+      "user_work_signed_off",
+      "user_work_tasks",
       "tasks_csv_page",
       "tasks_csv_page_of_client",
     ]) {
       expect(ran(name), name).toBe(1);
     }
+    // The user's open work is one statement for both screens: the report's and the profile's.
+    expect(ran("user_work_open")).toBe(2);
   });
 
   it("the public blog's reads run prepared, once per request each (docs/design/blog-content.md)", async () => {

@@ -3,3 +3,20 @@ const DAY_MS = 86_400_000;
 export function addDays(date: Date, days: number): Date {
   return new Date(date.getTime() + days * DAY_MS);
 }
+
+/**
+ * How the product writes an instant for people: the date in the firm's time zone ("Jan 2, 2026"),
+ * or the date and time ("Jan 2, 2026, 3:04 PM"). The screens (useDateFormat) and the CSV downloads
+ * both use it, so a file says what the screen said. A due date is the last moment of a period in
+ * that zone (decision 0009): in another zone it could read as the next day.
+ */
+export function firmDateFormat(timeZone: string | undefined): (instant: Date | string, withTime?: boolean) => string {
+  const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone });
+  const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone });
+  return (instant, withTime = false) => (withTime ? dateTime : date).format(new Date(instant));
+}
+
+/** The calendar date (YYYY-MM-DD) an instant falls on in `timeZone`, as a download's name carries it. */
+export function isoDateIn(timeZone: string, instant: Date | string): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone }).format(new Date(instant));
+}

@@ -21,18 +21,35 @@ export const reportDays = [7, 30, 90, 365] as const;
 export type ReportDays = (typeof reportDays)[number];
 export const defaultReportDays: ReportDays = 30;
 
+const daysSchema = z
+  .enum(["7", "30", "90", "365"], { error: "days must be 7, 30, 90 or 365" })
+  .default("30")
+  .transform((value) => Number(value) as ReportDays);
+
 /**
  * `?days=7|30|90|365` (default 30) and `?format=csv` for a download instead of JSON. Without a
  * format, `Accept: text/csv` asks for the download too (so `format` has no default).
  */
 export const reportQuerySchema = z.strictObject({
-  days: z
-    .enum(["7", "30", "90", "365"], { error: "days must be 7, 30, 90 or 365" })
-    .default("30")
-    .transform((value) => Number(value) as ReportDays),
+  days: daysSchema,
   format: z.enum(["json", "csv"], { error: "format must be json or csv" }).optional(),
 });
 export type ReportQuery = z.infer<typeof reportQuerySchema>;
+
+/** GET /api/users/{id}/activity: `?days=7|30|90|365` (default 30), the user audit's ranges. */
+export const userActivityQuerySchema = z.strictObject({ days: daysSchema });
+
+/**
+ * A user's work, as the profile and the user audit both count it (S-EDGE-03): "completed" is what
+ * the user signed off in the range, on any client; "pending" and "overdue" are the open tasks of
+ * the clients assigned to them now. Both screens say so in this sentence.
+ */
+export function userWorkSentence(days: ReportDays): string {
+  return (
+    `Completed counts the tasks this user signed off in the last ${days} days; ` +
+    "pending and overdue count the open tasks of the clients assigned to them now."
+  );
+}
 
 const rateSchema = z.number().int().min(0).max(100).nullable();
 const averageDaysSchema = z.number().int().min(0).nullable();
@@ -129,13 +146,20 @@ export const userReportSchema = z.object({
   series: z.array(
     z.object({ start: z.iso.date(), completed: z.number().int(), onTime: z.number().int(), late: z.number().int() }),
   ),
+  /** The open tasks of the user's assigned clients now, not yet past their due date (userWorkSentence). */
+  pendingTasks: z.number().int(),
+  /** The open tasks of the user's assigned clients now that are past their due date. */
+  overdueTasks: z.number().int(),
 });
 export type UserReport = z.infer<typeof userReportSchema>;
+export type UserOpenWork = Pick<UserReport, "pendingTasks" | "overdueTasks">;
 
 /**
- * GET /api/users/{id}/activity: the user profile (S-UPROF-02..10). A user's tasks are the tasks of the
- * clients assigned to them and the tasks they completed. Counts are exact; `tasks` holds the
- * newest 200 in the audit order (S-TAUD-09), each with its client.
+ * GET /api/users/{id}/activity: the user profile (S-UPROF-02..10) over a range, with the user audit's
+ * definition of a user's work (userWorkSentence): the tasks they signed off in the range are
+ * completed, the open tasks of their assigned clients now are pending or overdue, and `total` is the
+ * three together. Counts are exact; `tasks` holds the newest 200 in the audit order (S-TAUD-09),
+ * each with its client.
  */
 export const userActivitySchema = z.object({
   user: z.object({
@@ -147,6 +171,7 @@ export const userActivitySchema = z.object({
     disabled: z.boolean(),
     createdAt: z.iso.datetime(),
   }),
+  range: reportRangeSchema,
   totals: z.object({
     total: z.number().int(),
     completed: z.number().int(),

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { firmDateFormat } from "../../shared/dates";
 import type { Firm } from "../../shared/firm";
 
 /**
@@ -10,16 +11,12 @@ export function firmQueryOptions() {
 }
 
 /**
- * Formats instants as dates in the firm's time zone, where in another zone a due date could read
- * as the next day. Until the firm is loaded, the browser's zone stands in.
+ * Formats instants as dates in the firm's time zone (firmDateFormat, which the CSV downloads share),
+ * where in another zone a due date could read as the next day. Until the firm is loaded, the
+ * browser's zone stands in.
  */
 export function useDateFormat(): (iso: string | null, withTime?: boolean) => string {
   const { data: firm } = useQuery(firmQueryOptions());
-  const date = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: firm?.timeZone });
-  const dateTime = new Intl.DateTimeFormat("en-US", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: firm?.timeZone,
-  });
-  return (iso, withTime = false) => (iso ? (withTime ? dateTime : date).format(new Date(iso)) : "—");
+  const format = firmDateFormat(firm?.timeZone);
+  return (iso, withTime = false) => (iso ? format(iso, withTime) : "—");
 }

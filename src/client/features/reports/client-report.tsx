@@ -4,6 +4,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import type { ClientReport, ReportDays, ReportTask } from "../../../shared/reports";
 import type { TaskStatus } from "../../../shared/tasks";
+import { RangeSelect } from "../../components/range-select";
 import { Badge, type BadgeVariant } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
@@ -14,7 +15,7 @@ import { useDebouncedValue } from "../../lib/use-debounced-value";
 import { clientPickerLimit, clientReportQueryOptions, clientReportUrl, reportClientsQueryOptions } from "./api";
 import { EntityPicker, type PickerItem } from "./entity-picker";
 import { LazyClientCharts } from "./lazy-charts";
-import { DownloadCsvButton, RangeSelect, ReportError, ReportToolbar } from "./report-controls";
+import { DownloadCsvButton, ReportError, ReportToolbar } from "./report-controls";
 import { formatCount, formatDays, formatRange, formatRate, priorityLabels, rateTone } from "./report-format";
 import { ReportStatCard, ReportStatsSkeleton } from "./report-stat-card";
 

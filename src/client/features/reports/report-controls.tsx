@@ -1,41 +1,8 @@
-import { AlertTriangle, CalendarRange, Download } from "lucide-react";
-import { type ReactNode, useId } from "react";
-import { type ReportDays, reportDays } from "../../../shared/reports";
+import { AlertTriangle, Download } from "lucide-react";
+import type { ReactNode } from "react";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { errorMessage } from "../../lib/api";
-import { rangeOptionLabel } from "./report-format";
-
-/** S-REP-04, S-CONST-24: the last 7, 30, 90 or 365 days (default 30). */
-export function RangeSelect({ days, onChange }: { days: ReportDays; onChange: (days: ReportDays) => void }) {
-  const labelId = useId();
-  return (
-    <div className="flex min-w-0 flex-col gap-1.5">
-      <span id={labelId} className="text-xs font-medium text-muted-foreground">
-        Date range
-      </span>
-      <Select
-        value={String(days)}
-        onValueChange={(value) => onChange(reportDays.find((option) => String(option) === value) ?? days)}
-      >
-        <SelectTrigger aria-labelledby={labelId}>
-          <span className="flex items-center gap-2">
-            <CalendarRange className="size-4 text-muted-foreground" aria-hidden="true" />
-            <SelectValue />
-          </span>
-        </SelectTrigger>
-        <SelectContent>
-          {reportDays.map((option) => (
-            <SelectItem key={option} value={String(option)}>
-              {rangeOptionLabel(option)}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
-    </div>
-  );
-}
 
 /**
  * The report as a CSV file: a plain link to the API's `?format=csv` answer. The session cookie

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { rangeOptionLabel } from "../../components/range-select";
 import {
   formatBucket,
   formatDays,
@@ -6,7 +7,6 @@ import {
   formatRate,
   parseReportParams,
   priorityStatusCounts,
-  rangeOptionLabel,
   rateTone,
   reportSearchParams,
 } from "./report-format";

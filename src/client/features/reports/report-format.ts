@@ -39,11 +39,6 @@ export function formatCount(value: number): string {
   return value.toLocaleString("en-US");
 }
 
-/** The range select's words for each of S-CONST-24's ranges. */
-export function rangeOptionLabel(days: ReportDays): string {
-  return days === 365 ? "Last 365 days" : `Last ${days} days`;
-}
-
 /**
  * A chart bucket's label. `start` is a calendar date (YYYY-MM-DD) of the firm's zone, so it is
  * read and written in UTC: no zone can move it to the day before.

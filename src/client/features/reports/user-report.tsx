@@ -4,7 +4,9 @@ import {
   Building2,
   CalendarCheck,
   CheckCircle2,
+  CircleDashed,
   Clock,
+  Info,
   ListChecks,
   type LucideIcon,
   Mail,
@@ -16,20 +18,28 @@ import {
 import { useState } from "react";
 import { Link } from "react-router";
 import { roleLabels } from "../../../shared/permissions";
-import type { Completion, ReportDays, UserReport } from "../../../shared/reports";
+import {
+  type Completion,
+  defaultReportDays,
+  type ReportDays,
+  type UserReport,
+  userWorkSentence,
+} from "../../../shared/reports";
+import { RangeSelect } from "../../components/range-select";
 import { Badge, roleBadgeVariant } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { EmptyState } from "../../components/ui/empty-state";
 import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
+import { useDateFormat } from "../../lib/firm";
 import { initials } from "../../lib/user-display";
 import { currentUserQueryOptions } from "../auth/api";
 import { userReportQueryOptions, userReportUrl, usersQueryOptions } from "./api";
 import { ReportSkeleton } from "./client-report";
 import { EntityPicker } from "./entity-picker";
 import { LazyUserCharts } from "./lazy-charts";
-import { DownloadCsvButton, RangeSelect, ReportError, ReportToolbar } from "./report-controls";
+import { DownloadCsvButton, ReportError, ReportToolbar } from "./report-controls";
 import {
   formatCount,
   formatDays,
@@ -161,6 +171,13 @@ function UserReportView({
           {formatRange(report.range)}
         </p>
       </div>
+      <p
+        className="-mt-2 flex items-start gap-2 text-sm text-pretty text-muted-foreground"
+        data-testid="user-work-definition"
+      >
+        <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+        {userWorkSentence(report.range.days)}
+      </p>
 
       {!empty && (
         <div className="grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4">
@@ -224,7 +241,7 @@ function UserReportView({
             <PerformanceBreakdown report={report} />
           )}
         </div>
-        <UserInformation user={report.user} />
+        <UserInformation report={report} />
       </div>
 
       {!empty && (
@@ -347,12 +364,15 @@ function PerformanceBreakdown({ report }: { report: UserReport }) {
   );
 }
 
-function UserInformation({ user }: { user: UserReport["user"] }) {
-  const since = new Intl.DateTimeFormat("en-US", { dateStyle: "medium" }).format(new Date(user.createdAt));
+function UserInformation({ report }: { report: UserReport }) {
+  const { user } = report;
+  const since = useDateFormat()(user.createdAt);
   const rows: { icon: LucideIcon; label: string; value: string }[] = [
     { icon: UserRound, label: "Username", value: `@${user.username}` },
     { icon: Mail, label: "Email", value: user.email ?? "Not provided" },
     { icon: Building2, label: "Assigned clients", value: formatCount(user.assignedClients) },
+    { icon: CircleDashed, label: "Pending tasks", value: formatCount(report.pendingTasks) },
+    { icon: AlertTriangle, label: "Overdue tasks", value: formatCount(report.overdueTasks) },
     { icon: CalendarCheck, label: "Member since", value: since },
   ];
   return (
@@ -390,6 +410,12 @@ function UserInformation({ user }: { user: UserReport["user"] }) {
             </div>
           ))}
         </dl>
+        <Button variant="outline" size="sm" className="self-start" asChild>
+          <Link to={`/users/${user.id}${report.range.days === defaultReportDays ? "" : `?days=${report.range.days}`}`}>
+            <UserRound aria-hidden="true" />
+            View profile
+          </Link>
+        </Button>
       </CardContent>
     </Card>
   );

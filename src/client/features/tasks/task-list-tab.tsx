@@ -2,7 +2,8 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { AlertTriangle, ClipboardList, Loader2, Search, SearchX } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { type TaskListItem, type TaskStatus, taskStatuses } from "../../../shared/tasks";
+import { useSearchParams } from "react-router";
+import { type TaskListItem, taskStatuses } from "../../../shared/tasks";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { EmptyState } from "../../components/ui/empty-state";
@@ -36,10 +37,22 @@ const filterStatuses = ["all", ...taskStatuses] as const;
  * audit order (completed first, newest completion first, then by due date, latest first). A firm
  * may have 100,000 tasks, so the list is read page by page and only the cards near the viewport are
  * in the DOM (issue 8: under 1,500 elements).
+ *
+ * The status filter lives in the URL (`/tasks?status=overdue`), as the reports keep their choices:
+ * a reload or a shared link shows the same list, and each choice is a history entry the back
+ * button returns from. An unknown value reads as "all".
  */
 export function TaskListTab() {
   const [text, setText] = useState("");
-  const [status, setStatus] = useState<TaskFilter["status"]>("all");
+  const [params, setParams] = useSearchParams();
+  const status = filterStatuses.find((value) => value === params.get("status")) ?? "all";
+  const setStatus = (value: TaskFilter["status"]) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (value === "all") next.delete("status");
+      else next.set("status", value);
+      return next;
+    });
   const q = useDebouncedValue(text.trim(), debounceMs);
   const filter: TaskFilter = { q, status };
   const tasks = useInfiniteQuery(taskListQueryOptions(filter));
@@ -65,7 +78,7 @@ export function TaskListTab() {
             className="pl-9"
           />
         </div>
-        <Select value={status} onValueChange={(value) => setStatus(value as TaskStatus | "all")}>
+        <Select value={status} onValueChange={(value) => setStatus(value as TaskFilter["status"])}>
           <SelectTrigger className="sm:w-44" aria-label="Filter by status">
             <SelectValue />
           </SelectTrigger>

@@ -1,7 +1,7 @@
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AssignClientsInput, UserAssignment, UserClientLink } from "../../../shared/assignments";
 import type { ClientSummary } from "../../../shared/clients";
-import type { UserActivity } from "../../../shared/reports";
+import type { ReportDays, UserActivity } from "../../../shared/reports";
 import type { CreateUserInput, UpdateUserInput, UserSummary } from "../../../shared/users";
 import { type Change, requestJson } from "../../lib/api";
 
@@ -21,9 +21,18 @@ export function userQueryOptions(userId: string) {
   return queryOptions<UserSummary>({ queryKey: ["/api/users", userId] });
 }
 
-/** GET /api/users/{id}/activity: the profile's totals, audit trail and assigned clients. */
-export function userActivityQueryOptions(userId: string) {
-  return queryOptions<UserActivity>({ queryKey: ["/api/users", userId, "activity"] });
+/**
+ * GET /api/users/{id}/activity?days=: the profile's totals, audit trail and assigned clients over a
+ * range. Like the user audit it is a snapshot as of now (staleTime 0), so the two screens, opened
+ * one after the other, count the same sign-offs.
+ */
+export function userActivityQueryOptions(userId: string, days: ReportDays) {
+  return queryOptions({
+    queryKey: ["/api/users", userId, "activity", { days }] as const,
+    queryFn: ({ signal }) =>
+      requestJson<UserActivity>("GET", `/api/users/${userId}/activity?days=${days}`, undefined, { signal }),
+    staleTime: 0,
+  });
 }
 
 /** GET /api/user-clients: who serves which client (a `user` sees only their own links). */

@@ -1,4 +1,5 @@
 import { roleLabels } from "../../../shared/permissions";
+import { defaultReportDays, type ReportDays, reportDays } from "../../../shared/reports";
 import type { Role } from "../../../shared/roles";
 
 /*
@@ -51,4 +52,16 @@ export function formatRate(rate: number | null): string {
 export function formatDays(days: number | null): string {
   if (days === null) return "—";
   return `${days} ${days === 1 ? "day" : "days"}`;
+}
+
+/** The profile's range from its URL (`?days=90`): one of the user audit's, 30 when absent or unknown. */
+export function profileDays(params: URLSearchParams): ReportDays {
+  return reportDays.find((days) => String(days) === params.get("days")) ?? defaultReportDays;
+}
+
+/** The user's User Audit report over the same range, where the same figures are read. */
+export function userReportLink(userId: string, days: ReportDays): string {
+  const params = new URLSearchParams({ tab: "user", user: userId });
+  if (days !== defaultReportDays) params.set("days", String(days));
+  return `/reports?${params}`;
 }

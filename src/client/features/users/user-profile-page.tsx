@@ -2,22 +2,25 @@ import { useQuery } from "@tanstack/react-query";
 import {
   AlertTriangle,
   ArrowLeft,
+  BarChart3,
   Building2,
   CalendarDays,
   CheckCircle2,
   ClipboardList,
   Clock,
+  Info,
   Lock,
   type LucideIcon,
   Percent,
   UserX,
 } from "lucide-react";
-import { Link, useParams } from "react-router";
-import { roleLabels } from "../../../shared/permissions";
-import type { UserActivity } from "../../../shared/reports";
+import { Link, useParams, useSearchParams } from "react-router";
+import { roleLabels, scopeOf } from "../../../shared/permissions";
+import { defaultReportDays, type ReportDays, type UserActivity, userWorkSentence } from "../../../shared/reports";
 import type { TaskStatus } from "../../../shared/tasks";
 import type { UserSummary } from "../../../shared/users";
 import { ClientStatusBadge } from "../../components/client-status-badge";
+import { RangeSelect } from "../../components/range-select";
 import { PriorityBadge, TaskStatusBadge } from "../../components/task-badges";
 import { Badge, roleBadgeVariant } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
@@ -29,8 +32,9 @@ import { ApiError, errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { useDateFormat } from "../../lib/firm";
 import { initials } from "../../lib/user-display";
+import { currentUserQueryOptions } from "../auth/api";
 import { userActivityQueryOptions, userQueryOptions } from "./api";
-import { completionRateTone, formatDays, formatRate, type RateTone } from "./people";
+import { completionRateTone, formatDays, formatRate, profileDays, type RateTone, userReportLink } from "./people";
 
 /** S-ERR-27's not-found texts. */
 export const userNotFoundTexts = {
@@ -42,12 +46,27 @@ export const userNotFoundTexts = {
  * /users/{id} (the UPROF requirements, docs/design/people-screens.md): the user from GET
  * /api/users/{id}, their figures, audit trail and clients from GET /api/users/{id}/activity. A
  * `user` may open anyone's profile but sees the activity only of their own (S-ROLE-16: the user
- * audit is theirs alone).
+ * audit is theirs alone). The figures are the user audit's, over the same ranges (S-EDGE-03); the
+ * range is in the URL (`?days=90`), and choosing one is a history entry, as on /reports.
  */
 export function UserProfilePage() {
   const { id = "" } = useParams();
+  const [params, setParams] = useSearchParams();
+  const days = profileDays(params);
   const user = useQuery(userQueryOptions(id));
-  const activity = useQuery({ ...userActivityQueryOptions(id), enabled: user.isSuccess });
+  const activity = useQuery({
+    ...userActivityQueryOptions(id, days),
+    enabled: user.isSuccess,
+    // Another range of the same user keeps the figures on screen, dimmed, until it arrives.
+    placeholderData: (previous) => (previous?.user.id === id ? previous : undefined),
+  });
+  const changeDays = (next: ReportDays) =>
+    setParams((current) => {
+      const changed = new URLSearchParams(current);
+      if (next === defaultReportDays) changed.delete("days");
+      else changed.set("days", String(next));
+      return changed;
+    });
 
   return (
     <div className="flex flex-col gap-6">
@@ -78,7 +97,7 @@ export function UserProfilePage() {
           <LoadFailed what="user" error={user.error} retry={() => void user.refetch()} />
         )
       ) : (
-        <Profile user={user.data} activity={activity} />
+        <Profile user={user.data} activity={activity} days={days} onDaysChange={changeDays} />
       )}
     </div>
   );
@@ -87,13 +106,28 @@ export function UserProfilePage() {
 type ActivityQuery = {
   data: UserActivity | undefined;
   isPending: boolean;
+  isPlaceholderData: boolean;
   error: Error | null;
   refetch: () => unknown;
 };
 
-function Profile({ user, activity }: { user: UserSummary; activity: ActivityQuery }) {
+function Profile({
+  user,
+  activity,
+  days,
+  onDaysChange,
+}: {
+  user: UserSummary;
+  activity: ActivityQuery;
+  days: ReportDays;
+  onDaysChange: (days: ReportDays) => void;
+}) {
   const format = useDateFormat();
-  const forbidden = activity.error instanceof ApiError && activity.error.status === 403;
+  const { data: me } = useQuery(currentUserQueryOptions());
+  // Known before the activity answers: a `user` sees only their own (S-ROLE-16), the API says 403.
+  const forbidden =
+    (activity.error instanceof ApiError && activity.error.status === 403) ||
+    (me !== undefined && scopeOf(me.role, "reports.userAudit") === "self" && me.id !== user.id);
   const totals = activity.data?.totals;
   return (
     <>
@@ -126,10 +160,32 @@ function Profile({ user, activity }: { user: UserSummary; activity: ActivityQuer
           <Lock className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
           <p className="text-sm text-muted-foreground">Activity is visible to admins and to {user.fullName} only.</p>
         </Card>
-      ) : activity.error ? (
+      ) : (
+        <Card className="grid grid-cols-1 items-end gap-3 p-4 sm:grid-cols-[12rem_minmax(0,1fr)_auto]">
+          <RangeSelect days={days} onChange={onDaysChange} />
+          <p
+            className="flex items-start gap-2 text-sm text-pretty text-muted-foreground sm:pb-2"
+            data-testid="user-work-definition"
+          >
+            <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            {userWorkSentence(days)}
+          </p>
+          <Button variant="outline" asChild>
+            <Link to={userReportLink(user.id, days)}>
+              <BarChart3 aria-hidden="true" />
+              Open User Audit
+            </Link>
+          </Button>
+        </Card>
+      )}
+      {forbidden ? null : activity.error ? (
         <LoadFailed what="activity" error={activity.error} retry={() => void activity.refetch()} />
       ) : (
-        <section aria-label="Totals" className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+        <section
+          aria-label="Totals"
+          aria-busy={activity.isPlaceholderData}
+          className="grid grid-cols-2 gap-3 transition-opacity aria-busy:opacity-60 sm:gap-4 lg:grid-cols-4"
+        >
           <Stat label="Total Tasks" icon={ClipboardList} value={totals?.total.toLocaleString("en-US")} />
           <Stat label="Completed" icon={CheckCircle2} value={totals?.completed.toLocaleString("en-US")} />
           <Stat
@@ -147,7 +203,7 @@ function Profile({ user, activity }: { user: UserSummary; activity: ActivityQuer
       )}
 
       <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-3">
-        {!forbidden && <AuditTrail activity={activity.data} className="min-w-0 lg:col-span-2" />}
+        {!forbidden && <AuditTrail activity={activity.data} days={days} className="min-w-0 lg:col-span-2" />}
         <Card className={cn("min-w-0", forbidden && "lg:col-span-3")} data-testid="profile-sidebar">
           <CardHeader>
             <CardTitle>User Information</CardTitle>
@@ -229,15 +285,23 @@ const tabs: { value: "all" | TaskStatus; label: string }[] = [
   { value: "overdue", label: "Overdue" },
 ];
 
-const emptyTexts: Record<"all" | TaskStatus, string> = {
-  all: "No tasks yet. Tasks of the clients assigned to this user show here.",
-  completed: "No completed tasks yet.",
-  pending: "No pending tasks.",
+const emptyTexts = (days: ReportDays): Record<"all" | TaskStatus, string> => ({
+  all: `No work to show: nothing signed off in the last ${days} days, and no open task on this user's clients.`,
+  completed: `Nothing signed off in the last ${days} days.`,
+  pending: "No pending tasks on this user's clients.",
   overdue: "No overdue tasks. Everything is on schedule.",
-};
+});
 
 /** S-UPROF-07..08: the audit trail, in tabs with counts, scrolling beyond 24rem (max-h-96). */
-function AuditTrail({ activity, className }: { activity: UserActivity | undefined; className?: string }) {
+function AuditTrail({
+  activity,
+  days,
+  className,
+}: {
+  activity: UserActivity | undefined;
+  days: ReportDays;
+  className?: string;
+}) {
   const format = useDateFormat();
   const counts = activity
     ? {
@@ -281,7 +345,7 @@ function AuditTrail({ activity, className }: { activity: UserActivity | undefine
                 <TabsContent key={tab.value} value={tab.value}>
                   {rows.length === 0 ? (
                     <p className="rounded-md border border-dashed px-4 py-8 text-center text-sm text-muted-foreground">
-                      {emptyTexts[tab.value]}
+                      {emptyTexts(days)[tab.value]}
                     </p>
                   ) : (
                     <ul

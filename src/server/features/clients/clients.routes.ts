@@ -8,8 +8,9 @@ import {
   listClientsQuerySchema,
   updateClientSchema,
 } from "../../../shared/clients";
+import { isoDateIn } from "../../../shared/dates";
 import { NEXT_CURSOR_HEADER } from "../../../shared/paging";
-import { fileSlug, sendCsvStream, wantsCsv } from "../../platform/csv/csv";
+import { csvDate, fileSlug, sendCsvStream, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
@@ -17,6 +18,7 @@ import { sendNextCursor } from "../../platform/keyset";
 import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { type Actor, requireActor } from "../../tenancy/actor";
 import { idempotencyKeyHeaders } from "../../tenancy/idempotency";
+import { getFirm } from "../firm/firm.service";
 import { createClient, deleteClient, getClient, listClients, restoreClient, updateClient } from "./clients.service";
 
 export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
@@ -149,14 +151,17 @@ export const CSV_PAGE = 500;
 
 /**
  * Every client the list's filters match, as a CSV download: read page by page through the list's
- * own cursor (the same query as the JSON list) and written out as the socket takes it.
+ * own cursor (the same query as the JSON list) and written out as the socket takes it. Dates are
+ * the firm's, as the screens show them, and so is the day in the file's name.
  */
-function sendClientsCsv(reply: FastifyReply, options: { db: Database; actor: Actor; query: ListClientsQuery }) {
+async function sendClientsCsv(reply: FastifyReply, options: { db: Database; actor: Actor; query: ListClientsQuery }) {
   const { db, actor, query } = options;
   if (query.limit !== undefined || query.cursor !== undefined) {
     throw new AppError("BAD_REQUEST", "limit and cursor do not apply to a CSV download");
   }
   const now = new Date();
+  const { timeZone } = await getFirm({ db, actor });
+  const date = csvDate(timeZone);
   async function* rows() {
     let cursor: string | undefined;
     do {
@@ -169,8 +174,8 @@ function sendClientsCsv(reply: FastifyReply, options: { db: Database; actor: Act
           client.email,
           client.phone,
           client.address,
-          client.createdAt,
-          client.archivedAt,
+          date(client.createdAt),
+          date(client.archivedAt),
           client.taskCounts.total,
           client.taskCounts.completed,
           client.taskCounts.pending,
@@ -181,10 +186,9 @@ function sendClientsCsv(reply: FastifyReply, options: { db: Database; actor: Act
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
   }
-  const day = now.toISOString().slice(0, 10);
   return sendCsvStream(
     reply,
-    `clients-${fileSlug(query.archived === "true" ? "archived" : "all")}-${day}.csv`,
+    `clients-${fileSlug(query.archived === "true" ? "archived" : "all")}-${isoDateIn(timeZone, now)}.csv`,
     [
       "Name",
       "Industry",

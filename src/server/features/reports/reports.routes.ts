@@ -1,15 +1,15 @@
 import type { FastifyInstance } from "fastify";
+import { isoDateIn } from "../../../shared/dates";
 import { clientReportSchema, type ReportRange, reportQuerySchema, userReportSchema } from "../../../shared/reports";
-import { fileSlug, sendCsv, sendCsvStream, toCsv, wantsCsv } from "../../platform/csv/csv";
+import { csvDate, fileSlug, sendCsv, sendCsvStream, toCsv, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
 import { requireActor } from "../../tenancy/actor";
 import { getClientReport, getUserReport, userCompletions } from "./reports.service";
 
-/** `client-report-harbor-builders-30d-2026-11-23.csv`: the date is the range's last local day. */
+/** `client-report-Harbor-Builders-30d-2026-11-23.csv`: the date is the range's last local day. */
 export function reportFilename(kind: "client" | "user", name: string, range: ReportRange): string {
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone: range.timeZone }).format(new Date(range.to));
-  return `${kind}-report-${fileSlug(name)}-${range.days}d-${day}.csv`;
+  return `${kind}-report-${fileSlug(name)}-${range.days}d-${isoDateIn(range.timeZone, range.to)}.csv`;
 }
 
 const csvNote = " With format=csv (or Accept: text/csv and no format), a CSV download instead of JSON";
@@ -35,14 +35,26 @@ export function reportsRoutes(app: FastifyInstance, { db }: { db: Database }) {
       const { days, format } = request.query;
       const report = await getClientReport({ db, actor: requireActor(request), clientId: request.params.id, days });
       if (!wantsCsv(request, format)) return report;
+      const date = csvDate(report.range.timeZone);
       const csv = toCsv(
-        ["Task", "Status", "Priority", "Due date", "Created", "Completed", "Printed name", "Signed by"],
+        [
+          "Task",
+          "Status",
+          "Priority",
+          "Due date",
+          "Created",
+          "Completed",
+          "Completed at (UTC)",
+          "Printed name",
+          "Signed by",
+        ],
         report.history.map((task) => [
           task.name,
           task.status,
           task.priority,
-          task.dueDate,
-          task.createdAt,
+          date(task.dueDate),
+          date(task.createdAt),
+          date(task.completedAt),
           task.completedAt,
           task.printedName,
           task.completedBy?.fullName,
@@ -72,14 +84,16 @@ export function reportsRoutes(app: FastifyInstance, { db }: { db: Database }) {
       const actor = requireActor(request);
       if (!wantsCsv(request, format)) return getUserReport({ db, actor, userId: request.params.id, days });
       const { user, range, rows } = await userCompletions({ db, actor, userId: request.params.id, days });
+      const date = csvDate(range.timeZone);
       async function* cells() {
         for await (const row of rows) {
           yield [
             row.name,
             row.client.name,
             row.priority,
-            row.dueDate,
-            row.createdAt,
+            date(row.dueDate),
+            date(row.createdAt),
+            date(row.completedAt),
             row.completedAt,
             row.onTime === null ? "" : row.onTime ? "yes" : "no",
           ];
@@ -88,7 +102,7 @@ export function reportsRoutes(app: FastifyInstance, { db }: { db: Database }) {
       return sendCsvStream(
         reply,
         reportFilename("user", user.username, range),
-        ["Task", "Client", "Priority", "Due date", "Created", "Completed", "On time"],
+        ["Task", "Client", "Priority", "Due date", "Created", "Completed", "Completed at (UTC)", "On time"],
         cells(),
       );
     },

@@ -7,6 +7,8 @@ import { preparedSql } from "../../platform/db/prepared";
 import { AppError } from "../../platform/errors";
 import type { Actor } from "../../tenancy/actor";
 import { assignedUserOf, overdueText, visibleClientText } from "../../tenancy/scopes";
+import { rangeFrom, rangeOf } from "./report-range";
+import { averageDaysText, signedOffText, userOpenWork } from "./user-work";
 
 /*
  * The client and user audits (S-REP-07..21, issue 9; docs/design/reports-api.md). Every figure is
@@ -25,10 +27,6 @@ function reportSql<Row>(name: string, text: string) {
   reportStatements[name] = text;
   return preparedSql<Row>(name, text);
 }
-
-/** The range's start as an instant, from the firm's zone: `$tz`, `$now`, `$days`. */
-const rangeFrom = (tz: string, now: string, days: string) =>
-  `((date_trunc('day', ${now}::timestamptz at time zone ${tz}) - (${days}::int - 1) * interval '1 day') at time zone ${tz})`;
 
 /**
  * The chart's buckets: every day (or ISO week, from its Monday) from the range's first local day to
@@ -146,21 +144,24 @@ const userReportHead = reportSql<{
 }>(
   "report_user_head",
   `select u.id, u.username, u.full_name, u.email, u.role, u.disabled_at is not null as disabled, u.created_at,
-          (select count(*) from user_clients uc where uc.firm_id = u.firm_id and uc.user_id = u.id)::int as assigned_clients,
+          -- Archived clients leave the count, as they leave the profile and every list.
+          (select count(*) from user_clients uc
+           join clients c on c.firm_id = uc.firm_id and c.id = uc.client_id and c.archived_at is null
+           where uc.firm_id = u.firm_id and uc.user_id = u.id)::int as assigned_clients,
           f.time_zone, ${rangeFrom("f.time_zone", "$3", "$4")} as range_from
    from users u join firms f on f.id = u.firm_id
    where u.firm_id = $1 and u.id = $2`,
 );
 
 /**
- * The user's completions of the range: $1 firm, $2 user, $3 from, $4 now. A task with a signer is
- * completed (tasks_completion_check), so this is a range of the partial index of sign-offs, which
- * carries every column the figures read (an index-only scan).
+ * The user's completions of the range, the "completed" of a user's work (user-work.ts): $1 firm,
+ * $2 user, $3 from, $4 now. A task with a signer is completed (tasks_completion_check), so this is
+ * a range of the partial index of sign-offs, which carries every column the figures read (an
+ * index-only scan).
  */
 const completionsOfRange = `select id, client_id, name, priority, due_date, created_at, completed_at
-   from tasks
-   where firm_id = $1 and completed_by = $2
-     and completed_at >= $3::timestamptz and completed_at <= $4::timestamptz`;
+   from tasks t
+   where ${signedOffText("t", { firm: "$1", user: "$2", from: "$3", to: "$4" })}`;
 
 type Breakdown = { completed: number; on_time_rate: number | null };
 
@@ -192,8 +193,7 @@ const userReportFigures = reportSql<{
    select coalesce(total.completed, 0) as completed,
           ${rate("total.on_time", "total.with_due")} as on_time_rate,
           (select count(*) from g where per_client)::int as clients_served,
-          case when coalesce(total.completed, 0) = 0 then null
-               else greatest(0, round(total.seconds / total.completed / 86400))::int end as average_days,
+          ${averageDaysText("total.seconds", "coalesce(total.completed, 0)")} as average_days,
           (select json_agg(json_build_object('priority', p.priority, 'completed', coalesce(x.completed, 0),
                                              'on_time_rate', ${rate("x.on_time", "x.with_due")}) order by p.ord)
            from unnest(array['low', 'medium', 'high']) with ordinality as p(priority, ord)
@@ -241,16 +241,6 @@ const userCompletionsPage = reportSql<CompletionRow>(
 
 export const recentCompletionsLimit = 10;
 const csvPageSize = 1000;
-
-function rangeOf(days: ReportDays, from: Date, now: Date, timeZone: string): ReportRange {
-  return {
-    days,
-    from: from.toISOString(),
-    to: now.toISOString(),
-    timeZone,
-    bucket: days <= 30 ? "day" : "week",
-  };
-}
 
 /** The client audit; 404 when the client is not the actor's to see (a `user`: not assigned). */
 export async function getClientReport(options: {
@@ -328,9 +318,10 @@ export async function getUserReport(options: {
   const { now = new Date() } = options;
   const { head, values } = await userScope({ ...options, now });
   const range = rangeOf(options.days, head.range_from, now, head.time_zone);
-  const [[figures], recent] = await Promise.all([
+  const [[figures], recent, open] = await Promise.all([
     userReportFigures(options.db, [...values, head.time_zone, range.bucket]),
     userCompletionsPage(options.db, [...values, "infinity", maxUuid, recentCompletionsLimit]),
+    userOpenWork({ db: options.db, firmId: options.actor.firmId, userId: head.id, now }),
   ]);
   if (!figures) throw new Error("the figures query answers one row");
   const breakdown = (row: Breakdown) => ({ completed: row.completed, onTimeRate: row.on_time_rate });
@@ -354,6 +345,7 @@ export async function getUserReport(options: {
     byClient: figures.by_client.map((row) => ({ client: { id: row.id, name: row.name }, ...breakdown(row) })),
     recentCompletions: recent.map(toCompletion),
     series: figures.series,
+    ...open,
   };
 }
 

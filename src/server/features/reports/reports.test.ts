@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parseCsv } from "../../../../tests/csv-parse";
 import { signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
+import { firmDateFormat } from "../../../shared/dates";
 import type { ClientReport, UserReport } from "../../../shared/reports";
 import { insertClient, insertFirm, insertTask, insertUser, insertUserClients } from "../../seed/factories";
 import type { Actor } from "../../tenancy/actor";
@@ -12,6 +13,9 @@ const DAY = 24 * HOUR;
 
 /** The UTC calendar date of an instant (the fixture firm is on UTC). */
 const utcDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** An instant's date as the screens and the CSV downloads show it, on UTC. */
+const formatDate = firmDateFormat("UTC");
+const shownDate = (iso: string | null) => (iso === null ? "" : formatDate(iso));
 
 describe("reports", () => {
   const ctx = useTestApp();
@@ -464,9 +468,8 @@ describe("reports", () => {
       const response = await (await asAdmin()).get(`/api/reports/clients/${world.c.id}?days=30&format=csv`);
       expect(response.status).toBe(200);
       expect(response.headers["content-type"]).toBe("text/csv; charset=utf-8");
-      expect(response.headers["content-disposition"]).toBe(
-        `attachment; filename="client-report-cedar-quoted-builders-30d-${utcDate(Date.now())}.csv"`,
-      );
+      const name = `client-report-Cedar-Quoted-Builders-30d-${utcDate(Date.now())}.csv`;
+      expect(response.headers["content-disposition"]).toBe(`attachment; filename="${name}"; filename*=UTF-8''${name}`);
       const json = (await (await asAdmin()).get(`/api/reports/clients/${world.c.id}?days=30`)).body as ClientReport;
       const rows = parseCsv(response.text);
       expect(rows[0]).toEqual([
@@ -476,6 +479,7 @@ describe("reports", () => {
         "Due date",
         "Created",
         "Completed",
+        "Completed at (UTC)",
         "Printed name",
         "Signed by",
       ]);
@@ -484,8 +488,9 @@ describe("reports", () => {
           task.name.startsWith("=") ? `'${task.name}` : task.name,
           task.status,
           task.priority,
-          task.dueDate ?? "",
-          task.createdAt,
+          shownDate(task.dueDate),
+          shownDate(task.createdAt),
+          shownDate(task.completedAt),
           task.completedAt ?? "",
           task.printedName ?? "",
           task.completedBy?.fullName ?? "",
@@ -551,24 +556,33 @@ describe("reports", () => {
       }
       const response = await (await asAdmin()).get(`/api/reports/users/${erin.id}?days=7&format=csv`);
       expect(response.status).toBe(200);
-      expect(response.headers["content-disposition"]).toBe(
-        `attachment; filename="user-report-${erin.username}-7d-${utcDate(Date.now())}.csv"`,
-      );
+      const name = `user-report-${erin.username}-7d-${utcDate(Date.now())}.csv`;
+      expect(response.headers["content-disposition"]).toBe(`attachment; filename="${name}"; filename*=UTF-8''${name}`);
       const rows = parseCsv(response.text);
-      expect(rows[0]).toEqual(["Task", "Client", "Priority", "Due date", "Created", "Completed", "On time"]);
+      expect(rows[0]).toEqual([
+        "Task",
+        "Client",
+        "Priority",
+        "Due date",
+        "Created",
+        "Completed",
+        "Completed at (UTC)",
+        "On time",
+      ]);
       expect(rows).toHaveLength(14);
       expect(rows[1]).toEqual([
         "'+cmd|' /C calc'!A0",
         world.c.name,
         "medium",
         "",
-        new Date(now - 50 * HOUR).toISOString(),
+        shownDate(new Date(now - 50 * HOUR).toISOString()),
+        shownDate(new Date(now - HOUR).toISOString()),
         new Date(now - HOUR).toISOString(),
         "",
       ]);
       // Even ones are due in an hour: completed before it, on time.
-      expect(rows[2]?.[6]).toBe("yes");
-      expect(rows.slice(1).map((row) => row[5])).toEqual(
+      expect(rows[2]?.[7]).toBe("yes");
+      expect(rows.slice(1).map((row) => row[6])).toEqual(
         Array.from({ length: 13 }, (_, i) => new Date(now - (i + 1) * HOUR).toISOString()),
       );
     });

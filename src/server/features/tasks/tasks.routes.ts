@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
+import { isoDateIn } from "../../../shared/dates";
 import { NEXT_CURSOR_HEADER, TOTAL_COUNT_HEADER } from "../../../shared/paging";
 import {
   completeTaskSchema,
@@ -12,7 +13,7 @@ import {
   taskSchema,
   updateTaskSchema,
 } from "../../../shared/tasks";
-import { sendCsvStream, wantsCsv } from "../../platform/csv/csv";
+import { csvDate, sendCsvStream, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
@@ -20,6 +21,7 @@ import { sendNextCursor } from "../../platform/keyset";
 import { ifMatchHeader, ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { type Actor, requestOrigin, requireActor } from "../../tenancy/actor";
 import { idempotencyKeyHeader, idempotencyKeyHeaders } from "../../tenancy/idempotency";
+import { getFirm } from "../firm/firm.service";
 import { completeTask, createTask, deleteTask, listOverdueTasks, listTasks, updateTask } from "./tasks.service";
 
 export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
@@ -168,13 +170,16 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
  * Every task the list's filters match (status, q, clientId), as a CSV download: read a page of
  * 500 (maxTasksPage) at a time through the list's own keyset cursor, with one `now` for every page,
  * and written out as the socket takes it, so a firm of a million tasks never becomes one array.
+ * Dates are the firm's, as the screens show them; the sign-off's instant has a column of its own.
  */
-function sendTasksCsv(reply: FastifyReply, options: { db: Database; actor: Actor; query: ListTasksQuery }) {
+async function sendTasksCsv(reply: FastifyReply, options: { db: Database; actor: Actor; query: ListTasksQuery }) {
   const { db, actor, query } = options;
   if (query.limit !== undefined || query.cursor !== undefined) {
     throw new AppError("BAD_REQUEST", "limit and cursor do not apply to a CSV download");
   }
   const now = new Date();
+  const { timeZone } = await getFirm({ db, actor });
+  const date = csvDate(timeZone);
   async function* rows() {
     let cursor: string | undefined;
     do {
@@ -191,8 +196,9 @@ function sendTasksCsv(reply: FastifyReply, options: { db: Database; actor: Actor
           task.clientName,
           task.status,
           task.priority,
-          task.dueDate,
-          task.createdAt,
+          date(task.dueDate),
+          date(task.createdAt),
+          date(task.completedAt),
           task.completedAt,
           task.printedName,
           task.completedByUser?.fullName,
@@ -203,8 +209,19 @@ function sendTasksCsv(reply: FastifyReply, options: { db: Database; actor: Actor
   }
   return sendCsvStream(
     reply,
-    `tasks-${query.status ?? "all"}-${now.toISOString().slice(0, 10)}.csv`,
-    ["Task", "Client", "Status", "Priority", "Due date", "Created", "Completed", "Printed name", "Signed by"],
+    `tasks-${query.status ?? "all"}-${isoDateIn(timeZone, now)}.csv`,
+    [
+      "Task",
+      "Client",
+      "Status",
+      "Priority",
+      "Due date",
+      "Created",
+      "Completed",
+      "Completed at (UTC)",
+      "Printed name",
+      "Signed by",
+    ],
     rows(),
   );
 }

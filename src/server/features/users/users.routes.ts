@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { userActivitySchema } from "../../../shared/reports";
+import { userActivityQuerySchema, userActivitySchema } from "../../../shared/reports";
 import { createUserSchema, updateUserSchema, userSummarySchema } from "../../../shared/users";
 import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
@@ -38,12 +38,17 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
       // The user audit's rule (S-ROLE-16): a `user` sees only their own (docs/design/people-screens.md).
       config: { access: "reports.userAudit" },
       schema: {
-        summary: "A user's profile: task totals, the newest 200 of their tasks, their assigned clients",
+        summary:
+          "A user's profile over the last `days` days of the firm's time zone (7, 30, 90 or 365; default 30): the " +
+          "user audit's count of their work (completed: what they signed off in the range; pending and overdue: the " +
+          "open tasks of their assigned clients now), the newest 200 of those tasks, their assigned clients",
         params: idParams("User"),
+        querystring: userActivityQuerySchema,
         response: { 200: userActivitySchema },
       },
     },
-    async (request) => getUserActivity({ db, actor: requireActor(request), userId: request.params.id }),
+    async (request) =>
+      getUserActivity({ db, actor: requireActor(request), userId: request.params.id, days: request.query.days }),
   );
 
   api.post(

@@ -1,11 +1,15 @@
 import { Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { firmDateFormat } from "../../../shared/dates";
 
 /*
  * CSV downloads (RFC 4180): comma-separated, CRLF line ends, a field quoted when it holds a comma,
  * a quote, CR or LF, with quotes doubled. A text cell that a spreadsheet would run as a formula
  * (it begins with = + - @, a tab or a CR) is prefixed with a single quote, so it shows as text.
  * Numbers, booleans and dates are written as values, never neutralised.
+ *
+ * A date people read is written as the screens show it, in the firm's time zone (`csvDate`); where
+ * the moment itself matters (a sign-off), its ISO 8601 instant in UTC gets a column of its own.
  */
 
 export type CsvValue = string | number | boolean | Date | null | undefined;
@@ -26,18 +30,23 @@ export function toCsv(header: readonly string[], rows: Iterable<readonly CsvValu
   return `${lines.join("\r\n")}\r\n`;
 }
 
+/** Writes instants as the screens show their dates in `timeZone` ("Jan 2, 2026"); none is an empty field. */
+export function csvDate(timeZone: string): (instant: Date | string | null | undefined) => string | null {
+  const format = firmDateFormat(timeZone);
+  return (instant) => (instant === null || instant === undefined ? null : format(instant));
+}
+
 /** Whether the caller asked for CSV: `?format=csv`, or `Accept: text/csv` without a format. */
 export function wantsCsv(request: FastifyRequest, format?: string): boolean {
   if (format !== undefined) return format === "csv";
   return /\btext\/csv\b/.test(request.headers.accept ?? "");
 }
 
-/** Sends `csv` as a download named `filename` (letters, digits, dots, dashes and underscores). */
+/** Sends `csv` as a download named `filename`. */
 export function sendCsv(reply: FastifyReply, filename: string, csv: string) {
-  const safeName = filename.replace(/[^A-Za-z0-9._-]+/g, "-");
   return reply
     .header("content-type", "text/csv; charset=utf-8")
-    .header("content-disposition", `attachment; filename="${safeName}"`)
+    .header("content-disposition", contentDisposition(filename))
     .send(csv);
 }
 
@@ -64,21 +73,41 @@ export function sendCsvStream(
     }
     if (chunk) yield chunk;
   }
-  const safeName = filename.replace(/[^A-Za-z0-9._-]+/g, "-");
   return reply
     .header("content-type", "text/csv; charset=utf-8")
-    .header("content-disposition", `attachment; filename="${safeName}"`)
+    .header("content-disposition", contentDisposition(filename))
     .send(Readable.from(lines()));
 }
 
-/** A name as a file name part: lower case letters, digits and single dashes. */
+/**
+ * A name as a file name part: its letters (of any script, accents kept) and digits, each other run
+ * of characters one dash, at most 60 characters; "export" when nothing is left.
+ */
 export function fileSlug(text: string): string {
-  const slug = text
-    .normalize("NFKD")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60)
-    .replace(/-+$/g, "");
+  const words = text.normalize("NFC").match(/[\p{L}\p{M}\p{N}]+/gu) ?? [];
+  // Cut by code points, so a letter outside the basic plane is never split in half.
+  const slug = Array.from(words.join("-")).slice(0, 60).join("").replace(/-+$/, "");
   return slug || "export";
+}
+
+/**
+ * The Content-Disposition of a download named `filename` (RFC 6266): `filename*` carries the name
+ * in UTF-8, percent-encoded (RFC 8187), and the plain `filename` an ASCII stand-in for the few
+ * clients that read only that one: accents dropped, any other non-ASCII run an underscore, and
+ * quotes and backslashes escaped inside its quoted string. Control characters (and halves of
+ * UTF-16 pairs, which have no UTF-8) are left out of both, so no name can break the header.
+ */
+export function contentDisposition(filename: string): string {
+  const name = filename.normalize("NFC").replace(/[\p{Cc}\p{Cs}]+/gu, "");
+  const ascii = name
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .replace(/[^\x20-\x7e]+/g, "_")
+    .replace(/["\\]/g, "\\$&");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc8187(name)}`;
+}
+
+/** Percent-encodes every UTF-8 byte that is not an attr-char of RFC 8187. */
+function encodeRfc8187(text: string): string {
+  return encodeURIComponent(text).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -3,11 +3,15 @@ import { parseCsv } from "../../../../tests/csv-parse";
 import { signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
 import type { ClientSummary } from "../../../shared/clients";
+import { firmDateFormat } from "../../../shared/dates";
 import type { TaskListItem } from "../../../shared/tasks";
 import { insertClient, insertFirm, insertTask, insertUser, insertUserClients } from "../../seed/factories";
 import { tasks } from "../db/schema";
 
 const DAY = 86_400_000;
+/** The fixture firm is on UTC; S-EDGE-09's tests (exports.test.ts) take a firm elsewhere. */
+const formatDate = firmDateFormat("UTC");
+const date = (iso: string | null) => (iso === null ? "" : formatDate(iso));
 
 describe("CSV of the client and task lists", () => {
   const ctx = useTestApp();
@@ -65,7 +69,7 @@ describe("CSV of the client and task lists", () => {
     expect(response.status).toBe(200);
     expect(response.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(response.headers["content-disposition"]).toMatch(
-      /^attachment; filename="clients-all-\d{4}-\d{2}-\d{2}\.csv"$/,
+      /^attachment; filename="clients-all-(\d{4}-\d{2}-\d{2})\.csv"; filename\*=UTF-8''clients-all-\1\.csv$/,
     );
     const rows = parseCsv(response.text);
     expect(rows[0]).toEqual([
@@ -94,8 +98,8 @@ describe("CSV of the client and task lists", () => {
         neutral(client.email),
         neutral(client.phone),
         neutral(client.address),
-        client.createdAt,
-        client.archivedAt ?? "",
+        date(client.createdAt),
+        date(client.archivedAt),
         String(client.taskCounts.total),
         String(client.taskCounts.completed),
         String(client.taskCounts.pending),
@@ -115,7 +119,7 @@ describe("CSV of the client and task lists", () => {
     const response = await owner.request("GET", "/api/tasks", undefined, { accept: "text/csv" });
     expect(response.status).toBe(200);
     expect(response.headers["content-disposition"]).toMatch(
-      /^attachment; filename="tasks-all-\d{4}-\d{2}-\d{2}\.csv"$/,
+      /^attachment; filename="tasks-all-(\d{4}-\d{2}-\d{2})\.csv"; filename\*=UTF-8''tasks-all-\1\.csv$/,
     );
     const rows = parseCsv(response.text);
     expect(rows[0]).toEqual([
@@ -126,6 +130,7 @@ describe("CSV of the client and task lists", () => {
       "Due date",
       "Created",
       "Completed",
+      "Completed at (UTC)",
       "Printed name",
       "Signed by",
     ]);
@@ -138,8 +143,9 @@ describe("CSV of the client and task lists", () => {
         neutral(task.clientName),
         task.status,
         task.priority,
-        task.dueDate ?? "",
-        task.createdAt,
+        date(task.dueDate),
+        date(task.createdAt),
+        date(task.completedAt),
         task.completedAt ?? "",
         task.printedName ?? "",
         task.completedByUser?.fullName ?? "",

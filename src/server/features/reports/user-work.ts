@@ -1,0 +1,182 @@
+import {
+  activityTasksLimit,
+  type ReportDays,
+  type ReportRange,
+  type UserActivity,
+  type UserOpenWork,
+} from "../../../shared/reports";
+import { type StoredTaskStatus, type TaskPriority, taskStatus } from "../../../shared/tasks";
+import type { Database } from "../../platform/db/database";
+import { preparedSql } from "../../platform/db/prepared";
+import { overdueText } from "../../tenancy/scopes";
+import { rangeFrom, rangeOf } from "./report-range";
+
+/*
+ * A user's work: one definition for the user's profile (GET /api/users/{id}/activity) and their
+ * user audit (GET /api/reports/users/{id}), so the two screens can never disagree (S-EDGE-03,
+ * docs/design/people-screens.md).
+ *
+ * - Completed: the tasks the user signed off (tasks.completed_by) in the range, on any client,
+ *   assigned to them or not, archived or not. It is the user's own work: another person's
+ *   sign-off on their client is not theirs, and a user who signed nothing has completed nothing.
+ * - Pending and overdue: the open tasks of the clients assigned to the user now (archived clients
+ *   left out, as they leave every list), overdue once past their due date (S-STATE-10), pending
+ *   otherwise. Open work falls in no range: it is what waits for the user today.
+ *
+ * The conditions are SQL text over a row of tasks named `task`, with the operands as their
+ * statement binds them, so each statement below and the report's own statements share them.
+ */
+
+type Operands = { firm: string; user: string };
+
+/** The statements' SQL by name, for the scale bench's EXPLAIN of them on a large firm. */
+export const userWorkStatements: Record<string, string> = {};
+
+function workSql<Row>(name: string, text: string) {
+  userWorkStatements[name] = text;
+  return preparedSql<Row>(name, text);
+}
+
+/** "The user signed the task off between `from` and `to`", both included. */
+export const signedOffText = (task: string, p: Operands & { from: string; to: string }) =>
+  `${task}.firm_id = ${p.firm} and ${task}.completed_by = ${p.user}
+     and ${task}.completed_at >= ${p.from}::timestamptz and ${task}.completed_at <= ${p.to}::timestamptz`;
+
+/** "The task is open on a live client assigned to the user." */
+const openOnAssignedText = (task: string, p: Operands) =>
+  `${task}.firm_id = ${p.firm} and ${task}.status = 'pending'
+     and ${task}.client_id = any (array(
+       select uc.client_id from user_clients uc
+       join clients c on c.firm_id = uc.firm_id and c.id = uc.client_id and c.archived_at is null
+       where uc.firm_id = ${p.firm} and uc.user_id = ${p.user}))`;
+
+/** The mean days from creation to completion of `count` sign-offs taking `seconds` in all, rounded half up, never below 0. */
+export const averageDaysText = (seconds: string, count: string) =>
+  `case when ${count} = 0 then null else greatest(0, round(${seconds} / ${count} / 86400))::int end`;
+
+const workRange = workSql<{ time_zone: string; range_from: Date }>(
+  "user_work_range",
+  `select f.time_zone, ${rangeFrom("f.time_zone", "$2", "$3")} as range_from from firms f where f.id = $1`,
+);
+
+/** $1 firm, $2 user, $3 from, $4 now: an index-only range of the sign-offs index. */
+const signedOffTotals = workSql<{ completed: number; average_days: number | null }>(
+  "user_work_signed_off",
+  `select count(*)::int as completed,
+          ${averageDaysText("sum(extract(epoch from (t.completed_at - t.created_at)))", "count(*)")} as average_days
+   from tasks t
+   where ${signedOffText("t", { firm: "$1", user: "$2", from: "$3", to: "$4" })}`,
+);
+
+/**
+ * $1 firm, $2 user, $3 now: one range of tasks_firm_id_client_id_idx per assigned client. A task
+ * without a due date is never overdue (its test is null, not false), so it counts as pending.
+ */
+const openTotals = workSql<{ pending: number; overdue: number }>(
+  "user_work_open",
+  `select (count(*) filter (where not o.overdue))::int as pending, (count(*) filter (where o.overdue))::int as overdue
+   from (select coalesce(${overdueText("t.status", "t.due_date", "$3")}, false) as overdue
+         from tasks t where ${openOnAssignedText("t", { firm: "$1", user: "$2" })}) o`,
+);
+
+type WorkTaskRow = {
+  id: string;
+  client_id: string;
+  client_name: string;
+  name: string;
+  status: StoredTaskStatus;
+  priority: TaskPriority;
+  due_date: Date | null;
+  created_at: Date;
+  completed_at: Date | null;
+  printed_name: string | null;
+};
+
+/** The audit order of decision 0011: completed first by newest completion, then by due date (none last), newest created. */
+const auditOrder = (row: string) =>
+  `coalesce(${row}.completed_at, '-infinity'::timestamptz) desc, coalesce(${row}.due_date, '-infinity'::timestamptz) desc,
+   ${row}.created_at desc, ${row}.id desc`;
+
+/**
+ * $1 firm, $2 user, $3 from, $4 now: the newest tasks of the user's work in the audit order. Each
+ * half brings its own first few (the sign-offs straight from their index, newest first) and the
+ * merge keeps the first of those, so thousands of sign-offs cost a short index read, not a sort.
+ * The halves cannot overlap: one is completed tasks, the other open ones.
+ */
+const workTasks = workSql<WorkTaskRow>(
+  "user_work_tasks",
+  `with mine as (
+     (select t.id, t.client_id, t.name, t.status, t.priority, t.due_date, t.created_at, t.completed_at, t.printed_name
+      from tasks t where ${signedOffText("t", { firm: "$1", user: "$2", from: "$3", to: "$4" })}
+      -- The audit order, with completed_at bare (a sign-off always has one): the index gives it.
+      order by t.completed_at desc, coalesce(t.due_date, '-infinity'::timestamptz) desc, t.created_at desc, t.id desc
+      limit ${activityTasksLimit})
+     union all
+     (select t.id, t.client_id, t.name, t.status, t.priority, t.due_date, t.created_at, t.completed_at, t.printed_name
+      from tasks t where ${openOnAssignedText("t", { firm: "$1", user: "$2" })}
+      order by ${auditOrder("t")} limit ${activityTasksLimit})
+   )
+   select mine.*, c.name as client_name
+   from mine join clients c on c.firm_id = $1 and c.id = mine.client_id
+   order by ${auditOrder("mine")}
+   limit ${activityTasksLimit}`,
+);
+
+/** The open work of the user as of `now`: the figures both screens show next to the completions. */
+export async function userOpenWork(options: {
+  db: Database;
+  firmId: string;
+  userId: string;
+  now: Date;
+}): Promise<UserOpenWork> {
+  const [row] = await openTotals(options.db, [options.firmId, options.userId, options.now]);
+  if (!row) throw new Error("the open work query answers one row");
+  return { pendingTasks: row.pending, overdueTasks: row.overdue };
+}
+
+/**
+ * The user's work over the last `days` days of the firm's zone, as the profile shows it: the
+ * totals (completed + pending + overdue, the rate of completed among them, the average days of the
+ * completed) and the newest tasks. The caller has checked that the user is the actor's to see.
+ */
+export async function userWork(options: {
+  db: Database;
+  firmId: string;
+  userId: string;
+  days: ReportDays;
+  now: Date;
+}): Promise<{ range: ReportRange; totals: UserActivity["totals"]; tasks: UserActivity["tasks"] }> {
+  const { db, firmId, userId, days, now } = options;
+  const [head] = await workRange(db, [firmId, now, days]);
+  if (!head) throw new Error("the actor's firm has no row");
+  const values = [firmId, userId, head.range_from, now];
+  const [[done], open, rows] = await Promise.all([
+    signedOffTotals(db, values),
+    userOpenWork({ db, firmId, userId, now }),
+    workTasks(db, values),
+  ]);
+  if (!done) throw new Error("the sign-offs query answers one row");
+  const total = done.completed + open.pendingTasks + open.overdueTasks;
+  return {
+    range: rangeOf(days, head.range_from, now, head.time_zone),
+    totals: {
+      total,
+      completed: done.completed,
+      pending: open.pendingTasks,
+      overdue: open.overdueTasks,
+      completionRate: total === 0 ? null : Math.round((100 * done.completed) / total),
+      averageCompletionDays: done.average_days,
+    },
+    tasks: rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      status: taskStatus({ status: row.status, dueDate: row.due_date }, now),
+      priority: row.priority,
+      dueDate: row.due_date?.toISOString() ?? null,
+      createdAt: row.created_at.toISOString(),
+      completedAt: row.completed_at?.toISOString() ?? null,
+      printedName: row.printed_name,
+      client: { id: row.client_id, name: row.client_name },
+    })),
+  };
+}
