@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, isNull, lt } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { RouteAccess } from "../src/server/features/auth/access-control";
 import type { Database } from "../src/server/platform/db/database";
 import {
@@ -26,6 +27,7 @@ import { drawSignature } from "../src/server/seed/signature-image";
 import { can, forbiddenMessage, roleLabels } from "../src/shared/permissions";
 import type { Role } from "../src/shared/roles";
 import { templateLibrary } from "../src/shared/template-library";
+import { IDEMPOTENCY_KEY_HEADER, IF_MATCH_HEADER } from "../src/shared/versions";
 import { type ApiClient, type ApiResponse, apiClient } from "./api-client";
 import { type SeededFirm, type SeededUser, seedFirm, signIn } from "./fixtures";
 import { type TestApp, useTestApp } from "./test-app";
@@ -1467,10 +1469,79 @@ const finerRulesSuite = () =>
     }
   });
 
+// ---------------------------------------------------------------------------------------------
+// 4. The write-safety matrix (decision 0030): how each route that changes something stays safe when
+// it is repeated or raced. A create takes an Idempotency-Key; a change of an editable record takes
+// If-Match; anything else says why it needs neither. tests/safe-writes.test.ts checks the behaviour.
+
+type WriteSafety = "Idempotency-Key" | "If-Match" | "Idempotency-Key and If-Match" | { neither: string };
+
+const writeSafetyMatrix: Record<string, WriteSafety> = {
+  "POST /api/clients": "Idempotency-Key",
+  "POST /api/contacts": "Idempotency-Key",
+  "POST /api/tasks": "Idempotency-Key",
+  "POST /api/task-templates": "Idempotency-Key",
+  "POST /api/template-library/:key/add": "Idempotency-Key",
+  "POST /api/users": "Idempotency-Key",
+  "PATCH /api/clients/:id": "If-Match",
+  "PATCH /api/contacts/:id": "If-Match",
+  "PATCH /api/tasks/:id": "If-Match",
+  "PUT /api/task-templates/:id": "If-Match",
+  "PATCH /api/users/:id": "If-Match",
+  "PATCH /api/firm": "If-Match",
+  "PATCH /api/tasks/:id/complete": "Idempotency-Key and If-Match",
+  "DELETE /api/clients/:id": { neither: "archiving twice leaves it archived; a purge of a purged client is a 404" },
+  "DELETE /api/contacts/:id": { neither: "a second delete is a 404 and removes nothing more" },
+  "DELETE /api/tasks/:id": { neither: "a second delete is a 404 and removes nothing more" },
+  "DELETE /api/task-templates/:id": { neither: "a second delete is a 404 and removes nothing more" },
+  "POST /api/clients/:id/restore": { neither: "restoring twice leaves it restored" },
+  "POST /api/user-clients/assign": {
+    neither: "it sets a user's whole list of clients: the same request twice is the same list",
+  },
+  "POST /api/auth/login": { neither: "it makes a session, not a record; a second sign-in is a second session" },
+  "POST /api/auth/logout": { neither: "ending an ended session is a no-op" },
+  "POST /api/auth/change-password": { neither: "it checks the current password, which the first change has replaced" },
+  "POST /api/auth/register": {
+    neither: "the username is unique: a repeat is told it is taken (and there is no firm yet to key by)",
+  },
+  "POST /api/create-subscription-setup": { neither: "the setup cookie names one card setup, which a repeat reuses" },
+  "POST /api/stripe/webhook": { neither: "events are kept by Stripe's event id, so a retried event is applied once" },
+  "PUT /api/billing/plan": { neither: "setting the same plan twice is the same plan" },
+};
+
+function writeSafetySuite() {
+  describe("write-safety matrix: every route that changes something is safe to repeat or race", () => {
+    const declared = (route: { schema?: { headers?: unknown } }, header: string) => {
+      const headers = route.schema?.headers;
+      return headers instanceof z.ZodObject && header in headers.shape;
+    };
+
+    it("has a row for every /api route that is not a GET", () => {
+      const writes = ctx.app.apiRoutes
+        .filter((route) => route.method !== "GET")
+        .map((route) => `${route.method} ${route.url}`);
+      expect(Object.keys(writeSafetyMatrix).sort()).toEqual(writes.sort());
+    });
+
+    it("S-SAFE-02 S-SAFE-07 each route declares exactly the headers its row gives it", () => {
+      for (const route of ctx.app.apiRoutes.filter((candidate) => candidate.method !== "GET")) {
+        const key = `${route.method} ${route.url}`;
+        const row = writeSafetyMatrix[key];
+        const wants = typeof row === "string" ? row : "";
+        expect(declared(route, IDEMPOTENCY_KEY_HEADER), `${key} Idempotency-Key`).toBe(
+          wants.includes("Idempotency-Key"),
+        );
+        expect(declared(route, IF_MATCH_HEADER), `${key} If-Match`).toBe(wants.includes("If-Match"));
+      }
+    });
+  });
+}
+
 describe("access matrix (firms A and B in one database)", () => {
   ctx = useTestApp();
   beforeAll(seedWorld);
   tenantIsolationSuite();
   roleMatrixSuite();
   finerRulesSuite();
+  writeSafetySuite();
 });

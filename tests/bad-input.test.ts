@@ -12,6 +12,7 @@ import {
   clients,
   contacts,
   firms,
+  idempotencyKeys,
   loginFailures,
   recurringSchedules,
   sessions,
@@ -21,10 +22,15 @@ import {
   userClients,
   users,
 } from "../src/server/platform/db/schema";
+import { ifMatchMessage } from "../src/server/platform/preconditions";
+import { insertContact, insertTask, insertTaskTemplate } from "../src/server/seed/factories";
 import { createRandom } from "../src/server/seed/random";
 import { drawSignature } from "../src/server/seed/signature-image";
+import { idempotencyKeyMessage } from "../src/server/tenancy/idempotency";
 import { type ErrorCode, errorStatus } from "../src/shared/api-error";
 import { clientStatuses } from "../src/shared/clients";
+import { templateLibrary } from "../src/shared/template-library";
+import { IDEMPOTENCY_KEY_HEADER, IF_MATCH_HEADER } from "../src/shared/versions";
 import { sameOriginHeaders } from "./api-client";
 import {
   type Bad,
@@ -124,7 +130,14 @@ const freshIp = () => {
 async function send(
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
   url: string,
-  options: { json?: unknown; raw?: string | Buffer; contentType?: string; signedIn?: boolean; ip?: string } = {},
+  options: {
+    json?: unknown;
+    raw?: string | Buffer;
+    contentType?: string;
+    signedIn?: boolean;
+    ip?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<LightMyRequestResponse> {
   const hasBody = "json" in options || options.raw !== undefined;
   return ctx.app.inject({
@@ -136,6 +149,7 @@ async function send(
       "user-agent": "Mozilla/5.0 (bad-input property test)",
       ...(hasBody ? { "content-type": options.contentType ?? "application/json" } : {}),
       ...(options.signedIn ? { cookie: `${SESSION_COOKIE}=${superAdminToken}` } : {}),
+      ...options.headers,
     },
     ...("json" in options ? { payload: JSON.stringify(options.json) } : {}),
     ...(options.raw !== undefined ? { payload: options.raw } : {}),
@@ -201,6 +215,7 @@ const tables = {
   login_failures: loginFailures,
   billing_setups: billingSetups,
   stripe_events: stripeEvents,
+  idempotency_keys: idempotencyKeys,
 } satisfies Record<string, PgTable>;
 type TableName = keyof typeof tables;
 
@@ -1527,6 +1542,110 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
         { numRuns: RUNS },
       ),
     );
+  });
+
+  it("bad If-Match and Idempotency-Key headers, on every route that takes them (with a valid body)", async () => {
+    const db = ctx.database.db;
+    const firmId = world.firm.id;
+    const client = world.clients[0];
+    if (!client) throw new Error("seedFirm makes clients");
+    const contact = await insertContact(db, { firmId, clientId: client.id });
+    const task = await insertTask(db, { firmId, clientId: client.id });
+    const template = await insertTaskTemplate(db, { firmId, createdBy: world.users.super_admin.id });
+    const library = templateLibrary[0];
+    if (!library) throw new Error("the library has templates");
+    const signature = drawSignature("Bad Header", createRandom(11)).dataUrl;
+    // Every route that declares If-Match or Idempotency-Key, with a body it would accept.
+    const routes: { method: "POST" | "PUT" | "PATCH"; route: string; url: string; json?: unknown }[] = [
+      { method: "POST", route: "/api/clients", url: "/api/clients", json: { name: "Header Case" } },
+      { method: "PATCH", route: "/api/clients/:id", url: `/api/clients/${client.id}`, json: { phone: "+1 555 0100" } },
+      {
+        method: "POST",
+        route: "/api/contacts",
+        url: "/api/contacts",
+        json: { clientId: client.id, name: "Header Case" },
+      },
+      { method: "PATCH", route: "/api/contacts/:id", url: `/api/contacts/${contact.id}`, json: { title: "Partner" } },
+      { method: "POST", route: "/api/tasks", url: "/api/tasks", json: { clientId: client.id, name: "Header Case" } },
+      { method: "PATCH", route: "/api/tasks/:id", url: `/api/tasks/${task.id}`, json: { name: "Header Case" } },
+      {
+        method: "PATCH",
+        route: "/api/tasks/:id/complete",
+        url: `/api/tasks/${task.id}/complete`,
+        json: { printedName: "Bad Header", signature },
+      },
+      {
+        method: "POST",
+        route: "/api/task-templates",
+        url: "/api/task-templates",
+        json: { name: "Header Case", description: "Close", priority: "low", isRecurring: false },
+      },
+      {
+        method: "PUT",
+        route: "/api/task-templates/:id",
+        url: `/api/task-templates/${template.id}`,
+        json: { name: "Header Case", description: "Close", priority: "low", isRecurring: false },
+      },
+      { method: "POST", route: "/api/template-library/:key/add", url: `/api/template-library/${library.key}/add` },
+      {
+        method: "POST",
+        route: "/api/users",
+        url: "/api/users",
+        json: { username: "header.case", password: "ledger-and-quill-42", fullName: "Header Case" },
+      },
+      { method: "PATCH", route: "/api/users/:id", url: `/api/users/${world.users.user.id}`, json: { fullName: "H C" } },
+      { method: "PATCH", route: "/api/firm", url: "/api/firm", json: { name: "Header Case Firm" } },
+    ];
+    const declares = (header: string) =>
+      ctx.app.apiRoutes
+        .filter((route) => {
+          const headers = route.schema?.headers;
+          return headers instanceof z.ZodObject && header in headers.shape;
+        })
+        .map((route) => `${route.method} ${route.url}`)
+        .sort();
+    const covered = routes.map((route) => `${route.method} ${route.route}`);
+    expect([...new Set([...declares(IF_MATCH_HEADER), ...declares(IDEMPOTENCY_KEY_HEADER)])].sort()).toEqual(
+      [...covered].sort(),
+    );
+
+    // Wrong by construction: not "*" and not a comma-separated list of quoted tags (RFC 9110 lets a
+    // list hold empty elements, so a trailing comma is no fault).
+    const badIfMatch = fc.oneof(
+      fc.constantFrom("", " ", "3", "abc", '"unterminated', "W/3", '"1" "2"', "**", '"a"b"', '"1", x'),
+      fc.stringMatching(/^[0-9A-Za-z]{1,12}$/),
+      fc.stringMatching(/^"[0-9a-z]{1,8}$/),
+    );
+    // Wrong by construction: empty, over 255 characters, or holding a character outside visible ASCII
+    // (one a header can carry: Latin-1).
+    const badKey = fc.oneof(
+      fc.constant(""),
+      fc.stringMatching(/^[0-9a-f]{256,300}$/),
+      withCharacterInside("8e03978e-40d5-43e8", ["é", "ü", "\u00a0"]),
+    );
+    await unchangedAcross(async () => {
+      for (const route of routes) {
+        const header = declares(IF_MATCH_HEADER).includes(`${route.method} ${route.route}`)
+          ? { name: IF_MATCH_HEADER, values: badIfMatch, message: ifMatchMessage }
+          : { name: IDEMPOTENCY_KEY_HEADER, values: badKey, message: idempotencyKeyMessage };
+        await fc.assert(
+          fc.asyncProperty(header.values, async (value) => {
+            const response = await send(route.method, route.url, {
+              signedIn: true,
+              ...(route.json === undefined ? {} : { json: route.json }),
+              headers: { [header.name]: value },
+            });
+            expectRefusal(response, `${route.method} ${route.url} with ${header.name}: ${shown(value)}`, {
+              status: 400,
+              code: "VALIDATION_FAILED",
+              at: [header.name],
+              message: header.message,
+            });
+          }),
+          { numRuns: 12 },
+        );
+      }
+    }, ["sessions"]);
   });
 
   it("raw non-JSON and malformed JSON bodies, on every endpoint that takes one", async () => {

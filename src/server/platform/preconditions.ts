@@ -31,7 +31,7 @@ export function parseIfMatch(header: string | undefined): IfMatch | undefined | 
   return tags.length === 0 && !header.includes('"') ? null : { any: false, tags };
 }
 
-const ifMatchMessage = 'If-Match must be * or entity tags as the ETag header gives them, such as "3"';
+export const ifMatchMessage = 'If-Match must be * or entity tags as the ETag header gives them, such as "3"';
 
 /** The optional If-Match header of a change route, declared so /api/docs lists it. */
 export const ifMatchHeader = {

@@ -28,7 +28,7 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
  */
 const RUNNING_LEASE_MS = 60_000;
 
-const keyMessage =
+export const idempotencyKeyMessage =
   'Idempotency-Key must be 1 to 255 visible ASCII characters, quoted or not (e.g. "8e03978e-40d5-43e8-bc93-6894a57f9324")';
 
 /** The key of a header value: an RFC 8941 string ("...") as the draft writes it, or the bare text. */
@@ -41,7 +41,7 @@ export function idempotencyKeyOf(header: string): string | null {
 export const idempotencyKeyHeader = {
   [IDEMPOTENCY_KEY_HEADER]: z
     .string()
-    .refine((value) => idempotencyKeyOf(value) !== null, keyMessage)
+    .refine((value) => idempotencyKeyOf(value) !== null, idempotencyKeyMessage)
     .optional()
     .describe(
       "A key unique to this create (a UUID, say). Sending the same request with the same key within 24 hours " +
@@ -70,7 +70,7 @@ export function registerIdempotency(app: FastifyInstance, { db }: { db: Database
     const header = request.headers[IDEMPOTENCY_KEY_HEADER];
     if (header === undefined) return;
     const key = typeof header === "string" ? idempotencyKeyOf(header) : null;
-    if (key === null) throw new AppError("BAD_REQUEST", keyMessage);
+    if (key === null) throw new AppError("BAD_REQUEST", idempotencyKeyMessage);
     return claimOrReplay(db, request, reply, key);
   });
 
