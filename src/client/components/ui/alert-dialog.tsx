@@ -2,7 +2,7 @@ import { AlertDialog as AlertDialogPrimitive } from "radix-ui";
 import type { ComponentProps } from "react";
 import { cn } from "../../lib/cn";
 import { type ButtonProps, buttonVariants } from "./button";
-import { overlayClasses } from "./dialog";
+import { footerClasses, overlayClasses, panelClasses } from "./dialog";
 
 /** A confirmation: it takes an explicit answer, so a click outside does not close it. */
 export const AlertDialog = AlertDialogPrimitive.Root;
@@ -12,13 +12,7 @@ export function AlertDialogContent({ className, ...props }: ComponentProps<typeo
   return (
     <AlertDialogPrimitive.Portal>
       <AlertDialogPrimitive.Overlay className={overlayClasses} />
-      <AlertDialogPrimitive.Content
-        className={cn(
-          "fixed top-1/2 left-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-card p-6 shadow-lg outline-none data-[state=open]:animate-zoom-in",
-          className,
-        )}
-        {...props}
-      />
+      <AlertDialogPrimitive.Content className={cn(panelClasses, "max-w-md", className)} {...props} />
     </AlertDialogPrimitive.Portal>
   );
 }
@@ -28,7 +22,7 @@ export function AlertDialogHeader({ className, ...props }: ComponentProps<"div">
 }
 
 export function AlertDialogFooter({ className, ...props }: ComponentProps<"div">) {
-  return <div className={cn("flex flex-col-reverse gap-2 sm:flex-row sm:justify-end", className)} {...props} />;
+  return <div className={cn(footerClasses, className)} {...props} />;
 }
 
 export function AlertDialogTitle({ className, ...props }: ComponentProps<typeof AlertDialogPrimitive.Title>) {

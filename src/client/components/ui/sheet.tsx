@@ -13,7 +13,7 @@ export const SheetTitle = SheetPrimitive.Title;
 export const SheetDescription = SheetPrimitive.Description;
 
 const sheetVariants = cva(
-  "fixed inset-y-0 z-50 flex h-full w-72 max-w-[85vw] flex-col bg-card shadow-lg outline-none",
+  "fixed inset-y-0 z-50 flex h-full w-72 max-w-[85vw] flex-col bg-card shadow-lg outline-none wrap-anywhere",
   {
     variants: {
       side: {
