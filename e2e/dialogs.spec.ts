@@ -9,7 +9,7 @@ import {
   taskRow,
 } from "./client-detail-helpers";
 import { createTemplate } from "./clients-support";
-import { test } from "./fixtures";
+import { type OwnFirm, test } from "./fixtures";
 
 /*
  * Every dialog, alert dialog and sheet of the app, opened on records whose names are 120 characters
@@ -288,3 +288,139 @@ for (const [width, viewport] of Object.entries(screens)) {
     }
   });
 }
+
+/*
+ * Back and Forward while a dialog is open (S-EDGE-11): the move closes the dialog and the page stays;
+ * nothing is added to the history, so every other way of closing leaves it as it was.
+ */
+
+const newClientDialog = (page: Page) => page.getByRole("dialog", { name: "Create New Client" });
+const historyLength = (page: Page) => page.evaluate(() => window.history.length);
+
+/** Signs in to an own firm, opens the dashboard, then goes to Clients by the navigation (one history entry). */
+async function openClientsFromDashboard(page: Page, ownFirm: OwnFirm) {
+  await ownFirm.signIn(page);
+  await page.goto("/dashboard");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Clients", exact: true }).click();
+  await expect(page).toHaveURL(/\/clients$/);
+  await expect(page.getByRole("button", { name: "New Client" })).toBeVisible();
+}
+
+test("S-EDGE-11 Back closes an open dialog with typed data and the page stays; the next Back leaves", async ({
+  page,
+  ownFirm,
+}) => {
+  await openClientsFromDashboard(page, ownFirm);
+  const entries = await historyLength(page);
+  await page.getByRole("button", { name: "New Client" }).click();
+  await newClientDialog(page).getByLabel("Company Name").fill("Half-typed Holdings");
+
+  await page.goBack();
+  await expect(newClientDialog(page)).toBeHidden();
+  await expect(page).toHaveURL(/\/clients$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Clients" })).toBeVisible();
+  expect(await historyLength(page)).toBe(entries);
+  // Closed by Back as by Cancel: the next opening starts empty.
+  await page.getByRole("button", { name: "New Client" }).click();
+  await expect(newClientDialog(page).getByLabel("Company Name")).toHaveValue("");
+  await newClientDialog(page).getByRole("button", { name: "Cancel" }).click();
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+});
+
+test("S-EDGE-11 a dialog closed with Cancel or Escape leaves no history entry: Back goes to the previous page", async ({
+  page,
+  ownFirm,
+}) => {
+  await openClientsFromDashboard(page, ownFirm);
+  const entries = await historyLength(page);
+  await page.getByRole("button", { name: "New Client" }).click();
+  await newClientDialog(page).getByLabel("Company Name").fill("Second Thoughts Ltd");
+  await newClientDialog(page).getByRole("button", { name: "Cancel" }).click();
+  await expect(newClientDialog(page)).toBeHidden();
+  await page.getByRole("button", { name: "New Client" }).click();
+  await page.keyboard.press("Escape");
+  await expect(newClientDialog(page)).toBeHidden();
+  expect(await historyLength(page)).toBe(entries);
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+});
+
+test("S-EDGE-11 a confirmation that leads to another page leaves the history as a link would", async ({
+  page,
+  ownFirm,
+}) => {
+  await ownFirm.signIn(page);
+  const client = await createClient(page, { name: "Archive Me Partners" });
+  await page.goto("/clients");
+  await page.getByRole("link", { name: `View Details of ${client.name}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/client/${client.id}$`));
+
+  await page.getByRole("button", { name: "Archive", exact: true }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Archive Client" }).click();
+  await expect(page).toHaveURL(/\/clients$/);
+  await expect(page.getByRole("alertdialog")).toBeHidden();
+
+  // One Back to the (now archived) client, one more to the list it was opened from.
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/client/${client.id}$`));
+  await expect(page.getByText("This client is archived.")).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/clients$/);
+});
+
+test("S-EDGE-11 Back closes a confirmation and the navigation's slide-over too", async ({ page, ownFirm }) => {
+  await page.setViewportSize(screens.mobile);
+  await ownFirm.signIn(page);
+  const client = await createClient(page, { name: "Back Button Bakery" });
+  await page.goto("/clients");
+  await page.getByRole("link", { name: `View Details of ${client.name}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/client/${client.id}$`));
+
+  await page.getByRole("button", { name: "Archive", exact: true }).click();
+  await expect(page.getByRole("alertdialog")).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole("alertdialog")).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`/client/${client.id}$`));
+
+  await page.getByRole("button", { name: "Open navigation" }).click();
+  await expect(page.getByRole("dialog", { name: "Navigation" })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole("dialog", { name: "Navigation" })).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`/client/${client.id}$`));
+  await expect(page.getByRole("heading", { level: 2, name: client.name })).toBeVisible();
+});
+
+test("S-EDGE-11 when Back would leave the app with something typed in a dialog, the browser asks first", async ({
+  page,
+  ownFirm,
+}) => {
+  await ownFirm.signIn(page);
+  // Loaded straight into /clients: the entry before it is another document, where the app's own
+  // handling of Back cannot reach.
+  await page.goto("/clients");
+  const asked: string[] = [];
+  page.on("dialog", (dialog) => {
+    asked.push(dialog.type());
+    void dialog.dismiss();
+  });
+
+  await page.getByRole("button", { name: "New Client" }).click();
+  await newClientDialog(page).getByLabel("Company Name").fill("Typed Before Leaving");
+  await page.evaluate(() => window.history.back());
+  await expect.poll(() => asked).toEqual(["beforeunload"]);
+  // Staying was chosen: the page, the dialog and what was typed are all still there.
+  await expect(page).toHaveURL(/\/clients$/);
+  await expect(newClientDialog(page).getByLabel("Company Name")).toHaveValue("Typed Before Leaving");
+
+  // With nothing typed, Back leaves without asking.
+  await newClientDialog(page).getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: "New Client" }).click();
+  await page.evaluate(() => window.history.back());
+  await expect(page).not.toHaveURL(/\/clients$/);
+  expect(asked).toEqual(["beforeunload"]);
+});

@@ -3,9 +3,27 @@ import type { ComponentProps } from "react";
 import { cn } from "../../lib/cn";
 import { type ButtonProps, buttonVariants } from "./button";
 import { footerClasses, overlayClasses, panelClasses } from "./dialog";
+import { CloseOnBack } from "./dialog-history";
 
-/** A confirmation: it takes an explicit answer, so a click outside does not close it. */
-export const AlertDialog = AlertDialogPrimitive.Root;
+/**
+ * A confirmation: it takes an explicit answer, so a click outside does not close it. Back and
+ * Forward answer Cancel, as Escape does (dialog-history.tsx).
+ */
+export function AlertDialog({
+  open,
+  onOpenChange,
+  ...props
+}: Omit<ComponentProps<typeof AlertDialogPrimitive.Root>, "open" | "onOpenChange" | "defaultOpen"> & {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <>
+      <CloseOnBack open={open} onOpenChange={onOpenChange} />
+      <AlertDialogPrimitive.Root open={open} onOpenChange={onOpenChange} {...props} />
+    </>
+  );
+}
 export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
 
 export function AlertDialogContent({ className, ...props }: ComponentProps<typeof AlertDialogPrimitive.Content>) {

@@ -1,12 +1,29 @@
 import { X } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
-import type { ComponentProps } from "react";
+import type { ComponentProps, ReactNode } from "react";
 import { cn } from "../../lib/cn";
+import { CloseOnBack, useConfirmLeavingTypedData } from "./dialog-history";
 
 /*
  * Radix traps focus inside the open dialog, closes it on Escape and returns focus to the trigger.
+ * Back and Forward close it too (dialog-history.tsx), which is why a dialog is always controlled.
  */
-export const Dialog = DialogPrimitive.Root;
+export function Dialog({
+  open,
+  onOpenChange,
+  ...props
+}: Omit<ComponentProps<typeof DialogPrimitive.Root>, "open" | "onOpenChange" | "defaultOpen"> & {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <>
+      <CloseOnBack open={open} onOpenChange={onOpenChange} />
+      <DialogPrimitive.Root open={open} onOpenChange={onOpenChange} {...props} />
+    </>
+  );
+}
+
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
@@ -54,7 +71,7 @@ export function DialogContent({
         className={cn(panelFrameClasses, "flex max-w-lg flex-col overflow-hidden", className)}
         {...props}
       >
-        <div className={cn(panelBodyClasses, "relative min-h-0", bodyClassName)}>{children}</div>
+        <DialogBody className={bodyClassName}>{children}</DialogBody>
         {showClose && (
           <DialogPrimitive.Close className="absolute top-4 right-4 rounded-sm bg-card p-1 text-muted-foreground outline-none transition-colors hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring">
             <X className="size-4" aria-hidden="true" />
@@ -63,6 +80,16 @@ export function DialogContent({
         )}
       </DialogPrimitive.Content>
     </DialogPrimitive.Portal>
+  );
+}
+
+/** Mounted only while the dialog is open, so what was typed is forgotten when it closes. */
+function DialogBody({ className, children }: { className: string | undefined; children: ReactNode }) {
+  const noteTyping = useConfirmLeavingTypedData();
+  return (
+    <div className={cn(panelBodyClasses, "relative min-h-0", className)} onInput={noteTyping}>
+      {children}
+    </div>
   );
 }
 

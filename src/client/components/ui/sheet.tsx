@@ -3,10 +3,13 @@ import { X } from "lucide-react";
 import { Dialog as SheetPrimitive } from "radix-ui";
 import type { ComponentProps } from "react";
 import { cn } from "../../lib/cn";
-import { overlayClasses } from "./dialog";
+import { Dialog, overlayClasses } from "./dialog";
 
-/** A panel that slides in from a screen edge (the app's navigation below the md breakpoint). */
-export const Sheet = SheetPrimitive.Root;
+/**
+ * A panel that slides in from a screen edge (the app's navigation below the md breakpoint). It is a
+ * dialog, so Back closes it too.
+ */
+export const Sheet = Dialog;
 export const SheetTrigger = SheetPrimitive.Trigger;
 export const SheetClose = SheetPrimitive.Close;
 export const SheetTitle = SheetPrimitive.Title;
