@@ -2,23 +2,35 @@ import { AlertDialog as AlertDialogPrimitive } from "radix-ui";
 import type { ComponentProps } from "react";
 import { cn } from "../../lib/cn";
 import { type ButtonProps, buttonVariants } from "./button";
-import { overlayClasses } from "./dialog";
+import { footerClasses, overlayClasses, panelClasses } from "./dialog";
+import { CloseOnBack } from "./dialog-history";
 
-/** A confirmation: it takes an explicit answer, so a click outside does not close it. */
-export const AlertDialog = AlertDialogPrimitive.Root;
+/**
+ * A confirmation: it takes an explicit answer, so a click outside does not close it. Back and
+ * Forward answer Cancel, as Escape does (dialog-history.tsx).
+ */
+export function AlertDialog({
+  open,
+  onOpenChange,
+  ...props
+}: Omit<ComponentProps<typeof AlertDialogPrimitive.Root>, "open" | "onOpenChange" | "defaultOpen"> & {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <>
+      <CloseOnBack open={open} onOpenChange={onOpenChange} />
+      <AlertDialogPrimitive.Root open={open} onOpenChange={onOpenChange} {...props} />
+    </>
+  );
+}
 export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
 
 export function AlertDialogContent({ className, ...props }: ComponentProps<typeof AlertDialogPrimitive.Content>) {
   return (
     <AlertDialogPrimitive.Portal>
       <AlertDialogPrimitive.Overlay className={overlayClasses} />
-      <AlertDialogPrimitive.Content
-        className={cn(
-          "fixed top-1/2 left-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-card p-6 shadow-lg outline-none data-[state=open]:animate-zoom-in",
-          className,
-        )}
-        {...props}
-      />
+      <AlertDialogPrimitive.Content className={cn(panelClasses, "max-w-md", className)} {...props} />
     </AlertDialogPrimitive.Portal>
   );
 }
@@ -28,7 +40,7 @@ export function AlertDialogHeader({ className, ...props }: ComponentProps<"div">
 }
 
 export function AlertDialogFooter({ className, ...props }: ComponentProps<"div">) {
-  return <div className={cn("flex flex-col-reverse gap-2 sm:flex-row sm:justify-end", className)} {...props} />;
+  return <div className={cn(footerClasses, className)} {...props} />;
 }
 
 export function AlertDialogTitle({ className, ...props }: ComponentProps<typeof AlertDialogPrimitive.Title>) {

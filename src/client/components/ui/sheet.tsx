@@ -3,17 +3,20 @@ import { X } from "lucide-react";
 import { Dialog as SheetPrimitive } from "radix-ui";
 import type { ComponentProps } from "react";
 import { cn } from "../../lib/cn";
-import { overlayClasses } from "./dialog";
+import { Dialog, overlayClasses } from "./dialog";
 
-/** A panel that slides in from a screen edge (the app's navigation below the md breakpoint). */
-export const Sheet = SheetPrimitive.Root;
+/**
+ * A panel that slides in from a screen edge (the app's navigation below the md breakpoint). It is a
+ * dialog, so Back closes it too.
+ */
+export const Sheet = Dialog;
 export const SheetTrigger = SheetPrimitive.Trigger;
 export const SheetClose = SheetPrimitive.Close;
 export const SheetTitle = SheetPrimitive.Title;
 export const SheetDescription = SheetPrimitive.Description;
 
 const sheetVariants = cva(
-  "fixed inset-y-0 z-50 flex h-full w-72 max-w-[85vw] flex-col bg-card shadow-lg outline-none",
+  "fixed inset-y-0 z-50 flex h-full w-72 max-w-[85vw] flex-col bg-card shadow-lg outline-none wrap-anywhere",
   {
     variants: {
       side: {

@@ -115,7 +115,8 @@ export function NewClientDialog({
         </Button>
       </DialogTrigger>
       <DialogContent
-        className="max-w-4xl gap-0 p-0"
+        className="max-w-4xl"
+        bodyClassName="gap-0 p-0"
         // A long form is not thrown away by a stray click beside it.
         onInteractOutside={(event) => event.preventDefault()}
       >
@@ -174,7 +175,7 @@ export function NewClientDialog({
                   />
                 </div>
               </fieldset>
-              <DialogFooter className="sticky bottom-0 border-t bg-card px-6 py-4">
+              <DialogFooter className="bottom-0 mx-0 mb-0 py-4">
                 <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
                   Cancel
                 </Button>

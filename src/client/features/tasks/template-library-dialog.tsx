@@ -61,7 +61,7 @@ export function TemplateLibraryDialog({
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="flex max-h-[90vh] flex-col gap-0 p-0 sm:max-w-3xl">
+      <DialogContent className="sm:max-w-3xl" bodyClassName="flex flex-col gap-0 p-0">
         <DialogHeader className="gap-1.5 border-b p-6 pb-4">
           <DialogTitle>Template Library</DialogTitle>
           <DialogDescription>
@@ -99,7 +99,8 @@ export function TemplateLibraryDialog({
             </Select>
           </div>
         </DialogHeader>
-        <div className="min-h-0 flex-1 overflow-y-auto p-6 pt-4">
+        {/* Positioned, so the rows' screen-reader-only labels scroll and clip with the list, not past it. */}
+        <div className="relative min-h-0 flex-1 overflow-y-auto p-6 pt-4">
           {library.isPending ? (
             <div className="flex flex-col gap-3" role="status" aria-label="Loading the library">
               {[1, 2, 3, 4].map((key) => (
