@@ -220,6 +220,26 @@ test.describe("settings", () => {
     await attachScreenshot(page, testInfo, "time-zone-search-375");
   });
 
+  test("S-SAFE-13 saving the firm settings without a change sends nothing and adds no audit event", async ({
+    page,
+  }) => {
+    await signInToNewFirm(page);
+    await page.goto("/settings");
+    const form = page.getByRole("form", { name: "Firm settings" });
+    await expect(form.getByLabel("Firm name")).not.toHaveValue("");
+    const eventsBefore = (await apiGet<unknown[]>(page, "/api/audit-events")).length;
+    const writes = recordWrites(page);
+
+    // Typed and typed back: the field holds what the firm already has.
+    const name = await form.getByLabel("Firm name").inputValue();
+    await form.getByLabel("Firm name").fill(`${name} draft`);
+    await form.getByLabel("Firm name").fill(name);
+    await form.getByRole("button", { name: "Save firm settings" }).click();
+    await expect(page.getByText("Firm settings saved")).toBeVisible();
+    expect(writes).toEqual([]);
+    expect((await apiGet<unknown[]>(page, "/api/audit-events")).length).toBe(eventsBefore);
+  });
+
   test("S-ROLE-06 an admin and a user see no Firm form; only super admins and admins see the audit trail link", async ({
     page,
   }) => {

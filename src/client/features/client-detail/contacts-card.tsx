@@ -67,7 +67,7 @@ export function ContactsCard({ client, canEdit }: { client: ClientDetail; canEdi
               <li key={contact.id} className="flex gap-3 py-3 first:pt-0 last:pb-0" data-testid="contact">
                 <div className="flex min-w-0 flex-1 flex-col gap-1">
                   <div className="flex flex-wrap items-center gap-2">
-                    <span className="text-sm font-medium break-words">{contact.name}</span>
+                    <span className="min-w-0 text-sm font-medium wrap-anywhere">{contact.name}</span>
                     {contact.isPrimary && <Badge variant="default">Primary</Badge>}
                   </div>
                   {contact.title && <p className="text-xs text-muted-foreground">{contact.title}</p>}

@@ -53,7 +53,13 @@ export async function assignClients(options: {
       if (found.length !== clientIds.length) throw new AppError("NOT_FOUND", "Client not found");
     }
     const mine = and(eq(userClients.firmId, firmId), eq(userClients.userId, input.userId));
-    const before = await tx.select({ clientId: userClients.clientId }).from(userClients).where(mine);
+    const before = (await tx.select({ clientId: userClients.clientId }).from(userClients).where(mine))
+      .map((row) => row.clientId)
+      .sort();
+    // The same list again changes nothing: no write, no audit event.
+    if (before.length === clientIds.length && before.every((id, index) => id === clientIds[index])) {
+      return { userId: input.userId, clientIds };
+    }
     await tx.delete(userClients).where(mine);
     if (clientIds.length > 0) {
       await tx.insert(userClients).values(clientIds.map((clientId) => ({ firmId, userId: input.userId, clientId })));
@@ -62,7 +68,7 @@ export async function assignClients(options: {
       action: "user.clients_assigned",
       entityType: "user",
       entityId: input.userId,
-      before: { clientIds: before.map((row) => row.clientId).sort() },
+      before: { clientIds: before },
       after: { clientIds },
     });
     return { userId: input.userId, clientIds };

@@ -1,6 +1,8 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { seedFirm, signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
+import { auditEvents } from "../../platform/db/schema";
 import { insertClient } from "../../seed/factories";
 
 describe("client assignment", () => {
@@ -40,6 +42,24 @@ describe("client assignment", () => {
     expect(cleared.body).toEqual({ userId: users.user.id, clientIds: [] });
     const after = (await owner.get("/api/user-clients")).body as { userId: string }[];
     expect(after.filter((link) => link.userId === users.user.id)).toEqual([]);
+  });
+
+  it("S-SAFE-13 assigning a user the clients they already have writes no audit event", async () => {
+    const { users, assignedClient, firm } = await seedFirm(ctx.database.db, "Same List");
+    const owner = await signIn(ctx.app, users.super_admin);
+    const eventsOf = async () =>
+      (await ctx.database.db.select().from(auditEvents).where(eq(auditEvents.firmId, firm.id))).length;
+    const before = await eventsOf();
+    const same = await owner.post("/api/user-clients/assign", {
+      userId: users.user.id,
+      clientIds: [assignedClient.id, assignedClient.id],
+    });
+    expect(same.status).toBe(200);
+    expect(same.body).toEqual({ userId: users.user.id, clientIds: [assignedClient.id] });
+    expect(await eventsOf()).toBe(before);
+    const changed = await owner.post("/api/user-clients/assign", { userId: users.user.id, clientIds: [] });
+    expect(changed.status).toBe(200);
+    expect(await eventsOf()).toBe(before + 1);
   });
 
   it("changes nothing when one of the clients is unknown", async () => {
