@@ -1,6 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { BlogPostSummary } from "../src/shared/blog";
-import { apiGet, attachScreenshot, expectNoAxeViolations, expectNoHorizontalScroll, viewports } from "./fixtures";
+import { apiGet, attachScreenshot, expectNoAxeViolations, expectNoHorizontalScroll, test, viewports } from "./fixtures";
 
 // Shipped articles (content/blog): one with ten keywords, one with five.
 const tenKeywords = "recurring-compliance-calendar-for-accounting-firms";

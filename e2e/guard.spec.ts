@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { holdRequests, signInAs } from "./fixtures";
+import { expect } from "@playwright/test";
+import { holdRequests, signInAs, test } from "./fixtures";
 
 const guarded = [
   { ids: "S-GUARD-05", path: "/dashboard" },

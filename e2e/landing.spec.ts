@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { attachScreenshot, expectNoAxeViolations, expectNoHorizontalScroll, viewports } from "./fixtures";
+import { expect, type Page } from "@playwright/test";
+import { attachScreenshot, expectNoAxeViolations, expectNoHorizontalScroll, test, viewports } from "./fixtures";
 
 /** Opens the landing page and waits until React has hydrated it (its handlers are live). */
 async function openLanding(page: Page) {

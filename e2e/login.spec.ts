@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import {
   apiGet,
   attachScreenshot,
@@ -7,6 +7,7 @@ import {
   expectNoHorizontalScroll,
   holdRequests,
   signInAs,
+  test,
   viewports,
 } from "./fixtures";
 

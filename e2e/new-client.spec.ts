@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { ClientDetail, CreateClientInput } from "../src/shared/clients";
 import type { Template } from "../src/shared/templates";
 import {
@@ -16,6 +16,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   holdRequests,
+  test,
   viewports,
 } from "./fixtures";
 

@@ -1,7 +1,7 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { Billing } from "../src/shared/billing";
 import { stripeTestKeys } from "../tests/stripe-stand-in";
-import { apiGet, holdRequests } from "./fixtures";
+import { apiGet, holdRequests, test } from "./fixtures";
 import { browserStorage, newSignup, type Signup, signUp } from "./onboarding-support";
 import {
   authenticatedCard,

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { CurrentUser } from "../src/shared/users";
 import {
   apiGet,
@@ -7,6 +7,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   holdRequests,
+  test,
   viewports,
 } from "./fixtures";
 import { browserStorage, fillSignup, newSignup, reachPayment, signUp } from "./onboarding-support";

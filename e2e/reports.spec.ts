@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { ClientReport, ReportTask } from "../src/shared/reports";
 import { parseCsv } from "../tests/csv-parse";
 import { drawnSignature, signInToNewFirm, uniqueName } from "./clients-support";
@@ -11,6 +11,7 @@ import {
   expectNoHorizontalScroll,
   holdRequests,
   signInAs,
+  test,
   viewports,
 } from "./fixtures";
 import {

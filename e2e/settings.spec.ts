@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { Firm } from "../src/shared/firm";
 import type { CurrentUser } from "../src/shared/users";
 import { signInToNewFirm, uniqueName } from "./clients-support";
@@ -8,6 +8,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   signInAs,
+  test,
   viewports,
 } from "./fixtures";
 

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { TaskListItem } from "../src/shared/tasks";
 import {
   apiGet,
@@ -10,6 +10,7 @@ import {
   OwnFirm,
   signInAs,
   signInToLargeFirm,
+  test,
   viewports,
 } from "./fixtures";
 

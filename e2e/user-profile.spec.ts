@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { UserActivity } from "../src/shared/reports";
 import type { CurrentUser, UserSummary } from "../src/shared/users";
 import { signInToNewFirm, uniqueName } from "./clients-support";
@@ -10,6 +10,7 @@ import {
   expectNoHorizontalScroll,
   signInAs,
   signInToLargeFirm,
+  test,
   viewports,
 } from "./fixtures";
 import { assignClients, completeTask, createClientWith, createTask, createUser } from "./users-support";

@@ -1,4 +1,4 @@
-import { expect, type Page, request as playwrightRequest, test } from "@playwright/test";
+import { expect, type Page, request as playwrightRequest } from "@playwright/test";
 import type { UserClientLink } from "../src/shared/assignments";
 import type { UserSummary } from "../src/shared/users";
 import { signInToNewFirm, uniqueName } from "./clients-support";
@@ -9,6 +9,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   signInAs,
+  test,
   viewports,
 } from "./fixtures";
 import {
