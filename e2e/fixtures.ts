@@ -197,9 +197,12 @@ export type SeedFirmOptions = { plan?: PlanId };
  */
 export type BrowserConsole = { expect(pattern: RegExp): void };
 
-/** One console line as a failure shows it: its kind, its text and the page it came from. */
+/**
+ * One console line as a failure shows it: its kind, its text, where it comes from (for a failed
+ * request, the request's URL, which the text leaves out) and the page it came from.
+ */
 function consoleLine(message: ConsoleMessage): string {
-  return `${message.type()}: ${message.text()} (on ${message.page()?.url() ?? "a worker"})`;
+  return `${message.type()}: ${message.text()} [${message.location().url}] (on ${message.page()?.url() ?? "a worker"})`;
 }
 
 /**

@@ -103,7 +103,7 @@ test.describe("session guard", () => {
     { path: "/onboarding/payment", landsOn: "/signup" },
     { path: "/onboarding/success", landsOn: "/signup" },
     { path: "/blog", landsOn: "/blog" },
-    { path: "/blog/some-post", landsOn: "/blog/some-post" },
+    { path: "/blog/quarterly-client-reviews", landsOn: "/blog/quarterly-client-reviews" },
   ]) {
     test(`S-GUARD-13 ${path} needs no session and never sends a visitor to /login`, async ({ page }) => {
       await page.goto(path);
