@@ -13,7 +13,7 @@ import {
   UserX,
 } from "lucide-react";
 import { Link, useParams } from "react-router";
-import { roleLabels } from "../../../shared/permissions";
+import { roleLabels, scopeOf } from "../../../shared/permissions";
 import type { UserActivity } from "../../../shared/reports";
 import type { TaskStatus } from "../../../shared/tasks";
 import type { UserSummary } from "../../../shared/users";
@@ -29,6 +29,7 @@ import { ApiError, errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { useDateFormat } from "../../lib/firm";
 import { initials } from "../../lib/user-display";
+import { currentUserQueryOptions } from "../auth/api";
 import { userActivityQueryOptions, userQueryOptions } from "./api";
 import { completionRateTone, formatDays, formatRate, type RateTone } from "./people";
 
@@ -42,12 +43,15 @@ export const userNotFoundTexts = {
  * /users/{id} (the UPROF requirements, docs/design/people-screens.md): the user from GET
  * /api/users/{id}, their figures, audit trail and clients from GET /api/users/{id}/activity. A
  * `user` may open anyone's profile but sees the activity only of their own (S-ROLE-16: the user
- * audit is theirs alone).
+ * audit is theirs alone). The role table says so, so the page does not ask for another's activity
+ * only to be refused.
  */
 export function UserProfilePage() {
   const { id = "" } = useParams();
+  const { data: me } = useQuery(currentUserQueryOptions());
+  const mayReadActivity = me ? scopeOf(me.role, "reports.userAudit") !== "self" || me.id === id : false;
   const user = useQuery(userQueryOptions(id));
-  const activity = useQuery({ ...userActivityQueryOptions(id), enabled: user.isSuccess });
+  const activity = useQuery({ ...userActivityQueryOptions(id), enabled: user.isSuccess && mayReadActivity });
 
   return (
     <div className="flex flex-col gap-6">
@@ -78,7 +82,7 @@ export function UserProfilePage() {
           <LoadFailed what="user" error={user.error} retry={() => void user.refetch()} />
         )
       ) : (
-        <Profile user={user.data} activity={activity} />
+        <Profile user={user.data} activity={activity} mayReadActivity={mayReadActivity} />
       )}
     </div>
   );
@@ -91,9 +95,18 @@ type ActivityQuery = {
   refetch: () => unknown;
 };
 
-function Profile({ user, activity }: { user: UserSummary; activity: ActivityQuery }) {
+function Profile({
+  user,
+  activity,
+  mayReadActivity,
+}: {
+  user: UserSummary;
+  activity: ActivityQuery;
+  mayReadActivity: boolean;
+}) {
   const format = useDateFormat();
-  const forbidden = activity.error instanceof ApiError && activity.error.status === 403;
+  // The server has the last word: a role changed since sign-in is refused with 403.
+  const forbidden = !mayReadActivity || (activity.error instanceof ApiError && activity.error.status === 403);
   const totals = activity.data?.totals;
   return (
     <>
