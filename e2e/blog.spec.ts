@@ -243,7 +243,7 @@ test.describe("a blog post", () => {
     browserConsole,
   }) => {
     // The page's own 404 status, which Chromium logs as a failed resource.
-    browserConsole.expect(/status of 404 \(Not Found\) \[[^\]]*\/blog\/no-such-post\]/);
+    browserConsole.expectFailedRequest(404, "/blog/no-such-post");
     const response = await page.goto("/blog/no-such-post");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1, name: "Blog Post Not Found" })).toBeVisible();
@@ -259,7 +259,7 @@ test.describe("the blog at 1280 and 375 px", () => {
     }, testInfo) => {
       await page.setViewportSize(viewport);
       // The not-found page's own 404 status, which Chromium logs as a failed resource.
-      browserConsole.expect(/status of 404 \(Not Found\) \[[^\]]*\/blog\/no-such-post\]/);
+      browserConsole.expectFailedRequest(404, "/blog/no-such-post");
       for (const [name, url] of [
         ["blog", "/blog"],
         ["post", `/blog/${tenKeywords}`],

@@ -191,11 +191,31 @@ export class OwnFirm {
 export type SeedFirmOptions = { plan?: PlanId };
 
 /**
- * The browser console of a test. A test that provokes an error or a warning on purpose (a request
- * it makes fail, say) declares it with `expect(pattern)`: the message must then appear, and is not
- * counted as noise. Keep such patterns narrow and say at the call why the message is expected.
+ * The browser console of a test. A test that provokes an error or a warning on purpose declares it:
+ * the message must then appear, and is not counted as noise. Keep declarations narrow and say at
+ * the call why the message is expected.
  */
-export type BrowserConsole = { expect(pattern: RegExp): void };
+export type BrowserConsole = {
+  /** A console message matching `pattern`. */
+  expect(pattern: RegExp): void;
+  /**
+   * A request the test makes fail, which the browser logs as a failed resource: its status (or a
+   * network error such as "net::ERR_FAILED") and the start of its path, e.g. (404, "/api/clients/").
+   */
+  expectFailedRequest(failure: number | string, path: string): void;
+};
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The console line (see consoleLine) of a failed request to `path`. */
+function failedRequestPattern(failure: number | string, path: string): RegExp {
+  const reason = typeof failure === "number" ? `the server responded with a status of ${failure} ` : failure;
+  return new RegExp(
+    `^error: Failed to load resource: ${escapeRegExp(reason)}.* \\[https?://[^/\\]]+${escapeRegExp(path)}`,
+  );
+}
 
 /**
  * One console line as a failure shows it: its kind, its text, where it comes from (for a failed
@@ -229,7 +249,10 @@ async function watchBrowserConsole(
   watch(context);
   // Contexts the test opens itself (a second visitor, another firm's user) are watched as well.
   browser.on("context", watch);
-  await use({ expect: (pattern) => expected.push(pattern) });
+  await use({
+    expect: (pattern) => expected.push(pattern),
+    expectFailedRequest: (failure, path) => expected.push(failedRequestPattern(failure, path)),
+  });
   browser.off("context", watch);
 
   const unexpected = seen.filter((line) => !expected.some((pattern) => pattern.test(line)));

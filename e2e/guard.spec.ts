@@ -37,7 +37,7 @@ test.describe("session guard", () => {
     const cookies = (await page.context().cookies()).map((cookie) => `${cookie.name}=${cookie.value}`).join("; ");
     expect((await request.post("/api/auth/logout", { headers: { cookie: cookies } })).status()).toBe(204);
     // The browser logs the check's refusal, the one request this test is about.
-    browserConsole.expect(/Failed to load resource: the server responded with a status of 401.*on .*\/dashboard/);
+    browserConsole.expectFailedRequest(401, "/api/auth/me");
 
     const sessionChecks: number[] = [];
     page.on("response", (response) => {
@@ -81,7 +81,7 @@ test.describe("session guard", () => {
     await signInAs(page, "admin");
     await page.route("**/api/auth/me", (route) => route.fulfill({ status: 500, body: "boom" }));
     // The browser logs the failed check this test makes up.
-    browserConsole.expect(/Failed to load resource: the server responded with a status of 500/);
+    browserConsole.expectFailedRequest(500, "/api/auth/me");
     await page.goto("/settings");
     await expect(page).toHaveURL(/\/login$/);
   });

@@ -93,7 +93,7 @@ test.describe("login", () => {
 
   test("S-LOGIN-07 S-ERR-03 S-API-03 wrong credentials show the server's message", async ({ page, browserConsole }) => {
     // The refused sign-in this test makes, which the browser logs.
-    browserConsole.expect(/status of 401 \(Unauthorized\) \[[^\]]*\/api\/auth\/login\]/);
+    browserConsole.expectFailedRequest(401, "/api/auth/login");
     await page.goto("/login");
     await page.getByLabel("Username").fill(unknownUser);
     await page.getByLabel("Password").fill("not-the-password");
@@ -114,7 +114,7 @@ test.describe("login", () => {
   }) => {
     await page.route("**/api/auth/login", (route) => route.fulfill({ status: 502, body: "" }));
     // The failed sign-in this test makes up, which the browser logs.
-    browserConsole.expect(/status of 502 \(Bad Gateway\) \[[^\]]*\/api\/auth\/login\]/);
+    browserConsole.expectFailedRequest(502, "/api/auth/login");
     await page.goto("/login");
     await page.getByLabel("Username").fill(unknownUser);
     await page.getByLabel("Password").fill("anything");

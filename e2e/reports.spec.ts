@@ -407,7 +407,13 @@ test.describe("reports", () => {
     ).toBeVisible();
   });
 
-  test("S-REP-12 a charts chunk that fails to load costs only the charts", async ({ page }) => {
+  test("S-REP-12 a charts chunk that fails to load costs only the charts", async ({ page, browserConsole }) => {
+    // The charts chunk is made to fail: the browser logs the aborted load, and React the error its
+    // boundary caught.
+    browserConsole.expectFailedRequest("net::ERR_FAILED", "/assets/report-charts-");
+    browserConsole.expect(
+      /^error: TypeError: Failed to fetch dynamically imported module: \S*\/assets\/report-charts-/,
+    );
     await signInAs(page, "super_admin");
     const [report] = (await demoReports(page, 365)).sort((a, b) => b.totalTasks - a.totalTasks);
     if (!report) throw new Error("no demo client with tasks");
@@ -463,7 +469,10 @@ test.describe("reports", () => {
 
   test("S-ROLE-15 S-ROLE-16 a user picks only assigned clients and only themselves; the API refuses the rest", async ({
     page,
+    browserConsole,
   }) => {
+    // A link to a client not assigned to the user is refused: the browser logs the 404.
+    browserConsole.expectFailedRequest(404, "/api/reports/clients/");
     await signInAs(page, "user");
     const self = await me(page);
     const visible = await listClients(page);
@@ -505,7 +514,10 @@ test.describe("reports", () => {
 
   test("S-REP-05 a linked report loads from the URL, with a skeleton while it loads and the API's message on error", async ({
     page,
+    browserConsole,
   }) => {
+    // A link to a client that does not exist is refused: the browser logs the 404.
+    browserConsole.expectFailedRequest(404, "/api/reports/clients/");
     await signInAs(page, "admin");
     const [first] = await listClients(page);
     if (!first) throw new Error("no demo client");

@@ -99,7 +99,11 @@ test.describe("settings", () => {
 
   test("S-SET-01 change a password with the current one, stay signed in, then sign in with the new one", async ({
     page,
+    browserConsole,
   }) => {
+    // A wrong current password, then a sign-in with the old password: the browser logs both refusals.
+    browserConsole.expectFailedRequest(400, "/api/auth/change-password");
+    browserConsole.expectFailedRequest(401, "/api/auth/login");
     await signInToNewFirm(page);
     const me = await apiGet<CurrentUser>(page, "/api/auth/me");
     const newPassword = `ledger-${Date.now().toString(36)}-new`;

@@ -6,7 +6,6 @@ import type { CurrentUser } from "../src/shared/users";
 import {
   apiGet,
   attachScreenshot,
-  type BrowserConsole,
   demoPassword,
   demoUsers,
   expectNoAxeViolations,
@@ -30,14 +29,6 @@ const bottomItems = [
 
 const nav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 const pageTitle = (page: Page) => page.getByRole("heading", { level: 1 });
-
-/**
- * For a test that makes sign-out fail on purpose (to raise a toast): the browser logs each refused
- * POST /api/auth/logout, and the console check is told to expect it.
- */
-function expectFailedSignOuts(browserConsole: BrowserConsole, status: number) {
-  browserConsole.expect(new RegExp(`status of ${status} .*\\[[^\\]]*/api/auth/logout\\]`));
-}
 
 test.describe("shell", () => {
   for (const role of ["super_admin", "admin", "user"] satisfies Role[]) {
@@ -340,7 +331,8 @@ test.describe("shell", () => {
     browserConsole,
   }) => {
     await signInAs(page, "admin");
-    expectFailedSignOuts(browserConsole, 503);
+    // Sign-out is made to fail (to raise a toast): the browser logs each refusal.
+    browserConsole.expectFailedRequest(503, "/api/auth/logout");
     let calls = 0;
     await page.route("**/api/auth/logout", (route) => {
       calls += 1;
@@ -367,7 +359,8 @@ test.describe("shell", () => {
   }) => {
     await signInAs(page, "admin");
     await page.route("**/api/auth/logout", (route) => route.fulfill({ status: 500, body: "" }));
-    expectFailedSignOuts(browserConsole, 500);
+    // Sign-out is made to fail (to raise a toast): the browser logs each refusal.
+    browserConsole.expectFailedRequest(500, "/api/auth/logout");
     await page.goto("/dashboard");
     await page.getByRole("button", { name: "User menu" }).click();
     // Timed from the click, which comes before the toast: it must last at least its 5 s from
@@ -416,7 +409,8 @@ test.describe("shell", () => {
   }) => {
     await signInAs(page, "admin");
     await page.route("**/api/auth/logout", (route) => route.fulfill({ status: 500, body: "" }));
-    expectFailedSignOuts(browserConsole, 500);
+    // Sign-out is made to fail (to raise a toast): the browser logs each refusal.
+    browserConsole.expectFailedRequest(500, "/api/auth/logout");
     await page.goto("/dashboard");
     const toast = await raiseToast(page);
 
@@ -446,7 +440,8 @@ test.describe("shell", () => {
   }) => {
     await signInAs(page, "admin");
     await page.route("**/api/auth/logout", (route) => route.fulfill({ status: 500, body: "" }));
-    expectFailedSignOuts(browserConsole, 500);
+    // Sign-out is made to fail (to raise a toast): the browser logs each refusal.
+    browserConsole.expectFailedRequest(500, "/api/auth/logout");
     await page.goto("/dashboard");
     const toast = await raiseToast(page);
     await toast.getByRole("button", { name: "Dismiss notification" }).click();
@@ -463,7 +458,8 @@ test.describe("shell", () => {
   }) => {
     await signInAs(page, "admin");
     await page.route("**/api/auth/logout", (route) => route.fulfill({ status: 500, body: "" }));
-    expectFailedSignOuts(browserConsole, 500);
+    // Sign-out is made to fail (to raise a toast): the browser logs each refusal.
+    browserConsole.expectFailedRequest(500, "/api/auth/logout");
     await page.goto("/clients");
     const toast = await raiseToast(page);
     await page.getByRole("button", { name: "New Client" }).click();
