@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { expectNoAxeViolations } from "./fixtures";
+import { expect } from "@playwright/test";
+import { expectNoAxeViolations, test } from "./fixtures";
 
 // The session guard's tests live in guard.spec.ts.
 test.describe("app frame", () => {

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { AuditVerification } from "../src/shared/reports";
 import type { UserSummary } from "../src/shared/users";
 import { createClient, signInToNewFirm, uniqueName } from "./clients-support";
@@ -8,6 +8,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   signInAs,
+  test,
   viewports,
 } from "./fixtures";
 

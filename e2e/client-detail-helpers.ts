@@ -126,11 +126,18 @@ export async function drawSignature(page: Page, canvas: Locator): Promise<void> 
   await page.mouse.up();
 }
 
-/** How many pixels of the pad carry ink (clearly darker than the white paper). */
+/**
+ * How many pixels of the pad carry ink (clearly darker than the white paper). They are read from a
+ * copy made for reading: repeated reads of the pad's own canvas make Chromium warn in the console.
+ */
 export function inkPixels(canvas: Locator): Promise<number> {
   return canvas.evaluate((element: HTMLCanvasElement) => {
-    const context = element.getContext("2d");
+    const copy = document.createElement("canvas");
+    copy.width = element.width;
+    copy.height = element.height;
+    const context = copy.getContext("2d", { willReadFrequently: true });
     if (!context) return 0;
+    context.drawImage(element, 0, 0);
     const { data } = context.getImageData(0, 0, element.width, element.height);
     let ink = 0;
     for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 128) ink += 1;

@@ -119,7 +119,9 @@ test.describe("client detail", () => {
     await expect(page.getByText("Loading...", { exact: true })).toHaveCount(0);
   });
 
-  test('S-CDET-04 S-ERR-26 S-API-11 an unknown id shows "Client not found"', async ({ page }) => {
+  test('S-CDET-04 S-ERR-26 S-API-11 an unknown id shows "Client not found"', async ({ page, browserConsole }) => {
+    // The page asks for a client that does not exist: the browser logs the 404.
+    browserConsole.expectFailedRequest(404, "/api/clients/");
     await signInAs(page, "super_admin");
     expect((await page.request.get(`/api/clients/${missingId}`)).status()).toBe(404);
     await page.goto(`/client/${missingId}`);
@@ -131,7 +133,10 @@ test.describe("client detail", () => {
     page,
     ownFirm,
     browser,
+    browserConsole,
   }) => {
+    // Firm B's page asks for firm A's client: the browser logs the 404.
+    browserConsole.expectFailedRequest(404, "/api/clients/");
     await ownFirm.signIn(page, "admin");
     const client = await createClient(page);
     // Firm B: a new firm registered in its own browser context.
@@ -528,7 +533,10 @@ test.describe("client detail", () => {
   test("S-ROLE-06 S-ROLE-07 S-ROLE-08 S-ROLE-09 a user sees task actions on an assigned client and no client or contact actions", async ({
     page,
     ownFirm,
+    browserConsole,
   }) => {
+    // The user opens a client not assigned to them: the browser logs the 404.
+    browserConsole.expectFailedRequest(404, "/api/clients/");
     await ownFirm.signIn(page, "super_admin");
     const client = await createClient(page, { primaryContact: { name: "Pat Contact" } });
     const unassigned = await createClient(page);

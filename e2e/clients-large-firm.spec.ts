@@ -1,7 +1,7 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { ClientSummary } from "../src/shared/clients";
 import { clientCard, clientCards, pageSearch } from "./clients-support";
-import { apiGet, signInToLargeFirm } from "./fixtures";
+import { apiGet, signInToLargeFirm, test } from "./fixtures";
 
 /** Issue 8: the page of a large firm keeps its DOM under this many elements. */
 const domBudget = 1500;

@@ -389,7 +389,10 @@ test.describe("clients list", () => {
   test('S-ROLE-06 S-ROLE-07 S-ROLE-08 a user sees only assigned clients and no "New Client"; the server refuses a create', async ({
     page,
     ownFirm,
+    browserConsole,
   }) => {
+    // The user opens a client not assigned to them: the browser logs the 404.
+    browserConsole.expectFailedRequest(404, "/api/clients/");
     // The firm's super admin makes four clients and assigns two of them to its user.
     const names = ["Aster", "Birch", "Cobalt", "Dune"].map((word) => uniqueName(`${word} Holdings`));
     const clients: ClientSummary[] = [];

@@ -165,7 +165,10 @@ test.describe("dashboard", () => {
 
   test("S-API-29 S-API-30 S-API-31 one GET from the query key, no refetch on focus, no retry on failure", async ({
     page,
+    browserConsole,
   }) => {
+    // The dashboard's figures are made to fail once: the browser logs the 500.
+    browserConsole.expectFailedRequest(500, "/api/dashboard");
     await signInAs(page, "admin");
     const calls: string[] = [];
     page.on("request", (request) => {
@@ -229,7 +232,11 @@ test.describe("dashboard", () => {
   test("S-API-31 a failed query and a failed mutation are each sent once: no retry, however long one waits", async ({
     page,
     ownFirm,
+    browserConsole,
   }) => {
+    // A query and a mutation are made to fail: the browser logs each 500.
+    browserConsole.expectFailedRequest(500, "/api/dashboard");
+    browserConsole.expectFailedRequest(500, "/api/clients");
     await page.clock.install();
     // A retry is sent from a timer: let a minute pass on the page's clock, then give the request
     // it would send a real moment to be seen.

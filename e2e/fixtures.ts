@@ -1,5 +1,14 @@
 import AxeBuilder from "@axe-core/playwright";
-import { type APIRequestContext, test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import {
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  test as base,
+  type ConsoleMessage,
+  expect,
+  type Page,
+  type TestInfo,
+} from "@playwright/test";
 import type { PlanId } from "../src/shared/plans";
 import type { Role } from "../src/shared/roles";
 import type { CurrentUser, UserSummary } from "../src/shared/users";
@@ -182,10 +191,90 @@ export class OwnFirm {
 export type SeedFirmOptions = { plan?: PlanId };
 
 /**
- * `test` with `ownFirm` (a new firm for this test, registered when the test asks for it) and
- * `seedFirm()` (another one, for a test that needs two). Specs that write import `test` from here.
+ * The browser console of a test. A test that provokes an error or a warning on purpose declares it:
+ * the message must then appear, and is not counted as noise. Keep declarations narrow and say at
+ * the call why the message is expected.
  */
-export const test = base.extend<{ seedFirm: (options?: SeedFirmOptions) => Promise<OwnFirm>; ownFirm: OwnFirm }>({
+export type BrowserConsole = {
+  /** A console message matching `pattern`. */
+  expect(pattern: RegExp): void;
+  /**
+   * A request the test makes fail, which the browser logs as a failed resource: its status (or a
+   * network error such as "net::ERR_FAILED") and the start of its path, e.g. (404, "/api/clients/").
+   */
+  expectFailedRequest(failure: number | string, path: string): void;
+};
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The console line (see consoleLine) of a failed request to `path`. */
+function failedRequestPattern(failure: number | string, path: string): RegExp {
+  const reason = typeof failure === "number" ? `the server responded with a status of ${failure} ` : failure;
+  return new RegExp(
+    `^error: Failed to load resource: ${escapeRegExp(reason)}.* \\[https?://[^/\\]]+${escapeRegExp(path)}`,
+  );
+}
+
+/**
+ * One console line as a failure shows it: its kind, its text, where it comes from (for a failed
+ * request, the request's URL, which the text leaves out) and the page it came from.
+ */
+function consoleLine(message: ConsoleMessage): string {
+  return `${message.type()}: ${message.text()} [${message.location().url}] (on ${message.page()?.url() ?? "a worker"})`;
+}
+
+/**
+ * Every test, on every page of every browser context it opens, ends with a clean console: no error,
+ * no warning and no uncaught page error beyond those it declared through `browserConsole`. Otherwise
+ * the test fails with the messages. Noise in the console is a bug a user never reports but pays for
+ * (a failed request, a warning React or the router gives about our code).
+ */
+async function watchBrowserConsole(
+  { browser, context }: { browser: Browser; context: BrowserContext },
+  use: (console: BrowserConsole) => Promise<void>,
+  testInfo: TestInfo,
+): Promise<void> {
+  const expected: RegExp[] = [];
+  const seen: string[] = [];
+  const watch = (watched: BrowserContext) => {
+    watched.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") seen.push(consoleLine(message));
+    });
+    watched.on("weberror", (error) => {
+      seen.push(`page error: ${error.error().message} (on ${error.page()?.url() ?? "a worker"})`);
+    });
+  };
+  watch(context);
+  // Contexts the test opens itself (a second visitor, another firm's user) are watched as well.
+  browser.on("context", watch);
+  await use({
+    expect: (pattern) => expected.push(pattern),
+    expectFailedRequest: (failure, path) => expected.push(failedRequestPattern(failure, path)),
+  });
+  browser.off("context", watch);
+
+  const unexpected = seen.filter((line) => !expected.some((pattern) => pattern.test(line)));
+  expect(unexpected, "console errors and warnings in the browser").toEqual([]);
+  // A test that failed earlier may not have reached what provokes its expected message.
+  if (testInfo.status === testInfo.expectedStatus) {
+    const missing = expected.filter((pattern) => !seen.some((line) => pattern.test(line))).map(String);
+    expect(missing, "console messages the test expected but the browser never gave").toEqual([]);
+  }
+}
+
+/**
+ * The `test` of every spec: `browserConsole` (automatic: the console check above), `ownFirm` (a new
+ * firm for this test, registered when the test asks for it) and `seedFirm()` (another one, for a
+ * test that needs two).
+ */
+export const test = base.extend<{
+  browserConsole: BrowserConsole;
+  seedFirm: (options?: SeedFirmOptions) => Promise<OwnFirm>;
+  ownFirm: OwnFirm;
+}>({
+  browserConsole: [watchBrowserConsole, { auto: true }],
   seedFirm: async ({ playwright, baseURL }, use) => {
     const contexts: APIRequestContext[] = [];
     await use(async ({ plan = "professional" } = {}) => {

@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { holdRequests, signInAs } from "./fixtures";
+import { expect } from "@playwright/test";
+import { holdRequests, signInAs, test } from "./fixtures";
 
 const guarded = [
   { ids: "S-GUARD-05", path: "/dashboard" },
@@ -14,9 +14,7 @@ const guarded = [
 
 test.describe("session guard", () => {
   for (const { ids, path } of guarded) {
-    test(`${ids} S-GUARD-01 S-GUARD-03 S-ROLE-05 S-ERR-02 ${path} without a session redirects to /login`, async ({
-      page,
-    }) => {
+    test(`${ids} S-ROLE-05 ${path} without a session redirects to /login`, async ({ page }) => {
       const sessionChecks: number[] = [];
       page.on("response", (response) => {
         if (response.url().endsWith("/api/auth/me")) sessionChecks.push(response.status());
@@ -24,33 +22,50 @@ test.describe("session guard", () => {
       await page.goto(path);
       await expect(page).toHaveURL(/\/login$/);
       await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
-      expect(sessionChecks).toEqual([401]);
+      // A browser without the signed-in cookie holds no session: the app knows without asking.
+      expect(sessionChecks).toEqual([]);
     });
   }
 
-  test("S-API-05 the session check is not retried: one GET /api/auth/me for a visitor sent to /login", async ({
+  test("S-GUARD-01 S-GUARD-03 S-ERR-02 S-API-05 a session that has ended is checked once (401, not retried), its cookies go and the visitor is at /login", async ({
     page,
+    request,
+    browserConsole,
   }) => {
-    const sessionChecks: string[] = [];
-    page.on("request", (request) => {
-      if (request.url().endsWith("/api/auth/me")) sessionChecks.push(request.method());
+    await signInAs(page, "admin");
+    // The session ends on the server while the browser still holds its cookies (it expired, say).
+    const cookies = (await page.context().cookies()).map((cookie) => `${cookie.name}=${cookie.value}`).join("; ");
+    expect((await request.post("/api/auth/logout", { headers: { cookie: cookies } })).status()).toBe(204);
+    // The browser logs the check's refusal, the one request this test is about.
+    browserConsole.expectFailedRequest(401, "/api/auth/me");
+
+    const sessionChecks: number[] = [];
+    page.on("response", (response) => {
+      if (response.url().endsWith("/api/auth/me")) sessionChecks.push(response.status());
     });
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
     // Give a retry time to happen, should there be one.
     await page.waitForTimeout(1500);
-    expect(sessionChecks).toEqual(["GET"]);
+    expect(sessionChecks).toEqual([401]);
+    // The refusal cleared the ended session's cookies, so the next visit does not ask again.
+    expect(await page.context().cookies()).toEqual([]);
+    await page.goto("/clients");
+    await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
+    expect(sessionChecks).toEqual([401]);
   });
 
   test('S-GUARD-02 S-STATE-26 a "Loading" screen shows while the session check is under way', async ({ page }) => {
+    await signInAs(page, "admin");
     const release = await holdRequests(page, "**/api/auth/me");
     await page.goto("/dashboard");
     await expect(page.getByRole("status")).toHaveText("Loading");
     release();
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
   });
 
-  test("S-GUARD-04 S-STATE-26 with a valid session the protected page is shown", async ({ page }) => {
+  test("S-GUARD-01 S-GUARD-04 S-STATE-26 with a valid session the protected page is shown", async ({ page }) => {
     await signInAs(page, "admin");
     const sessionCheck = page.waitForResponse((response) => response.url().endsWith("/api/auth/me"));
     await page.goto("/clients");
@@ -59,8 +74,14 @@ test.describe("session guard", () => {
     await expect(page.getByRole("heading", { name: "Clients", level: 1 })).toBeVisible();
   });
 
-  test("S-GUARD-02 an error in the session check (not only a 401) sends the visitor to /login", async ({ page }) => {
+  test("S-GUARD-03 S-ERR-02 an error in the session check (not only a 401) sends the visitor to /login", async ({
+    page,
+    browserConsole,
+  }) => {
+    await signInAs(page, "admin");
     await page.route("**/api/auth/me", (route) => route.fulfill({ status: 500, body: "boom" }));
+    // The browser logs the failed check this test makes up.
+    browserConsole.expectFailedRequest(500, "/api/auth/me");
     await page.goto("/settings");
     await expect(page).toHaveURL(/\/login$/);
   });
@@ -82,7 +103,7 @@ test.describe("session guard", () => {
     { path: "/onboarding/payment", landsOn: "/signup" },
     { path: "/onboarding/success", landsOn: "/signup" },
     { path: "/blog", landsOn: "/blog" },
-    { path: "/blog/some-post", landsOn: "/blog/some-post" },
+    { path: "/blog/quarterly-client-reviews", landsOn: "/blog/quarterly-client-reviews" },
   ]) {
     test(`S-GUARD-13 ${path} needs no session and never sends a visitor to /login`, async ({ page }) => {
       await page.goto(path);

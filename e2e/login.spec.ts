@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import {
   apiGet,
   attachScreenshot,
@@ -7,6 +7,7 @@ import {
   expectNoHorizontalScroll,
   holdRequests,
   signInAs,
+  test,
   viewports,
 } from "./fixtures";
 
@@ -90,7 +91,9 @@ test.describe("login", () => {
     expect(calls.slice(calls.indexOf("POST /api/auth/login"))).toContain("GET /api/auth/me");
   });
 
-  test("S-LOGIN-07 S-ERR-03 S-API-03 wrong credentials show the server's message", async ({ page }) => {
+  test("S-LOGIN-07 S-ERR-03 S-API-03 wrong credentials show the server's message", async ({ page, browserConsole }) => {
+    // The refused sign-in this test makes, which the browser logs.
+    browserConsole.expectFailedRequest(401, "/api/auth/login");
     await page.goto("/login");
     await page.getByLabel("Username").fill(unknownUser);
     await page.getByLabel("Password").fill("not-the-password");
@@ -105,8 +108,13 @@ test.describe("login", () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('S-LOGIN-07 S-ERR-03 a failure without a message shows "Login failed. Please try again."', async ({ page }) => {
+  test('S-LOGIN-07 S-ERR-03 a failure without a message shows "Login failed. Please try again."', async ({
+    page,
+    browserConsole,
+  }) => {
     await page.route("**/api/auth/login", (route) => route.fulfill({ status: 502, body: "" }));
+    // The failed sign-in this test makes up, which the browser logs.
+    browserConsole.expectFailedRequest(502, "/api/auth/login");
     await page.goto("/login");
     await page.getByLabel("Username").fill(unknownUser);
     await page.getByLabel("Password").fill("anything");
@@ -138,6 +146,36 @@ test.describe("login", () => {
     await page.goto("/login");
     await expect(page).toHaveURL(/\/dashboard$/);
   });
+
+  test("S-EDGE-15 a visitor's /login asks nothing about a session, and its console stays clean", async ({ page }) => {
+    const sessionChecks: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/auth/me")) sessionChecks.push(request.method());
+    });
+    await page.goto("/login");
+    await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    // Without the signed-in cookie the app knows there is no session: a check would only earn a
+    // 401, which the browser logs (the automatic console check fails the test on it).
+    expect(sessionChecks).toEqual([]);
+  });
+
+  for (const [name, viewport] of Object.entries(viewports)) {
+    test(`S-EDGE-13 /login leads a visitor without an account to the sign-up at ${viewport.width} px (${name})`, async ({
+      page,
+    }, testInfo) => {
+      await page.setViewportSize(viewport);
+      await page.goto("/login");
+      await expect(page.getByText("New to Tendwell?")).toBeVisible();
+      const signUp = page.getByRole("link", { name: "Start your 14-day free trial" });
+      await expect(signUp).toHaveAttribute("href", "/signup");
+      await expectNoHorizontalScroll(page);
+      await attachScreenshot(page, testInfo, `login-sign-up-link-${viewport.width}`);
+      await signUp.click();
+      await expect(page).toHaveURL(/\/signup$/);
+      await expect(page.getByRole("heading", { name: "Create Your Account" })).toBeVisible();
+    });
+  }
 
   for (const [name, viewport] of Object.entries(viewports)) {
     test(`the login page has no accessibility violations and fits at ${viewport.width} px (${name})`, async ({

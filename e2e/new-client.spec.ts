@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { ClientDetail, CreateClientInput } from "../src/shared/clients";
 import type { Template } from "../src/shared/templates";
 import {
@@ -16,6 +16,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   holdRequests,
+  test,
   viewports,
 } from "./fixtures";
 
@@ -311,7 +312,10 @@ test.describe("new client dialog", () => {
 
   test('S-CNEW-23 S-ERR-11 S-CONST-21 a refused create shows "Failed to create client" with the plan\'s message and keeps the form', async ({
     page,
+    browserConsole,
   }) => {
+    // The create past the plan's limit is refused: the browser logs the 403.
+    browserConsole.expectFailedRequest(403, "/api/clients");
     // A hundred clients are created first, one request each.
     test.slow();
     await signInToNewFirm(page, "starter");

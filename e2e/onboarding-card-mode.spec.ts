@@ -1,7 +1,7 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { Billing } from "../src/shared/billing";
 import { stripeTestKeys } from "../tests/stripe-stand-in";
-import { apiGet, holdRequests } from "./fixtures";
+import { apiGet, holdRequests, test } from "./fixtures";
 import { browserStorage, newSignup, type Signup, signUp } from "./onboarding-support";
 import {
   authenticatedCard,
@@ -194,7 +194,11 @@ test("S-ERR-08 S-ERR-09 S-STATE-04 a declined card shows the provider's message 
 
 test("S-ERR-05 S-ERR-09 a failed subscription setup shows the server's message in the red alert, and no card form", async ({
   page,
+  browserConsole,
 }) => {
+  // Both card setups are refused: the browser logs the 400 and the 503.
+  browserConsole.expectFailedRequest(400, "/api/create-subscription-setup");
+  browserConsole.expectFailedRequest(503, "/api/create-subscription-setup");
   await standInFails(page, "invalid_request");
   await reachCardForm(page, newSignup("card-setup-refused"));
   await expect(page.getByRole("alert")).toHaveText("Invalid email address: nope");
@@ -210,7 +214,11 @@ test("S-ERR-05 S-ERR-09 a failed subscription setup shows the server's message i
 
 test('S-ERR-05 S-ERR-09 a subscription setup failure shows its message ("Failed to setup subscription"), and without one "Failed to setup payment. Please try again."', async ({
   page,
+  browserConsole,
 }) => {
+  // Both card setups are made to fail: the browser logs the 500 and the 502.
+  browserConsole.expectFailedRequest(500, "/api/create-subscription-setup");
+  browserConsole.expectFailedRequest(502, "/api/create-subscription-setup");
   const setups: string[] = [];
   page.on("request", (request) => {
     if (request.url().endsWith("/api/create-subscription-setup")) setups.push(request.method());
@@ -270,7 +278,10 @@ test('S-ERR-08 S-ERR-09 a card setup that throws shows the fallback "Setup faile
 
 test('S-ERR-06 S-ERR-09 a setup that gives no client secret shows "Failed to initialize payment. Please try again."', async ({
   page,
+  browserConsole,
 }) => {
+  // The provider's answer lacks a setup, which the server refuses: the browser logs the 503.
+  browserConsole.expectFailedRequest(503, "/api/create-subscription-setup");
   await standInFails(page, "no_setup_intent");
   await reachCardForm(page, newSignup("card-no-intent"));
   await expect(page.getByRole("alert")).toHaveText("Failed to initialize payment. Please try again.");

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { CurrentUser } from "../src/shared/users";
 import {
   apiGet,
@@ -7,6 +7,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   holdRequests,
+  test,
   viewports,
 } from "./fixtures";
 import { browserStorage, fillSignup, newSignup, reachPayment, signUp } from "./onboarding-support";
@@ -453,7 +454,10 @@ test.describe("payment and success", () => {
 
   test("S-PAY-16 S-ERR-07 S-ERR-09 a taken username shows the server's message in a red alert above the form", async ({
     page,
+    browserConsole,
   }) => {
+    // The taken username is refused: the browser logs the 409.
+    browserConsole.expectFailedRequest(409, "/api/auth/register");
     const signup = { ...newSignup("taken"), username: demoUsers.super_admin.username };
     await reachPayment(page, signup);
     const answer = page.waitForResponse((response) => response.url().endsWith("/api/auth/register"));
@@ -477,7 +481,10 @@ test.describe("payment and success", () => {
 
   test('S-ERR-07 S-ERR-09 a registration failure without a message shows "Failed to create account"; the retry creates it', async ({
     page,
+    browserConsole,
   }) => {
+    // The first registration is made to fail: the browser logs the 502.
+    browserConsole.expectFailedRequest(502, "/api/auth/register");
     const signup = newSignup("no-message");
     await reachPayment(page, signup);
     // The first attempt fails with a bare 502 (as from a proxy), with no message to show.

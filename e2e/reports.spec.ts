@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { ClientReport, ReportTask } from "../src/shared/reports";
 import { parseCsv } from "../tests/csv-parse";
 import { drawnSignature, signInToNewFirm, uniqueName } from "./clients-support";
@@ -11,6 +11,7 @@ import {
   expectNoHorizontalScroll,
   holdRequests,
   signInAs,
+  test,
   viewports,
 } from "./fixtures";
 import {
@@ -406,7 +407,13 @@ test.describe("reports", () => {
     ).toBeVisible();
   });
 
-  test("S-REP-12 a charts chunk that fails to load costs only the charts", async ({ page }) => {
+  test("S-REP-12 a charts chunk that fails to load costs only the charts", async ({ page, browserConsole }) => {
+    // The charts chunk is made to fail: the browser logs the aborted load, and React the error its
+    // boundary caught.
+    browserConsole.expectFailedRequest("net::ERR_FAILED", "/assets/report-charts-");
+    browserConsole.expect(
+      /^error: TypeError: Failed to fetch dynamically imported module: \S*\/assets\/report-charts-/,
+    );
     await signInAs(page, "super_admin");
     const [report] = (await demoReports(page, 365)).sort((a, b) => b.totalTasks - a.totalTasks);
     if (!report) throw new Error("no demo client with tasks");
@@ -501,7 +508,10 @@ test.describe("reports", () => {
 
   test("S-ROLE-15 S-ROLE-16 a user picks only assigned clients and only themselves; the API refuses the rest", async ({
     page,
+    browserConsole,
   }) => {
+    // A link to a client not assigned to the user is refused: the browser logs the 404.
+    browserConsole.expectFailedRequest(404, "/api/reports/clients/");
     await signInAs(page, "user");
     const self = await me(page);
     const visible = await listClients(page);
@@ -543,7 +553,10 @@ test.describe("reports", () => {
 
   test("S-REP-05 a linked report loads from the URL, with a skeleton while it loads and the API's message on error", async ({
     page,
+    browserConsole,
   }) => {
+    // A link to a client that does not exist is refused: the browser logs the 404.
+    browserConsole.expectFailedRequest(404, "/api/reports/clients/");
     await signInAs(page, "admin");
     const [first] = await listClients(page);
     if (!first) throw new Error("no demo client");

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { Firm } from "../src/shared/firm";
 import type { CurrentUser } from "../src/shared/users";
 import { signInToNewFirm, uniqueName } from "./clients-support";
@@ -8,6 +8,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   signInAs,
+  test,
   viewports,
 } from "./fixtures";
 
@@ -98,7 +99,11 @@ test.describe("settings", () => {
 
   test("S-SET-01 change a password with the current one, stay signed in, then sign in with the new one", async ({
     page,
+    browserConsole,
   }) => {
+    // A wrong current password, then a sign-in with the old password: the browser logs both refusals.
+    browserConsole.expectFailedRequest(400, "/api/auth/change-password");
+    browserConsole.expectFailedRequest(401, "/api/auth/login");
     await signInToNewFirm(page);
     const me = await apiGet<CurrentUser>(page, "/api/auth/me");
     const newPassword = `ledger-${Date.now().toString(36)}-new`;

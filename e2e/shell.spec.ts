@@ -63,15 +63,18 @@ test.describe("shell", () => {
 
   test("S-SHELL-09 every signed-in page shows its title in the header", async ({ page }) => {
     await signInAs(page, "super_admin");
-    const id = "0190f3c2-1111-7000-8000-000000000000";
+    // A client and a user that exist: a made-up id would be answered 404, a failed request in the console.
+    const [client] = await apiGet<ClientSummary[]>(page, "/api/clients");
+    if (!client) throw new Error("the demo firm has no client");
+    const me = await apiGet<CurrentUser>(page, "/api/auth/me");
     const pages: [string, string][] = [
       ["/dashboard", "Dashboard"],
       ["/clients", "Clients"],
-      [`/client/${id}`, "Client Details"],
+      [`/client/${client.id}`, "Client Details"],
       ["/tasks", "Task Audit"],
       ["/reports", "Reports"],
       ["/users", "User Management"],
-      [`/users/${id}`, "User Profile"],
+      [`/users/${me.id}`, "User Profile"],
       ["/settings", "Settings"],
     ];
     for (const [path, title] of pages) {
@@ -320,10 +323,32 @@ test.describe("shell", () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test("S-CONST-36 S-STATE-23 a failed sign-out shows the server's message in one toast at a time", async ({
+  test("S-EDGE-15 signing out first cancels what the screen is still loading, so nothing is refused after the session ends", async ({
     page,
   }) => {
     await signInAs(page, "admin");
+    // The dashboard's figures never arrive: their request is still under way when the user signs out.
+    await page.route("**/api/dashboard", () => {});
+    await page.goto("/dashboard");
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+    const cancelled = page.waitForEvent("requestfailed", (request) => request.url().endsWith("/api/dashboard"));
+    // The sign-out is held in the browser, so the server has not ended the session yet.
+    const release = await holdRequests(page, "**/api/auth/logout");
+    await page.getByRole("button", { name: "User menu" }).click();
+    await page.getByRole("menuitem", { name: "Sign Out" }).click();
+    expect((await cancelled).failure()?.errorText).toBe("net::ERR_ABORTED");
+    release();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
+  });
+
+  test("S-CONST-36 S-STATE-23 a failed sign-out shows the server's message in one toast at a time", async ({
+    page,
+    browserConsole,
+  }) => {
+    await signInAs(page, "admin");
+    // Sign-out is made to fail (to raise a toast): the browser logs each refusal.
+    browserConsole.expectFailedRequest(503, "/api/auth/logout");
     let calls = 0;
     await page.route("**/api/auth/logout", (route) => {
       calls += 1;
@@ -344,9 +369,14 @@ test.describe("shell", () => {
     await expect(page.getByText("[object Object]")).toHaveCount(0);
   });
 
-  test("S-CONST-38 S-CONST-40 a toast stays about 5 s; F8 moves focus to the notifications", async ({ page }) => {
+  test("S-CONST-38 S-CONST-40 a toast stays about 5 s; F8 moves focus to the notifications", async ({
+    page,
+    browserConsole,
+  }) => {
     await signInAs(page, "admin");
     await page.route("**/api/auth/logout", (route) => route.fulfill({ status: 500, body: "" }));
+    // Sign-out is made to fail (to raise a toast): the browser logs each refusal.
+    browserConsole.expectFailedRequest(500, "/api/auth/logout");
     await page.goto("/dashboard");
     await page.getByRole("button", { name: "User menu" }).click();
     // Timed from the click, which comes before the toast: it must last at least its 5 s from
@@ -389,9 +419,14 @@ test.describe("shell", () => {
     return toast;
   }
 
-  test("S-CONST-39 a toast swiped less than 50 px snaps back; past 50 px it is dismissed", async ({ page }) => {
+  test("S-CONST-39 a toast swiped less than 50 px snaps back; past 50 px it is dismissed", async ({
+    page,
+    browserConsole,
+  }) => {
     await signInAs(page, "admin");
     await page.route("**/api/auth/logout", (route) => route.fulfill({ status: 500, body: "" }));
+    // Sign-out is made to fail (to raise a toast): the browser logs each refusal.
+    browserConsole.expectFailedRequest(500, "/api/auth/logout");
     await page.goto("/dashboard");
     const toast = await raiseToast(page);
 
@@ -415,9 +450,14 @@ test.describe("shell", () => {
     await expect(page.locator("[data-app-toast]")).toBeHidden();
   });
 
-  test("S-CONST-37 a dismissed toast leaves the screen at once and stays hidden in the page", async ({ page }) => {
+  test("S-CONST-37 a dismissed toast leaves the screen at once and stays hidden in the page", async ({
+    page,
+    browserConsole,
+  }) => {
     await signInAs(page, "admin");
     await page.route("**/api/auth/logout", (route) => route.fulfill({ status: 500, body: "" }));
+    // Sign-out is made to fail (to raise a toast): the browser logs each refusal.
+    browserConsole.expectFailedRequest(500, "/api/auth/logout");
     await page.goto("/dashboard");
     const toast = await raiseToast(page);
     await toast.getByRole("button", { name: "Dismiss notification" }).click();
@@ -430,9 +470,12 @@ test.describe("shell", () => {
 
   test("S-CONST-40 with a toast on screen, Escape still closes the open dialog; on a focused toast it dismisses the toast", async ({
     page,
+    browserConsole,
   }) => {
     await signInAs(page, "admin");
     await page.route("**/api/auth/logout", (route) => route.fulfill({ status: 500, body: "" }));
+    // Sign-out is made to fail (to raise a toast): the browser logs each refusal.
+    browserConsole.expectFailedRequest(500, "/api/auth/logout");
     await page.goto("/clients");
     const toast = await raiseToast(page);
     await page.getByRole("button", { name: "New Client" }).click();

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { TaskListItem } from "../src/shared/tasks";
 import {
   apiGet,
@@ -10,6 +10,7 @@ import {
   OwnFirm,
   signInAs,
   signInToLargeFirm,
+  test,
   viewports,
 } from "./fixtures";
 
@@ -369,7 +370,9 @@ test.describe("task audit", () => {
     expect(await page.evaluate(() => document.querySelectorAll("*").length)).toBeLessThan(1500);
   });
 
-  test("S-ERR-01 a failed list shows the server's message, never a raw body", async ({ page }) => {
+  test("S-ERR-01 a failed list shows the server's message, never a raw body", async ({ page, browserConsole }) => {
+    // The list is made to fail: the browser logs the 503.
+    browserConsole.expectFailedRequest(503, "/api/tasks");
     await signInAs(page, "admin");
     await page.route("**/api/tasks?*", (route) =>
       route.fulfill({ status: 503, json: { message: "The task list is being rebuilt", code: "SERVICE_UNAVAILABLE" } }),

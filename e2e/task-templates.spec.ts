@@ -245,7 +245,10 @@ test.describe("task templates", () => {
 
   test("S-TTPL-17 S-ERR-15 S-CONST-21 a refused create shows the destructive toast with the server's plan-limit message", async ({
     page,
+    browserConsole,
   }) => {
+    // The create past the plan's limit is refused: the browser logs the 403.
+    browserConsole.expectFailedRequest(403, "/api/task-templates");
     test.setTimeout(90_000);
     await registerFirm(page, "starter");
     for (let index = 0; index < 20; index += 1) await createTemplate(page, { name: `Custom ${index}` });
@@ -299,7 +302,9 @@ test.describe("task templates", () => {
     expect(stored).toMatchObject({ isRecurring: false, frequency: null });
   });
 
-  test("S-TTPL-22 S-ERR-16 a failed edit shows the destructive toast", async ({ page }) => {
+  test("S-TTPL-22 S-ERR-16 a failed edit shows the destructive toast", async ({ page, browserConsole }) => {
+    // The edit is made to fail: the browser logs the 500.
+    browserConsole.expectFailedRequest(500, "/api/task-templates/");
     await registerFirm(page);
     const template = await createTemplate(page, { name: `Failing edit ${unique()}` });
     await page.route("**/api/task-templates/*", (route) =>
@@ -374,7 +379,12 @@ test.describe("task templates", () => {
     await expect(toast(page)).toHaveCount(1);
   });
 
-  test("S-TTPL-27 S-ERR-17 a failed delete shows the destructive toast and keeps the card", async ({ page }) => {
+  test("S-TTPL-27 S-ERR-17 a failed delete shows the destructive toast and keeps the card", async ({
+    page,
+    browserConsole,
+  }) => {
+    // The delete is made to fail: the browser logs the 500.
+    browserConsole.expectFailedRequest(500, "/api/task-templates/");
     await registerFirm(page);
     const template = await createTemplate(page, { name: `Undeletable ${unique()}` });
     await page.route("**/api/task-templates/*", (route) =>

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import type { UserActivity } from "../src/shared/reports";
 import type { CurrentUser, UserSummary } from "../src/shared/users";
 import { signInToNewFirm, uniqueName } from "./clients-support";
@@ -10,6 +10,7 @@ import {
   expectNoHorizontalScroll,
   signInAs,
   signInToLargeFirm,
+  test,
   viewports,
 } from "./fixtures";
 import { rangeSelect, statValue } from "./reports-support";
@@ -268,7 +269,12 @@ test.describe("user profile", () => {
     await expect(page.getByTestId("assigned-client")).toHaveCount(25);
   });
 
-  test('S-UPROF-11 S-ERR-27 an unknown id shows "User Not Found" with a link back to /users', async ({ page }) => {
+  test('S-UPROF-11 S-ERR-27 an unknown id shows "User Not Found" with a link back to /users', async ({
+    page,
+    browserConsole,
+  }) => {
+    // The page asks for a user that does not exist: the browser logs the 404.
+    browserConsole.expectFailedRequest(404, "/api/users/");
     await signInAs(page, "admin");
     await page.goto("/users/00000000-0000-0000-0000-000000000000");
     await expect(page.getByRole("heading", { name: "User Not Found" })).toBeVisible();
@@ -295,7 +301,10 @@ test.describe("user profile", () => {
   for (const [label, viewport] of Object.entries(viewports)) {
     test(`S-UPROF-01 S-UPROF-11 axe, a screenshot and no sideways scroll at ${viewport.width} px (${label}): a profile, its tabs, User Not Found`, async ({
       page,
+      browserConsole,
     }, testInfo) => {
+      // "User Not Found" is one of the screens: the browser logs the 404 of its unknown id.
+      browserConsole.expectFailedRequest(404, "/api/users/");
       // axe reads the page three times; on two shared cores that can pass the default 30 s.
       test.setTimeout(120_000);
       await signInAs(page, "super_admin");

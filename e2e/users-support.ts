@@ -1,7 +1,8 @@
-import { expect, type Locator, type Page, request, test } from "@playwright/test";
+import { expect, type Locator, type Page, request } from "@playwright/test";
 import type { Role } from "../src/shared/roles";
 import type { UserSummary } from "../src/shared/users";
 import { drawnSignature, uniqueName } from "./clients-support";
+import { test } from "./fixtures";
 
 /*
  * Helpers of the people specs (users.spec.ts, user-profile.spec.ts). Tests that write do so in a

@@ -1,4 +1,4 @@
-import { expect, type Page, request as playwrightRequest, test } from "@playwright/test";
+import { expect, type Page, request as playwrightRequest } from "@playwright/test";
 import type { UserClientLink } from "../src/shared/assignments";
 import type { UserSummary } from "../src/shared/users";
 import { signInToNewFirm, uniqueName } from "./clients-support";
@@ -9,6 +9,7 @@ import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   signInAs,
+  test,
   viewports,
 } from "./fixtures";
 import {
@@ -229,7 +230,10 @@ test.describe("users", () => {
 
   test("S-USERS-11 S-ERR-23 S-USERS-12 a taken username, in another case, fails with the Error toast", async ({
     page,
+    browserConsole,
   }) => {
+    // The taken username is refused: the browser logs the 409.
+    browserConsole.expectFailedRequest(409, "/api/users");
     await signInToNewFirm(page);
     const taken = await createUser(page, { fullName: "Bob Taken", username: uniqueUsername("bob") });
     await page.goto("/users");
@@ -327,7 +331,13 @@ test.describe("users", () => {
     await expect(page.getByTestId("team-count")).toHaveText("0");
   });
 
-  test("S-USERS-16 S-ERR-25 a refused assignment shows Failed to assign clients", async ({ page, baseURL }) => {
+  test("S-USERS-16 S-ERR-25 a refused assignment shows Failed to assign clients", async ({
+    page,
+    baseURL,
+    browserConsole,
+  }) => {
+    // The assignment is refused: the browser logs the 403.
+    browserConsole.expectFailedRequest(403, "/api/user-clients/assign");
     // A real refusal: while the dialog is open, another super admin makes this one an admin,
     // and admins may not assign clients (S-ROLE-14), so the server answers 403.
     await signInToNewFirm(page);

@@ -80,15 +80,18 @@ describe("response headers", () => {
     expect(stableHeaders(user)).toEqual({ ...apiHeaders, etag: `"${user.body.version}"` });
   });
 
-  it("sign-in sets the session cookie and nothing else extra", async () => {
+  it("sign-in sets the session cookie and its readable companion, nothing else extra", async () => {
     const response = await apiClient(ctx.app).post("/api/auth/login", {
       username: world.users.user.username,
       password: world.users.user.password,
     });
     expect(response.status).toBe(200);
-    const { "set-cookie": cookie, ...rest } = stableHeaders(response);
+    const { "set-cookie": _cookies, ...rest } = stableHeaders(response);
     expect(rest).toEqual(apiHeaders);
-    expect(cookie).toMatch(/^tendwell_session=[\w-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(response.headers["set-cookie"]).toEqual([
+      expect.stringMatching(/^tendwell_session=[\w-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/),
+      "tendwell_signed_in=1; Max-Age=43200; Path=/; SameSite=Lax",
+    ]);
   });
 
   it("refusals: 401, 403, 404, 400", async () => {

@@ -1,5 +1,6 @@
 import type { ComponentType } from "react";
 import { createBrowserRouter, type RouteObject } from "react-router";
+import { LoadingScreen } from "./components/loading-screen";
 import { SessionGuard } from "./features/auth/session-guard";
 import type { RouteHandle } from "./features/shell/route-title";
 import { NotFoundPage } from "./pages/not-found-page";
@@ -17,7 +18,7 @@ const page = (title: string, load: () => Promise<{ Component: ComponentType }>):
 
 const dashboard = () => import("./features/dashboard/dashboard-page").then((m) => ({ Component: m.DashboardPage }));
 
-export const router = createBrowserRouter([
+const routes: RouteObject[] = [
   {
     path: "/login",
     lazy: () => import("./features/auth/login-page").then((m) => ({ Component: m.LoginPage })),
@@ -100,4 +101,8 @@ export const router = createBrowserRouter([
     ],
   },
   { path: "*", element: <NotFoundPage /> },
-]);
+];
+
+// When the router starts, the first page's code is still loading: until it arrives the router
+// shows the loading screen (without a fallback React Router warns on every page load, and shows nothing).
+export const router = createBrowserRouter([{ HydrateFallback: LoadingScreen, children: routes }]);

@@ -38,6 +38,13 @@ export const registerSchema = z.strictObject({
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
+/**
+ * A readable companion of the HttpOnly session cookie, set and cleared with it: it holds no secret,
+ * only tells the app that this browser may be signed in. Without it the app knows there is no
+ * session and does not ask GET /api/auth/me, whose 401 the browser would log as a failed request.
+ */
+export const SIGNED_IN_COOKIE = "tendwell_signed_in";
+
 const loginMessage = "Please enter both username and password";
 /** The one answer to a failed sign-in, whether the user exists or not (S-ERR-03). */
 export const invalidLoginMessage = "Invalid username or password";

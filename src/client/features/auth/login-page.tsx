@@ -1,10 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
-import { Navigate, useNavigate } from "react-router";
+import { Link, Navigate, useNavigate } from "react-router";
 import type { z } from "zod";
 import { loginSchema } from "../../../shared/auth";
 import { brand } from "../../../shared/brand";
+import { trialDays } from "../../../shared/plans";
 import { BrandMark } from "../../components/brand-mark";
 import { LoadingScreen } from "../../components/loading-screen";
 import { Button } from "../../components/ui/button";
@@ -91,6 +92,13 @@ export function LoginPage() {
             </GuardedForm>
           </CardContent>
         </Card>
+        {/* S-EDGE-13: a visitor without an account finds the way to the sign-up, as /signup links back here. */}
+        <p className="text-center text-sm text-muted-foreground">
+          New to {brand.name}?{" "}
+          <Link to="/signup" className="font-medium text-primary underline-offset-4 hover:underline">
+            Start your {trialDays}-day free trial
+          </Link>
+        </p>
         <p className="text-center text-xs text-muted-foreground">
           © {new Date().getFullYear()} {brand.legalEntity}
         </p>

@@ -31,7 +31,7 @@ export function ClientsPage() {
   const grid = useInfiniteQuery(clientGridQueryOptions(q));
   const { data: user } = useQuery(currentUserQueryOptions());
   const clients = grid.data?.pages.flatMap((page) => page.clients) ?? [];
-  const canCreate = user !== undefined && can(user.role, "clients.write");
+  const canCreate = user != null && can(user.role, "clients.write");
 
   return (
     <div className="flex flex-col gap-6">

@@ -47,16 +47,20 @@ export const userNotFoundTexts = {
  * /api/users/{id}, their figures, audit trail and clients from GET /api/users/{id}/activity. A
  * `user` may open anyone's profile but sees the activity only of their own (S-ROLE-16: the user
  * audit is theirs alone). The figures are the user audit's, over the same ranges (S-EDGE-03); the
- * range is in the URL (`?days=90`), and choosing one is a history entry, as on /reports.
+ * range is in the URL (`?days=90`), and choosing one is a history entry, as on /reports. The role
+ * table says whose activity the viewer may read, so the page does not ask for another's only to be
+ * refused.
  */
 export function UserProfilePage() {
   const { id = "" } = useParams();
   const [params, setParams] = useSearchParams();
   const days = profileDays(params);
+  const { data: me } = useQuery(currentUserQueryOptions());
+  const mayReadActivity = me ? scopeOf(me.role, "reports.userAudit") !== "self" || me.id === id : false;
   const user = useQuery(userQueryOptions(id));
   const activity = useQuery({
     ...userActivityQueryOptions(id, days),
-    enabled: user.isSuccess,
+    enabled: user.isSuccess && mayReadActivity,
     // Another range of the same user keeps the figures on screen, dimmed, until it arrives.
     placeholderData: (previous) => (previous?.user.id === id ? previous : undefined),
   });
@@ -97,7 +101,13 @@ export function UserProfilePage() {
           <LoadFailed what="user" error={user.error} retry={() => void user.refetch()} />
         )
       ) : (
-        <Profile user={user.data} activity={activity} days={days} onDaysChange={changeDays} />
+        <Profile
+          user={user.data}
+          activity={activity}
+          days={days}
+          onDaysChange={changeDays}
+          mayReadActivity={mayReadActivity}
+        />
       )}
     </div>
   );
@@ -116,18 +126,17 @@ function Profile({
   activity,
   days,
   onDaysChange,
+  mayReadActivity,
 }: {
   user: UserSummary;
   activity: ActivityQuery;
   days: ReportDays;
   onDaysChange: (days: ReportDays) => void;
+  mayReadActivity: boolean;
 }) {
   const format = useDateFormat();
-  const { data: me } = useQuery(currentUserQueryOptions());
-  // Known before the activity answers: a `user` sees only their own (S-ROLE-16), the API says 403.
-  const forbidden =
-    (activity.error instanceof ApiError && activity.error.status === 403) ||
-    (me !== undefined && scopeOf(me.role, "reports.userAudit") === "self" && me.id !== user.id);
+  // The server has the last word: a role changed since sign-in is refused with 403.
+  const forbidden = !mayReadActivity || (activity.error instanceof ApiError && activity.error.status === 403);
   const totals = activity.data?.totals;
   return (
     <>

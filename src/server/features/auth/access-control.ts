@@ -1,5 +1,6 @@
 import cookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
+import { SIGNED_IN_COOKIE } from "../../../shared/auth";
 import { type Action, can, forbiddenMessage } from "../../../shared/permissions";
 import type { Config } from "../../platform/config";
 import type { Database } from "../../platform/db/database";
@@ -50,7 +51,7 @@ export async function registerAccessControl(app: FastifyInstance, options: { db:
     }
   });
 
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     if (request.routeOptions.config.webhook === true) return;
     if (stateChanging.has(request.method)) refuseCrossSite(request, options.config);
     const access = request.routeOptions.config.access;
@@ -61,7 +62,12 @@ export async function registerAccessControl(app: FastifyInstance, options: { db:
     request.actor = session ? { ...session, ...requestOrigin(request) } : null;
     if (access === "public") return;
     const { actor } = request;
-    if (!actor) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
+    if (!actor) {
+      // The browser's cookies name a session that has ended (expired, or signed out elsewhere): they
+      // are cleared, so the app stops asking about a session it does not have.
+      if (token !== undefined || request.cookies[SIGNED_IN_COOKIE] !== undefined) clearSessionCookie(reply);
+      throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
+    }
     if (access !== "signedIn" && !can(actor.role, access)) {
       throw new AppError("FORBIDDEN", forbiddenMessage(actor.role, access));
     }
@@ -85,16 +91,19 @@ function refuseCrossSite(request: FastifyRequest, config: Config) {
   }
 }
 
+/** The session cookie, and its readable companion for the app (SIGNED_IN_COOKIE) with the same lifetime. */
 export function setSessionCookie(reply: FastifyReply, token: string, config: Config) {
-  reply.setCookie(SESSION_COOKIE, token, {
+  const options = {
     path: "/",
-    httpOnly: true,
     sameSite: "lax",
     secure: reply.request.protocol === "https",
     maxAge: Math.floor(config.session.absoluteMs / 1000),
-  });
+  } as const;
+  reply.setCookie(SESSION_COOKIE, token, { ...options, httpOnly: true });
+  reply.setCookie(SIGNED_IN_COOKIE, "1", options);
 }
 
 export function clearSessionCookie(reply: FastifyReply) {
   reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax" });
+  reply.clearCookie(SIGNED_IN_COOKIE, { path: "/", sameSite: "lax" });
 }

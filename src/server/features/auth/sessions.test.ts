@@ -21,6 +21,10 @@ describe("sessions", () => {
     const cookie = response.cookies.find((entry) => entry.name === "tendwell_session");
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/", maxAge: 12 * 3600 });
     expect(cookie?.secure).toBeFalsy();
+    // Its companion tells the app's script that there may be a session, and holds nothing secret.
+    const companion = response.cookies.find((entry) => entry.name === "tendwell_signed_in");
+    expect(companion).toMatchObject({ value: "1", sameSite: "Lax", path: "/", maxAge: 12 * 3600 });
+    expect(companion?.httpOnly).toBeFalsy();
     const token = cookie?.value ?? "";
     const stored = await ctx.database.db
       .select()
@@ -53,7 +57,10 @@ describe("sessions", () => {
     expect((await browser.get("/api/auth/me")).status).toBe(200);
     const logout = await browser.post("/api/auth/logout");
     expect(logout.status).toBe(204);
-    expect(logout.headers["set-cookie"]).toMatch(/^tendwell_session=;/);
+    expect(logout.headers["set-cookie"]).toEqual([
+      expect.stringMatching(/^tendwell_session=;/),
+      expect.stringMatching(/^tendwell_signed_in=;/),
+    ]);
     expect(browser.sessionToken()).toBeUndefined();
     expect(
       await ctx.database.db
@@ -66,6 +73,25 @@ describe("sessions", () => {
     const response = await stolen.get("/api/auth/me");
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ message: "Please sign in to continue", code: "UNAUTHENTICATED" });
+  });
+
+  it("clears the cookies of a session that has ended when a request is refused for it, and sets none on a plain refusal", async () => {
+    const { users } = await seedFirm(ctx.database.db, "Ended");
+    const browser = await signIn(ctx.app, users.admin);
+    const elsewhere = apiClient(ctx.app);
+    elsewhere.setSessionToken(browser.sessionToken() ?? "");
+    expect((await elsewhere.post("/api/auth/logout")).status).toBe(204);
+
+    const refused = await browser.get("/api/auth/me");
+    expect(refused.status).toBe(401);
+    expect(refused.headers["set-cookie"]).toEqual([
+      expect.stringMatching(/^tendwell_session=;/),
+      expect.stringMatching(/^tendwell_signed_in=;/),
+    ]);
+    expect(browser.sessionToken()).toBeUndefined();
+    const anonymous = await apiClient(ctx.app).get("/api/auth/me");
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers["set-cookie"]).toBeUndefined();
   });
 
   it("refuses and removes a session idle for two hours", async () => {
@@ -145,9 +171,9 @@ describe("sessions", () => {
 describe("sessions behind an HTTPS proxy", () => {
   const ctx = useTestApp({ env: { TRUST_PROXY: "true" } });
 
-  it("S-API-02 marks the session cookie Secure when the request came over HTTPS, and not when it came over HTTP", async () => {
+  it("S-API-02 marks the session cookie and its companion Secure when the request came over HTTPS, and not when it came over HTTP", async () => {
     const { users } = await seedFirm(ctx.database.db, "Proxied");
-    const signInOver = async (proto: string) => {
+    const signInOver = async (proto: string, cookie = "tendwell_session") => {
       const response = await ctx.app.inject({
         method: "POST",
         url: "/api/auth/login",
@@ -155,9 +181,10 @@ describe("sessions behind an HTTPS proxy", () => {
         payload: { username: users.admin.username, password: users.admin.password },
       });
       expect(response.statusCode).toBe(200);
-      return response.cookies.find((entry) => entry.name === "tendwell_session");
+      return response.cookies.find((entry) => entry.name === cookie);
     };
     expect(await signInOver("https")).toMatchObject({ secure: true, httpOnly: true, sameSite: "Lax" });
     expect((await signInOver("http"))?.secure).toBeFalsy();
+    expect((await signInOver("https", "tendwell_signed_in"))?.secure).toBe(true);
   });
 });
