@@ -563,6 +563,12 @@ const tenantMatrix: Record<string, TenantRow> = {
       message: "Client not found",
     },
   }),
+  "GET /api/contacts/:id": refusesForeignIds({
+    "another firm's contact is answered 404, like a contact that does not exist": {
+      request: async (world) => ({ path: `/api/contacts/${(await contactOf(world, "a")).id}` }),
+      message: "Contact not found",
+    },
+  }),
   "PATCH /api/contacts/:id": refusesForeignIds({
     "another firm's contact cannot be changed": {
       request: async (world) => ({
@@ -606,6 +612,12 @@ const tenantMatrix: Record<string, TenantRow> = {
       },
     },
   },
+  "GET /api/task-templates/:id": refusesForeignIds({
+    "another firm's template is answered 404, like a template that does not exist": {
+      request: async (world) => ({ path: `/api/task-templates/${(await templateOf(world, "a")).id}` }),
+      message: "Task template not found",
+    },
+  }),
   "PUT /api/task-templates/:id": refusesForeignIds({
     "another firm's template cannot be changed": {
       request: async (world) => ({
@@ -803,6 +815,12 @@ const tenantMatrix: Record<string, TenantRow> = {
         body: { name: "Borrowed", clientId: world.b.assignedClient.id, templateId: (await templateOf(world, "a")).id },
       }),
       message: "Task template not found",
+    },
+  }),
+  "GET /api/tasks/:id": refusesForeignIds({
+    "another firm's task is answered 404, like a task that does not exist": {
+      request: async (world) => ({ path: `/api/tasks/${(await taskOf(world, "a")).id}` }),
+      message: "Task not found",
     },
   }),
   "PATCH /api/tasks/:id": refusesForeignIds({
@@ -1016,6 +1034,13 @@ const roleMatrix: Record<string, RoleRow> = {
     ok: 201,
     request: (world) => ({ body: { name: "Role Matrix Contact", clientId: world.a.assignedClient.id } }),
   },
+  // A `user` reads a contact of an assigned client (the finer rules: another client's is a 404).
+  "GET /api/contacts/:id": {
+    access: "clients.read",
+    allowed: signedIn,
+    ok: 200,
+    request: async (world) => ({ path: `/api/contacts/${(await contactOf(world, "a")).id}` }),
+  },
   "PATCH /api/contacts/:id": {
     access: "clients.write",
     allowed: { anonymous: false, super_admin: true, admin: true, user: false },
@@ -1039,6 +1064,12 @@ const roleMatrix: Record<string, RoleRow> = {
     allowed: { anonymous: false, super_admin: true, admin: true, user: false },
     ok: 201,
     request: () => ({ body: { name: unique("Role Matrix Template"), description: "Checks the matrix." } }),
+  },
+  "GET /api/task-templates/:id": {
+    access: "templates.read",
+    allowed: signedIn,
+    ok: 200,
+    request: async (world) => ({ path: `/api/task-templates/${(await templateOf(world, "a")).id}` }),
   },
   "PUT /api/task-templates/:id": {
     access: "templates.manage",
@@ -1146,6 +1177,12 @@ const roleMatrix: Record<string, RoleRow> = {
     allowed: signedIn,
     ok: 201,
     request: (world) => ({ body: { name: "Role Matrix Task", clientId: world.a.assignedClient.id, dueDate: null } }),
+  },
+  "GET /api/tasks/:id": {
+    access: "clients.read",
+    allowed: signedIn,
+    ok: 200,
+    request: async (world) => ({ path: `/api/tasks/${(await taskOf(world, "a")).id}` }),
   },
   "PATCH /api/tasks/:id": {
     access: "tasks.create",
@@ -1288,6 +1325,23 @@ async function storedUser(db: Database, userId: string) {
 
 // One row per rule. A new rule about roles or one's own account goes here.
 const finerRules: Record<string, RuleCase> = {
+  "a user's read of a task or contact of a client not assigned to them is 404, like a missing one": {
+    as: "user",
+    request: async (world) => {
+      const other = at(world.a.clients, 1);
+      const task = await insertTask(world.db, { firmId: world.a.firm.id, clientId: other.id });
+      return { method: "GET", path: `/api/tasks/${task.id}` };
+    },
+    status: 404,
+    error: { code: "NOT_FOUND", message: "Task not found" },
+    verify: async (world) => {
+      const other = at(world.a.clients, 1);
+      const contact = await insertContact(world.db, { firmId: world.a.firm.id, clientId: other.id });
+      const response = await world.as.user.get(`/api/contacts/${contact.id}`);
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ code: "NOT_FOUND", message: "Contact not found" });
+    },
+  },
   "a user's client report on a client not assigned to them is 404, like a missing client": {
     as: "user",
     request: (world) => ({ method: "GET", path: `/api/reports/clients/${at(world.a.clients, 1).id}` }),

@@ -1849,15 +1849,18 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
-  it("the client and contact routes with bad ids", async () => {
+  it("the client, contact, task and template routes with bad ids", async () => {
     const routes: { method: "GET" | "PUT" | "PATCH" | "DELETE" | "POST"; url: (id: string) => string; json?: Json }[] =
       [
         { method: "GET", url: (id) => `/api/clients/${id}` },
         { method: "PATCH", url: (id) => `/api/clients/${id}`, json: { name: "Renamed" } },
         { method: "DELETE", url: (id) => `/api/clients/${id}` },
         { method: "POST", url: (id) => `/api/clients/${id}/restore` },
+        { method: "GET", url: (id) => `/api/contacts/${id}` },
         { method: "PATCH", url: (id) => `/api/contacts/${id}`, json: { name: "Renamed" } },
         { method: "DELETE", url: (id) => `/api/contacts/${id}` },
+        { method: "GET", url: (id) => `/api/tasks/${id}` },
+        { method: "GET", url: (id) => `/api/task-templates/${id}` },
         { method: "PUT", url: (id) => `/api/task-templates/${id}`, json: { name: "Renamed", description: "Changed." } },
         { method: "DELETE", url: (id) => `/api/task-templates/${id}` },
       ];

@@ -6,7 +6,7 @@ import { idParams, type ZodTypeProvider } from "../../platform/http";
 import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { requireActor } from "../../tenancy/actor";
 import { idempotencyKeyHeaders } from "../../tenancy/idempotency";
-import { createContact, deleteContact, updateContact } from "./contacts.service";
+import { createContact, deleteContact, getContact, updateContact } from "./contacts.service";
 
 export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -30,6 +30,20 @@ export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
       });
       return reply.status(201).send(withEtag(reply, contact));
     },
+  );
+
+  api.get(
+    "/api/contacts/:id",
+    {
+      config: { access: "clients.read" },
+      schema: {
+        summary: "One contact (a user: of one of their assigned clients)",
+        params: idParams("Contact"),
+        response: { 200: contactSchema },
+      },
+    },
+    async (request, reply) =>
+      withEtag(reply, await getContact({ db, actor: requireActor(request), contactId: request.params.id })),
   );
 
   api.patch(

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Contact, CreateContactInput, UpdateContactInput } from "../../../shared/clients";
 import { changedFields } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
@@ -7,6 +7,7 @@ import { AppError } from "../../platform/errors";
 import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
+import { assignedUserOf, visibleClient } from "../../tenancy/scopes";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 
 /*
@@ -51,6 +52,23 @@ export async function createContact(options: {
     });
     return toContact(row);
   });
+}
+
+/** One contact; 404 when the actor may not see its client. */
+export async function getContact(options: { db: Database; actor: Actor; contactId: string }): Promise<Contact> {
+  const { db, actor, contactId } = options;
+  const [row] = await db
+    .select()
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.firmId, actor.firmId),
+        eq(contacts.id, contactId),
+        visibleClient(contacts.firmId, contacts.clientId, sql`${assignedUserOf(actor, "clients.read")}`),
+      ),
+    );
+  if (!row) throw new AppError("NOT_FOUND", "Contact not found");
+  return toContact(row);
 }
 
 export async function updateContact(options: {

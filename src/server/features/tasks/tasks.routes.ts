@@ -22,7 +22,15 @@ import { ifMatchHeader, ifMatchHeaders, ifMatchOf, withEtag } from "../../platfo
 import { type Actor, requestOrigin, requireActor } from "../../tenancy/actor";
 import { idempotencyKeyHeader, idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import { getFirm } from "../firm/firm.service";
-import { completeTask, createTask, deleteTask, listOverdueTasks, listTasks, updateTask } from "./tasks.service";
+import {
+  completeTask,
+  createTask,
+  deleteTask,
+  getTask,
+  listOverdueTasks,
+  listTasks,
+  updateTask,
+} from "./tasks.service";
 
 export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -71,6 +79,20 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
       if (overdue.total !== undefined) reply.header(TOTAL_COUNT_HEADER, String(overdue.total));
       return overdue.tasks;
     },
+  );
+
+  api.get(
+    "/api/tasks/:id",
+    {
+      config: { access: "clients.read" },
+      schema: {
+        summary: "One task, with who signed it off (a user: one of their assigned clients' tasks)",
+        params: idParams("Task"),
+        response: { 200: taskSchema },
+      },
+    },
+    async (request, reply) =>
+      withEtag(reply, await getTask({ db, actor: requireActor(request), taskId: request.params.id })),
   );
 
   api.post(

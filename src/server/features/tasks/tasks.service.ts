@@ -231,6 +231,26 @@ export async function listTasks(options: {
   };
 }
 
+/** One task with who signed it off; 404 when the actor may not see its client. */
+export async function getTask(options: { db: Database; actor: Actor; taskId: string; now?: Date }): Promise<Task> {
+  const { db, actor, taskId, now = new Date() } = options;
+  const [row] = await db
+    .select({ task: taskColumns, fullName: completer.fullName, username: completer.username })
+    .from(tasks)
+    .leftJoin(completer, and(eq(completer.firmId, tasks.firmId), eq(completer.id, tasks.completedBy)))
+    .where(
+      and(
+        eq(tasks.firmId, actor.firmId),
+        eq(tasks.id, taskId),
+        visibleClient(tasks.firmId, tasks.clientId, sql`${assignedUserOf(actor, "clients.read")}`),
+      ),
+    );
+  if (!row) throw new AppError("NOT_FOUND", "Task not found");
+  const signer =
+    row.fullName !== null && row.username !== null ? { fullName: row.fullName, username: row.username } : null;
+  return toTask(row.task, now, signer);
+}
+
 /**
  * Tasks not completed whose due date has passed, oldest due first, each with its client's name.
  * With a limit, only the first ones and, counted in SQL, how many there are.

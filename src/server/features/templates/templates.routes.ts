@@ -15,6 +15,7 @@ import {
   addFromLibrary,
   createTemplate,
   deleteTemplate,
+  getTemplate,
   listLibrary,
   listTemplates,
   updateTemplate,
@@ -38,6 +39,16 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
       schema: { summary: "The firm's task templates", response: { 200: z.array(templateSchema) } },
     },
     async (request) => listTemplates({ db, actor: requireActor(request) }),
+  );
+
+  api.get(
+    "/api/task-templates/:id",
+    {
+      config: { access: "templates.read" },
+      schema: { summary: "One task template", params: idParams("Task template"), response: { 200: templateSchema } },
+    },
+    async (request, reply) =>
+      withEtag(reply, await getTemplate({ db, actor: requireActor(request), templateId: request.params.id })),
   );
 
   api.post(

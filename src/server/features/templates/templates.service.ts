@@ -66,6 +66,11 @@ export async function createTemplate(options: {
   });
 }
 
+/** One of the firm's templates (a deleted one is not found). */
+export async function getTemplate(options: { db: Database; actor: Actor; templateId: string }): Promise<Template> {
+  return toTemplate(await findTemplate(options.db, options.actor.firmId, options.templateId));
+}
+
 export async function updateTemplate(options: {
   db: Database;
   actor: Actor;
