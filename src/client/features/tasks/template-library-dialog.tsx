@@ -35,11 +35,13 @@ export function TemplateLibraryDialog({
   // One Idempotency-Key per opening of the library, made per template added from it: a template
   // deleted and added again in a later opening is a new request.
   const [opening, setOpening] = useState(() => crypto.randomUUID());
-  useEffect(() => {
-    if (open) setOpening(crypto.randomUUID());
-  }, [open]);
-  // The entry whose Add is asking "add a second template with this name?".
+  // The entry whose Add is asking "add a second template with this name?"; none at an opening.
   const [asking, setAsking] = useState<string | null>(null);
+  useEffect(() => {
+    if (!open) return;
+    setOpening(crypto.randomUUID());
+    setAsking(null);
+  }, [open]);
   const [industry, setIndustry] = useState<Industry>("all");
   const [text, setText] = useState("");
   const words = text.trim().toLowerCase();
