@@ -43,7 +43,11 @@ const reads = [
   { path: "/api/tasks?limit=50", what: "the first page of the task audit list, signatures included", signedIn: true },
   { path: "/api/tasks/overdue", what: "overdue tasks with their client's name (the bell)", signedIn: true },
   { path: "/api/task-templates", what: "the firm's task templates", signedIn: true },
-  { path: "/api/template-library", what: "the curated library, marking what the firm added", signedIn: true },
+  {
+    path: "/api/template-library",
+    what: "the curated library, marking what the firm added and the names it has",
+    signedIn: true,
+  },
   { path: "/api/firm", what: "the firm's name, plan and time zone", signedIn: true },
 ];
 

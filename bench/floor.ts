@@ -3,7 +3,7 @@ import http from "node:http";
 import pg from "pg";
 import { clientHealth, type TaskCounts } from "../src/shared/clients";
 import { taskStatus } from "../src/shared/tasks";
-import { templateLibrary } from "../src/shared/template-library";
+import { libraryAsSeenBy } from "../src/shared/templates";
 import { floorStatements } from "./floor-statements";
 
 /*
@@ -40,7 +40,7 @@ const statements = {
   overdue: statement("overdue_tasks"),
   tasksPage: statement("tasks_page"),
   templates: statement("templates_of_firm"),
-  libraryKeys: statement("library_keys_of_firm"),
+  libraryMarks: statement("library_marks_of_firm"),
   firm: statement("firm_by_id"),
 };
 
@@ -294,9 +294,8 @@ const routes: Record<string, Route> = {
     }));
   },
   "/api/template-library": async (session) => {
-    const { rows } = await pool.query({ ...statements.libraryKeys, values: [session.firmId], rowMode: "array" });
-    const added = new Set(rows.map((row) => row[0]));
-    return templateLibrary.map((template) => ({ ...template, added: added.has(template.key) }));
+    const { rows } = await pool.query({ ...statements.libraryMarks, values: [session.firmId], rowMode: "array" });
+    return libraryAsSeenBy(rows.map(([libraryKey, name]) => ({ libraryKey, name })));
   },
   "/api/firm": async (session) => {
     const { rows } = await pool.query<Row>({ ...statements.firm, values: [session.firmId] });

@@ -40,6 +40,8 @@ async function firmWithTemplates(page: Page, count: number): Promise<Template[]>
 
 const field = (page: Page, label: string) => dialog(page).getByLabel(label, { exact: true });
 const note = (page: Page) => dialog(page).getByTestId("task-count-note");
+/** The warning about a name the firm already has (a field's message is an alert too). */
+const sameNameWarning = (page: Page) => dialog(page).getByRole("alert").filter({ hasText: "You already have" });
 const templateOption = (page: Page, name: string) => dialog(page).getByRole("checkbox", { name, exact: true });
 
 /** Every POST /api/clients, /api/contacts and /api/tasks the page sends, with its body. */
@@ -341,13 +343,74 @@ test.describe("new client dialog", () => {
     await expect(dialog(page).getByRole("button", { name: "Create Client" })).toBeEnabled();
   });
 
+  test("S-EDGE-04 a name the firm already has warns in the dialog, archived clients too; Create anyway creates exactly one more, renaming clears the warning", async ({
+    page,
+  }) => {
+    await signInToNewFirm(page);
+    const existing = await createClient(page, { name: uniqueName("Harbor Lane LLP") });
+    const archived = await createClient(page, { name: uniqueName("Old Mill Bakery") });
+    expect((await page.request.delete(`/api/clients/${archived.id}`)).status()).toBe(204);
+    const creates: { name: string; idempotencyKey: string | undefined }[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && new URL(request.url()).pathname === "/api/clients") {
+        creates.push({ name: request.postDataJSON().name, idempotencyKey: request.headers()["idempotency-key"] });
+      }
+    });
+    const warning = sameNameWarning(page);
+    const createButton = dialog(page).getByRole("button", { name: "Create Client" });
+    await page.goto("/clients");
+
+    // The same name in other case and with spaces around it: the dialog warns instead of creating.
+    await openNewClientDialog(page);
+    await field(page, "Company Name *").fill(`  ${existing.name.toUpperCase()} `);
+    await createButton.click();
+    await expect(warning).toContainText(`You already have a client named ${existing.name}.`);
+    await expect(warning).toContainText("Create it anyway if this is a different client, or change the name.");
+    await expect(warning.getByRole("link", { name: existing.name })).toHaveAttribute("href", `/client/${existing.id}`);
+    await expect(page.locator("[data-app-toast]")).toHaveCount(0);
+    expect(creates).toEqual([]);
+
+    // Changing the name clears the warning; the name back asks again.
+    await field(page, "Company Name *").press("End");
+    await field(page, "Company Name *").press("Backspace");
+    await expect(warning).toHaveCount(0);
+    await field(page, "Company Name *").fill(existing.name);
+    await createButton.click();
+    await expect(warning).toBeVisible();
+    expect(creates).toEqual([]);
+
+    // "Create anyway" sends the create through the same form, once, with the dialog's key.
+    await warning.getByRole("button", { name: "Create anyway" }).click();
+    await expect(page.getByText("Client created successfully!")).toBeVisible();
+    await expect(dialog(page)).toHaveCount(0);
+    expect(creates).toHaveLength(1);
+    expect(creates[0]).toMatchObject({ name: existing.name, idempotencyKey: expect.stringMatching(/\S/) });
+    const named = await apiGet<ClientDetail[]>(page, `/api/clients?q=${encodeURIComponent(existing.name)}`);
+    expect(named.map((client) => client.name)).toEqual([existing.name, existing.name]);
+
+    // An archived client's name warns too, and says it is archived.
+    await openNewClientDialog(page);
+    await field(page, "Company Name *").fill(archived.name.toLowerCase());
+    await createButton.click();
+    await expect(warning).toContainText(
+      `You already have an archived client named ${archived.name}. You could restore it from its page instead.`,
+    );
+    // A new name creates at once, without a warning.
+    const fresh = uniqueName("Harbor Lane Partners");
+    await field(page, "Company Name *").fill(fresh);
+    await expect(warning).toHaveCount(0);
+    await createButton.click();
+    await expect(dialog(page)).toHaveCount(0);
+    expect(creates.map((create) => create.name)).toEqual([existing.name, fresh]);
+  });
+
   for (const [name, viewport] of Object.entries(viewports)) {
     test(`the open dialog passes axe and fits ${viewport.width} px (${name})`, async ({ page }, testInfo) => {
       // Two axe runs and a screenshot, on a machine two workers share.
       test.slow();
       await page.setViewportSize(viewport);
       await firmWithTemplates(page, 4);
-      await createClient(page, { name: uniqueName("Northwind Legal") });
+      const existing = await createClient(page, { name: uniqueName("Northwind Legal") });
       await page.reload();
       await openNewClientDialog(page);
       await expect(templateOption(page, "Template 01")).toBeVisible();
@@ -358,6 +421,13 @@ test.describe("new client dialog", () => {
       await expect(dialog(page).getByText("Company name is required")).toBeVisible();
       await expectNoAxeViolations(page);
       await expectNoHorizontalScroll(page);
+      // The warning about a name the firm already has (S-EDGE-04).
+      await field(page, "Company Name *").fill(existing.name);
+      await dialog(page).getByRole("button", { name: "Create Client" }).click();
+      await expect(sameNameWarning(page)).toBeVisible();
+      await expectNoAxeViolations(page);
+      await expectNoHorizontalScroll(page);
+      await attachScreenshot(page, testInfo, `new-client-same-name-${viewport.width}`);
     });
   }
 });

@@ -453,6 +453,106 @@ test.describe("task templates", () => {
     await expect(dialog.getByRole("listitem")).toHaveCount(library.filter((item) => item.category === "legal").length);
   });
 
+  test("S-EDGE-04 a template name the firm already has warns in the dialog; Create anyway creates exactly one more, renaming clears the warning", async ({
+    page,
+  }, testInfo) => {
+    await registerFirm(page);
+    const existing = await createTemplate(page, { name: `Monthly close ${unique()}` });
+    const posts: unknown[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && new URL(request.url()).pathname === "/api/task-templates") {
+        posts.push(request.postDataJSON());
+      }
+    });
+    await openTemplates(page);
+    await page.getByRole("button", { name: "New Task Template" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create Task Template" });
+    const warning = dialog.getByRole("alert").filter({ hasText: "You already have" });
+    await dialog.getByLabel("Name").fill(` ${existing.name.toLowerCase()}  `);
+    await dialog.getByLabel("Description").fill("Close the month's books.");
+    await dialog.getByRole("button", { name: "Create Template" }).click();
+    await expect(warning).toContainText(`You already have a template named ${existing.name}.`);
+    await expect(warning).toContainText("Create it anyway if this is a different template, or change the name.");
+    expect(posts).toEqual([]);
+    for (const viewport of Object.values(viewports)) {
+      await page.setViewportSize(viewport);
+      await expectNoHorizontalScroll(page);
+      await attachScreenshot(page, testInfo, `template-same-name-${viewport.width}`);
+    }
+
+    // Changing the name clears the warning; the name back asks again.
+    await dialog.getByLabel("Name").press("End");
+    await dialog.getByLabel("Name").pressSequentially(" B");
+    await expect(warning).toHaveCount(0);
+    await dialog.getByLabel("Name").fill(existing.name);
+    await dialog.getByRole("button", { name: "Create Template" }).click();
+    await expect(warning).toBeVisible();
+    expect(posts).toEqual([]);
+
+    await warning.getByRole("button", { name: "Create anyway" }).click();
+    await expect(toast(page)).toHaveText(/Task template created successfully!/);
+    await expect(dialog).toBeHidden();
+    expect(posts).toHaveLength(1);
+    const stored = await apiGet<Template[]>(page, "/api/task-templates");
+    expect(stored.filter((template) => template.name === existing.name)).toHaveLength(2);
+    await expect(card(page, existing.name)).toHaveCount(2);
+  });
+
+  test("S-EDGE-05 the library marks what the firm has: Added, and a name it already has; adding that one asks first", async ({
+    page,
+  }, testInfo) => {
+    await registerFirm(page);
+    const [added, sameName, other] = await apiGet<LibraryTemplateEntry[]>(page, "/api/template-library");
+    if (!added || !sameName || !other) throw new Error("the library has templates");
+    expect((await page.request.post(`/api/template-library/${added.key}/add`)).status()).toBe(201);
+    await createTemplate(page, { name: sameName.name.toUpperCase() });
+    const adds: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().includes("/api/template-library/")) adds.push(request.url());
+    });
+    await openTemplates(page);
+    await page.getByRole("button", { name: "Browse library" }).click();
+    const dialog = page.getByRole("dialog", { name: "Template Library" });
+    const row = (entry: LibraryTemplateEntry) => dialog.getByRole("listitem", { name: entry.name });
+    const mark = "You have a template with this name";
+
+    await expect(row(added).getByText("Added", { exact: true })).toBeVisible();
+    await expect(row(added)).not.toContainText(mark);
+    await expect(row(sameName)).toContainText(mark);
+    await expect(row(other)).not.toContainText(mark);
+    await expect(dialog.getByText(mark)).toHaveCount(1);
+
+    // Add asks first; Cancel keeps the entry as it was and sends nothing.
+    const question = row(sameName).getByRole("alert");
+    await row(sameName).getByRole("button", { name: /^Add/ }).click();
+    await expect(question).toContainText(
+      `Your templates already include one named "${sameName.name}". Add a second one?`,
+    );
+    await expect(question.getByRole("button", { name: /^Add anyway/ })).toBeFocused();
+    for (const viewport of Object.values(viewports)) {
+      await page.setViewportSize(viewport);
+      await row(sameName).scrollIntoViewIfNeeded();
+      await expectNoHorizontalScroll(page);
+      await attachScreenshot(page, testInfo, `library-same-name-${viewport.width}`);
+    }
+    await question.getByRole("button", { name: "Cancel" }).click();
+    await expect(question).toHaveCount(0);
+    expect(adds).toEqual([]);
+
+    // Add anyway adds it, once.
+    await row(sameName).getByRole("button", { name: /^Add/ }).click();
+    await question.getByRole("button", { name: /^Add anyway/ }).click();
+    await expect(row(sameName).getByText("Added", { exact: true })).toBeVisible();
+    expect(adds).toEqual([expect.stringMatching(new RegExp(`/api/template-library/${sameName.key}/add$`))]);
+    const stored = await apiGet<Template[]>(page, "/api/task-templates");
+    expect(stored.filter((template) => template.libraryKey === sameName.key)).toHaveLength(1);
+
+    // An entry without a mark adds at once.
+    await row(other).getByRole("button", { name: /^Add/ }).click();
+    await expect(row(other).getByText("Added", { exact: true })).toBeVisible();
+    expect(adds).toHaveLength(2);
+  });
+
   for (const [name, viewport] of Object.entries(viewports)) {
     test(`the templates tab and its dialogs have no accessibility violations and fit at ${viewport.width} px (${name})`, async ({
       page,

@@ -469,6 +469,24 @@ const tenantMatrix: Record<string, TenantRow> = {
         (row) => row.id,
       ),
   }),
+  "GET /api/clients/name-matches": {
+    kind: "lists own firm only",
+    cases: {
+      "another firm's client of the same name never counts": async (world, route) => {
+        const name = unique("Twin Name Client");
+        await insertClient(world.db, { firmId: world.a.firm.id, name });
+        const path = `/api/clients/name-matches?name=${encodeURIComponent(name)}`;
+        const before = await send(world.bSuperAdmin, route, { path });
+        expect(before.status).toBe(200);
+        expect(before.body).toEqual([]);
+        // Once firm B has a client of that name, it answers that one and still nothing of firm A.
+        const own = await insertClient(world.db, { firmId: world.b.firm.id, name: name.toUpperCase() });
+        const after = await send(world.bSuperAdmin, route, { path });
+        expect(after.status).toBe(200);
+        expect(idsIn(after.body)).toEqual(new Set([own.id]));
+      },
+    },
+  },
   "GET /api/clients/:id": refusesForeignIds({
     "another firm's client is answered 404, like a client that does not exist": {
       request: (world) => ({ path: `/api/clients/${world.a.assignedClient.id}` }),
@@ -634,7 +652,7 @@ const tenantMatrix: Record<string, TenantRow> = {
     },
   }),
   "GET /api/template-library": noTenantData(
-    "the curated library is the same for every firm; `added` reflects the caller's own templates",
+    "the curated library is the same for every firm; `added` and `nameInUse` reflect the caller's own templates",
     {
       "marks as added only what the caller's own firm added": async (world, route) => {
         await insertTaskTemplate(world.db, {
@@ -647,6 +665,18 @@ const tenantMatrix: Record<string, TenantRow> = {
         const entry = response.body.find((item: { key: string }) => item.key === "annual-engagement-letter-renewal");
         expect(entry?.added).toBe(false);
         expect(idsIn(response.body).size).toBe(0);
+      },
+      "marks a name as in use only for the caller's own firm's templates": async (world, route) => {
+        const libraryEntry = at(templateLibrary, 0);
+        await insertTaskTemplate(world.db, {
+          firmId: world.a.firm.id,
+          createdBy: world.a.users.admin.id,
+          name: libraryEntry.name.toUpperCase(),
+        });
+        const response = await send(world.bSuperAdmin, route, {});
+        expect(response.status).toBe(200);
+        const entry = response.body.find((item: { key: string }) => item.key === libraryEntry.key);
+        expect(entry?.nameInUse).toBe(false);
       },
     },
   ),
@@ -994,6 +1024,14 @@ const roleMatrix: Record<string, RoleRow> = {
   // S-ROLE-07..08: everyone sees clients (a user only assigned ones); creating and editing clients
   // and contacts is for super_admin and admin.
   "GET /api/clients": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
+  "GET /api/clients/name-matches": {
+    access: "clients.read",
+    allowed: signedIn,
+    ok: 200,
+    request: (world) => ({
+      path: `/api/clients/name-matches?name=${encodeURIComponent(world.a.assignedClient.name)}`,
+    }),
+  },
   "GET /api/clients/:id": {
     access: "clients.read",
     allowed: signedIn,

@@ -75,7 +75,7 @@ describe("prepared statements", () => {
       "overdue_tasks",
       "overdue_count",
       "templates_of_firm",
-      "library_keys_of_firm",
+      "library_marks_of_firm",
       "firm_by_id",
     ]) {
       expect(ran(name), name).toBe(1);

@@ -107,6 +107,13 @@ export const updateContactSchema = z
   .refine(nothingToChange, "Nothing to change");
 export type UpdateContactInput = z.input<typeof updateContactSchema>;
 
+/**
+ * Query of GET /api/clients/name-matches: the name a new client would get, read as the create
+ * reads it (trimmed, with the same messages), so "is this name taken" is asked of the stored name.
+ */
+export const clientNameMatchesQuerySchema = z.strictObject({ name: clientFields.name });
+export type ClientNameMatchesQuery = z.infer<typeof clientNameMatchesQuerySchema>;
+
 /** Query of GET /api/clients. */
 export const listClientsQuerySchema = z.strictObject({
   q: z.string().trim().max(200, "The search is too long").optional(),
@@ -174,6 +181,18 @@ export const clientSummarySchema = z.object({
   health: z.object({ level: z.enum(healthLevels), label: z.string() }),
 });
 export type ClientSummary = z.infer<typeof clientSummarySchema>;
+
+/**
+ * A client whose name matches the one asked about (S-EDGE-04): enough to name it, link to it and
+ * say whether it is archived.
+ */
+export const clientNameMatchSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  status: z.enum(clientStatuses),
+  archivedAt: z.iso.datetime().nullable(),
+});
+export type ClientNameMatch = z.infer<typeof clientNameMatchSchema>;
 
 /** GET /api/clients/{id}: the client with its contacts, its tasks and the users assigned to it. */
 export const clientDetailSchema = clientSummarySchema.extend({

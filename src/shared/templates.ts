@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { sameName } from "./names";
 import { frequencies, taskPriorities } from "./tasks";
-import { libraryCategories } from "./template-library";
+import { libraryCategories, templateLibrary } from "./template-library";
 import { versionSchema } from "./versions";
 import "./validation";
 
@@ -77,5 +78,25 @@ export const libraryTemplateSchema = z.object({
   frequency: z.enum(frequencies).nullable(),
   /** Whether the firm has already added it to its templates. */
   added: z.boolean(),
+  /**
+   * Whether another of the firm's templates (its own, or one added from another library entry)
+   * already has this name, ignoring case and surrounding spaces (S-EDGE-05).
+   */
+  nameInUse: z.boolean(),
 });
 export type LibraryTemplateEntry = z.infer<typeof libraryTemplateSchema>;
+
+/**
+ * The library as one firm sees it, from its templates' library keys and names: what it has added,
+ * and what would give it a second template of a name it already has. The API and the benchmark's
+ * floor both answer this.
+ */
+export function libraryAsSeenBy(templates: readonly { libraryKey: string | null; name: string }[]) {
+  return templateLibrary.map(
+    (entry): LibraryTemplateEntry => ({
+      ...entry,
+      added: templates.some((template) => template.libraryKey === entry.key),
+      nameInUse: templates.some((template) => template.libraryKey !== entry.key && sameName(template.name, entry.name)),
+    }),
+  );
+}

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ClientDetail, ClientSummary, CreateClientInput } from "../../../shared/clients";
+import type { ClientDetail, ClientNameMatch, ClientSummary, CreateClientInput } from "../../../shared/clients";
 import type { Template } from "../../../shared/templates";
 import { type Change, requestJson, requestPage } from "../../lib/api";
 
@@ -37,6 +37,15 @@ export function clientGridQueryOptions(q: string) {
 /** GET /api/task-templates: the firm's templates, offered as initial tasks of a new client. */
 export function taskTemplatesQueryOptions() {
   return queryOptions<Template[]>({ queryKey: ["/api/task-templates"] });
+}
+
+/**
+ * GET /api/clients/name-matches: the firm's clients, archived ones too, already named `name`
+ * (ignoring case and surrounding spaces). Asked afresh at each create, never from a cache: a
+ * colleague may have added the client a minute ago.
+ */
+export function findClientsNamed(name: string): Promise<ClientNameMatch[]> {
+  return requestJson<ClientNameMatch[]>("GET", `/api/clients/name-matches?${new URLSearchParams({ name })}`);
 }
 
 /**

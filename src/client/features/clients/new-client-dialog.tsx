@@ -2,8 +2,15 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { Loader2, Plus } from "lucide-react";
 import { useId } from "react";
 import { type FieldPath, useForm } from "react-hook-form";
+import { Link } from "react-router";
 import { z } from "zod";
-import { type ClientStatus, type CreateClientInput, clientStatuses, createClientSchema } from "../../../shared/clients";
+import {
+  type ClientNameMatch,
+  type ClientStatus,
+  type CreateClientInput,
+  clientStatuses,
+  createClientSchema,
+} from "../../../shared/clients";
 import { clientStatusLabels } from "../../components/client-status-badge";
 import { Button } from "../../components/ui/button";
 import {
@@ -15,13 +22,14 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "../../components/ui/dialog";
+import { DuplicateNameNotice, useDuplicateName } from "../../components/ui/duplicate-name";
 import { FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
 import { GuardedForm, type Submission } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
-import { useCreateClient } from "./api";
+import { findClientsNamed, useCreateClient } from "./api";
 import { TemplatePicker } from "./template-picker";
 
 const emptyForm: NewClientFields = {
@@ -84,6 +92,7 @@ export function NewClientDialog({
     resolver: zodResolver(newClientFormSchema),
     defaultValues: emptyForm,
   });
+  const duplicate = useDuplicateName({ form, field: "name", find: findClientsNamed });
   const pending = createClient.isPending;
 
   // Every way out (Cancel, Escape, the close button) is a cancel: the next opening starts empty.
@@ -92,19 +101,25 @@ export function NewClientDialog({
     if (!next) {
       form.reset(emptyForm);
       createClient.reset();
+      duplicate.reset();
     }
     setOpen(next);
   };
 
-  const create = (input: CreateClientInput, { idempotencyKey }: Submission) =>
-    createClient.mutateAsync({ input, idempotencyKey }).then(
-      () => {
-        toast.success("Client created successfully!");
-        form.reset(emptyForm);
-        setOpen(false);
-      },
-      (error: unknown) => toast.error("Failed to create client", { description: errorMessage(error, noAnswerMessage) }),
-    );
+  // S-EDGE-04: a name the firm already has is asked about before the create is sent.
+  const create = async (input: CreateClientInput, { idempotencyKey }: Submission) => {
+    try {
+      if (!(await duplicate.check(input.name))) return;
+      await createClient.mutateAsync({ input, idempotencyKey });
+    } catch (error) {
+      toast.error("Failed to create client", { description: errorMessage(error, noAnswerMessage) });
+      return;
+    }
+    toast.success("Client created successfully!");
+    form.reset(emptyForm);
+    duplicate.reset();
+    setOpen(false);
+  };
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -135,6 +150,11 @@ export function NewClientDialog({
               >
                 <div className="flex min-w-0 flex-col gap-4">
                   <TextField name="name" label="Company Name" required autoComplete="organization" />
+                  {duplicate.warning && (
+                    <DuplicateNameNotice entity="client" onConfirm={duplicate.confirm}>
+                      <SameNameClients matches={duplicate.warning.matches} />
+                    </DuplicateNameNotice>
+                  )}
                   <TextField name="industry" label="Industry" />
                   <TextField name="address" label="Address" autoComplete="street-address" />
                   <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
@@ -189,6 +209,52 @@ export function NewClientDialog({
         </GuardedForm>
       </DialogContent>
     </Dialog>
+  );
+}
+
+/**
+ * Names the clients that already have the name, each a link (in a new tab, so the form keeps what
+ * was typed), and says which are archived: one of those may be worth restoring instead.
+ */
+function SameNameClients({ matches }: { matches: ClientNameMatch[] }) {
+  const [only] = matches;
+  if (matches.length === 1 && only) {
+    return only.archivedAt ? (
+      <p>
+        You already have an archived client named <ClientLink client={only} />. You could restore it from its page
+        instead.
+      </p>
+    ) : (
+      <p>
+        You already have a client named <ClientLink client={only} />.
+      </p>
+    );
+  }
+  return (
+    <>
+      <p>You already have clients with this name:</p>
+      <ul className="list-disc pl-5">
+        {matches.map((client) => (
+          <li key={client.id}>
+            <ClientLink client={client} />
+            {client.archivedAt && " (archived)"}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function ClientLink({ client }: { client: ClientNameMatch }) {
+  return (
+    <Link
+      to={`/client/${client.id}`}
+      target="_blank"
+      rel="noopener"
+      className="font-semibold break-words underline underline-offset-2"
+    >
+      {client.name}
+    </Link>
   );
 }
 

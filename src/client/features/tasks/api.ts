@@ -1,4 +1,11 @@
-import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  infiniteQueryOptions,
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+} from "@tanstack/react-query";
+import { sameName } from "../../../shared/names";
 import type { TaskListItem, TaskStatus } from "../../../shared/tasks";
 import type { CreateTemplateInput, LibraryTemplateEntry, Template } from "../../../shared/templates";
 import { type Change, requestJson, requestPage } from "../../lib/api";
@@ -47,12 +54,31 @@ export function libraryQueryOptions() {
 /** The body S-API-19..20 send for a template, create and edit alike. */
 export type TemplateBody = Pick<CreateTemplateInput, "name" | "description" | "priority" | "frequency" | "isRecurring">;
 
+/**
+ * The firm's templates already named `name` (ignoring case and surrounding spaces), read afresh
+ * from GET /api/task-templates: a firm has tens of templates, so the whole list answers exactly.
+ */
+export function useFindTemplatesNamed() {
+  const queryClient = useQueryClient();
+  return async (name: string): Promise<Template[]> => {
+    const templates = await queryClient.fetchQuery({ ...templatesQueryOptions(), staleTime: 0 });
+    return templates.filter((template) => sameName(template.name, name));
+  };
+}
+
+/** A template's name decides the library's "You have a template with this name", so both lists refresh. */
+const refreshTemplateLists = (queryClient: QueryClient) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: templatesQueryKey }),
+    queryClient.invalidateQueries({ queryKey: libraryQueryKey }),
+  ]);
+
 export function useCreateTemplate() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ input, ...options }: Change<TemplateBody>) =>
       requestJson<Template>("POST", "/api/task-templates", input, options),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesQueryKey }),
+    onSuccess: () => refreshTemplateLists(queryClient),
   });
 }
 
@@ -61,7 +87,7 @@ export function useUpdateTemplate() {
   return useMutation({
     mutationFn: ({ id, input, ...options }: { id: string } & Change<TemplateBody>) =>
       requestJson<Template>("PUT", `/api/task-templates/${id}`, input, options),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: templatesQueryKey }),
+    onSuccess: () => refreshTemplateLists(queryClient),
   });
 }
 
@@ -86,10 +112,6 @@ export function useAddLibraryTemplate() {
   return useMutation({
     mutationFn: ({ key, idempotencyKey }: { key: string; idempotencyKey: string }) =>
       requestJson<Template>("POST", `/api/template-library/${key}/add`, undefined, { idempotencyKey }),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: templatesQueryKey }),
-        queryClient.invalidateQueries({ queryKey: libraryQueryKey }),
-      ]),
+    onSuccess: () => refreshTemplateLists(queryClient),
   });
 }

@@ -14,6 +14,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from "../../components/ui/dialog";
+import { DuplicateNameNotice, useDuplicateName } from "../../components/ui/duplicate-name";
 import { EditConflictNotice, useEditConflict } from "../../components/ui/edit-conflict";
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
 import { GuardedForm, type Submission } from "../../components/ui/guarded-form";
@@ -22,7 +23,13 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from ".
 import { Textarea } from "../../components/ui/textarea";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
-import { type TemplateBody, templatesQueryOptions, useCreateTemplate, useUpdateTemplate } from "./api";
+import {
+  type TemplateBody,
+  templatesQueryOptions,
+  useCreateTemplate,
+  useFindTemplatesNamed,
+  useUpdateTemplate,
+} from "./api";
 
 type TemplateFields = z.input<typeof createTemplateSchema>;
 type TemplateOutput = z.output<typeof createTemplateSchema>;
@@ -135,16 +142,22 @@ function TemplateForm({
       return latest;
     },
   });
+  const duplicate = useDuplicateName({ form, field: "name", find: useFindTemplatesNamed() });
   const isRecurring = useWatch({ control: form.control, name: "isRecurring" });
 
   // A template is saved whole (PUT), so If-Match is what keeps a colleague's edit from being lost.
-  const submit = (output: TemplateOutput, { idempotencyKey }: Submission) =>
-    onSave(bodyOf(output), { version: conflict.version, idempotencyKey })?.catch((error: unknown) => {
+  // A new one whose name the firm already has is asked about first (S-EDGE-04).
+  const submit = async (output: TemplateOutput, { idempotencyKey }: Submission) => {
+    try {
+      if (mode === "create" && !(await duplicate.check(output.name))) return;
+      await onSave(bodyOf(output), { version: conflict.version, idempotencyKey });
+    } catch (error) {
       if (conflict.caught(error)) return;
       toast.error(mode === "create" ? "Failed to create task template" : "Failed to update task template", {
         description: errorMessage(error, "Please try again."),
       });
-    });
+    }
+  };
 
   return (
     <GuardedForm form={form} onValid={submit}>
@@ -164,6 +177,14 @@ function TemplateForm({
               </FormItem>
             )}
           />
+          {duplicate.warning && (
+            <DuplicateNameNotice entity="template" onConfirm={duplicate.confirm}>
+              <p>
+                You already have {duplicate.warning.matches.length === 1 ? "a template" : "templates"} named{" "}
+                <span className="font-semibold break-words">{duplicate.warning.matches[0]?.name}</span>.
+              </p>
+            </DuplicateNameNotice>
+          )}
           <FormField
             control={form.control}
             name="description"

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Check, Loader2, Plus, Repeat, Search } from "lucide-react";
+import { Check, Loader2, Plus, Repeat, Search, TriangleAlert } from "lucide-react";
 import { useEffect, useState } from "react";
 import { type LibraryCategory, libraryCategories, libraryCategoryLabels } from "../../../shared/template-library";
 import type { LibraryTemplateEntry } from "../../../shared/templates";
@@ -19,7 +19,8 @@ type Industry = LibraryCategory | "all";
 
 /**
  * The "Browse library" of S-TTPL-28: the curated templates by industry; Add copies one into the
- * firm's templates (POST /api/template-library/{key}/add), after which it reads "Added".
+ * firm's templates (POST /api/template-library/{key}/add), after which it reads "Added". An entry
+ * whose name one of the firm's templates already has says so, and its Add asks first (S-EDGE-05).
  */
 export function TemplateLibraryDialog({
   open,
@@ -34,8 +35,12 @@ export function TemplateLibraryDialog({
   // One Idempotency-Key per opening of the library, made per template added from it: a template
   // deleted and added again in a later opening is a new request.
   const [opening, setOpening] = useState(() => crypto.randomUUID());
+  // The entry whose Add is asking "add a second template with this name?"; none at an opening.
+  const [asking, setAsking] = useState<string | null>(null);
   useEffect(() => {
-    if (open) setOpening(crypto.randomUUID());
+    if (!open) return;
+    setOpening(crypto.randomUUID());
+    setAsking(null);
   }, [open]);
   const [industry, setIndustry] = useState<Industry>("all");
   const [text, setText] = useState("");
@@ -50,14 +55,20 @@ export function TemplateLibraryDialog({
     .map((category) => ({ category, entries: entries.filter((entry) => entry.category === category) }))
     .filter((group) => group.entries.length > 0);
 
-  const onAdd = (entry: LibraryTemplateEntry) =>
-    adding.run(entry.key, () =>
+  const onAdd = (entry: LibraryTemplateEntry) => {
+    if (entry.nameInUse && asking !== entry.key) {
+      setAsking(entry.key);
+      return;
+    }
+    setAsking(null);
+    return adding.run(entry.key, () =>
       add.mutateAsync({ key: entry.key, idempotencyKey: `${opening}:${entry.key}` }).then(
         () => toast.success(`"${entry.name}" added to your templates`),
         (error: unknown) =>
           toast.error("Failed to add template", { description: errorMessage(error, "Please try again.") }),
       ),
     );
+  };
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
@@ -134,7 +145,9 @@ export function TemplateLibraryDialog({
                         key={entry.key}
                         entry={entry}
                         adding={adding.busy.has(entry.key)}
+                        asking={asking === entry.key}
                         onAdd={() => onAdd(entry)}
+                        onCancel={() => setAsking(null)}
                       />
                     ))}
                   </ul>
@@ -148,39 +161,81 @@ export function TemplateLibraryDialog({
   );
 }
 
-function LibraryRow({ entry, adding, onAdd }: { entry: LibraryTemplateEntry; adding: boolean; onAdd: () => void }) {
+function LibraryRow({
+  entry,
+  adding,
+  asking,
+  onAdd,
+  onCancel,
+}: {
+  entry: LibraryTemplateEntry;
+  adding: boolean;
+  /** Whether Add was pressed on an entry whose name is in use, and waits for "Add anyway". */
+  asking: boolean;
+  onAdd: () => void;
+  onCancel: () => void;
+}) {
+  const sameName = entry.nameInUse && !entry.added;
   return (
-    <li aria-label={entry.name} className="flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:gap-4">
-      <div className="flex min-w-0 flex-1 flex-col gap-1.5">
-        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-          <h4 className="text-sm font-semibold">{entry.name}</h4>
-        </div>
-        <p className="text-sm text-muted-foreground">{entry.description}</p>
-        <div className="flex flex-wrap items-center gap-2 pt-0.5 text-xs text-muted-foreground">
-          <PriorityBadge priority={entry.priority} />
-          <span className="flex items-center gap-1.5" data-testid="library-frequency">
-            {entry.frequency ? (
-              <>
-                <Repeat className="size-3.5 text-primary" aria-hidden="true" />
-                {everyText(entry.frequency)}
-              </>
-            ) : (
-              "One-time"
+    <li aria-label={entry.name} className="flex flex-col gap-3 p-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:gap-4">
+        <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+          <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+            <h4 className="text-sm font-semibold">{entry.name}</h4>
+          </div>
+          <p className="text-sm text-muted-foreground">{entry.description}</p>
+          <div className="flex flex-wrap items-center gap-2 pt-0.5 text-xs text-muted-foreground">
+            <PriorityBadge priority={entry.priority} />
+            <span className="flex items-center gap-1.5" data-testid="library-frequency">
+              {entry.frequency ? (
+                <>
+                  <Repeat className="size-3.5 text-primary" aria-hidden="true" />
+                  {everyText(entry.frequency)}
+                </>
+              ) : (
+                "One-time"
+              )}
+            </span>
+            {sameName && (
+              <span className="flex items-center gap-1.5 font-medium text-warning-subtle-foreground">
+                <TriangleAlert className="size-3.5" aria-hidden="true" />
+                You have a template with this name
+              </span>
             )}
-          </span>
+          </div>
         </div>
+        {entry.added ? (
+          <span className="inline-flex h-8 items-center gap-1.5 self-start px-3 text-xs font-medium text-success">
+            <Check className="size-4" aria-hidden="true" />
+            Added
+          </span>
+        ) : (
+          !asking && (
+            <Button variant="outline" size="sm" className="self-start" onClick={onAdd} disabled={adding}>
+              {adding ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
+              Add
+              <span className="sr-only">: {entry.name}</span>
+            </Button>
+          )
+        )}
       </div>
-      {entry.added ? (
-        <span className="inline-flex h-8 items-center gap-1.5 self-start px-3 text-xs font-medium text-success">
-          <Check className="size-4" aria-hidden="true" />
-          Added
-        </span>
-      ) : (
-        <Button variant="outline" size="sm" className="self-start" onClick={onAdd} disabled={adding}>
-          {adding ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
-          Add
-          <span className="sr-only">: {entry.name}</span>
-        </Button>
+      {asking && (
+        <div
+          role="alert"
+          className="flex flex-col gap-2 rounded-md border border-warning/40 bg-warning-subtle px-3 py-2 text-sm text-warning-subtle-foreground sm:flex-row sm:items-center sm:justify-between"
+        >
+          <p>Your templates already include one named "{entry.name}". Add a second one?</p>
+          <div className="flex shrink-0 gap-2">
+            <Button variant="ghost" size="sm" onClick={onCancel}>
+              Cancel
+            </Button>
+            {/* Focus moves here from the Add button it replaces, so the keyboard stays on the question. */}
+            <Button variant="outline" size="sm" onClick={onAdd} ref={(button) => button?.focus()}>
+              Add anyway
+              <span className="sr-only">: {entry.name}</span>
+            </Button>
+          </div>
+        </div>
       )}
     </li>
   );

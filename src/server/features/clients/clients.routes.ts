@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
 import {
   clientDetailSchema,
+  clientNameMatchesQuerySchema,
+  clientNameMatchSchema,
   clientSummarySchema,
   createClientSchema,
   type ListClientsQuery,
@@ -19,7 +21,16 @@ import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/precondition
 import { type Actor, requireActor } from "../../tenancy/actor";
 import { idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import { getFirm } from "../firm/firm.service";
-import { createClient, deleteClient, getClient, listClients, restoreClient, updateClient } from "./clients.service";
+import {
+  createClient,
+  deleteClient,
+  findClientsNamed,
+  getClient,
+  listClients,
+  NAME_MATCHES_LIMIT,
+  restoreClient,
+  updateClient,
+} from "./clients.service";
 
 export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -45,6 +56,21 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
       sendNextCursor(reply, page.nextCursor);
       return page.clients;
     },
+  );
+
+  api.get(
+    "/api/clients/name-matches",
+    {
+      config: { access: "clients.read" },
+      schema: {
+        summary:
+          "The clients, archived ones included, already named `name` ignoring case and surrounding spaces, live ones first " +
+          `(at most ${NAME_MATCHES_LIMIT}; a user sees those assigned to them). The app asks before creating a client, to warn about a second one of the same name`,
+        querystring: clientNameMatchesQuerySchema,
+        response: { 200: z.array(clientNameMatchSchema) },
+      },
+    },
+    async (request) => findClientsNamed({ db, actor: requireActor(request), name: request.query.name }),
   );
 
   api.get(

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import {
   type ClientDetail,
+  type ClientNameMatch,
   type ClientSummary,
   type CreateClientInput,
   clientHealth,
@@ -178,6 +179,36 @@ export async function listClients(options: {
   const page = keysetPage(rows, query.limit, (last) => [last.name, last.id]);
   const counts = await countTasks(db, actor.firmId, page.rows, now);
   return { clients: page.rows.map((row) => toSummary(row, counts.get(row.id))), nextCursor: page.nextCursor };
+}
+
+/** At most this many matches answer a name: enough to name them, and a bound on the answer. */
+export const NAME_MATCHES_LIMIT = 10;
+
+/**
+ * The clients, archived ones included, whose name is `name` ignoring case (S-EDGE-04), live ones
+ * first. The create dialog asks before it creates, once per submit, so this is no hot read; the
+ * index on (firm_id, lower(name)) makes it one index lookup however many clients the firm has.
+ * Names are stored trimmed (createClientSchema), so lower() alone compares them as src/shared/names.ts does.
+ */
+export async function findClientsNamed(options: {
+  db: Database;
+  actor: Actor;
+  name: string;
+}): Promise<ClientNameMatch[]> {
+  const { db, actor, name } = options;
+  const rows = await db
+    .select({ id: clients.id, name: clients.name, status: clients.status, archivedAt: clients.archivedAt })
+    .from(clients)
+    .where(
+      and(
+        eq(clients.firmId, actor.firmId),
+        sql`lower(${clients.name}) = lower(${name.trim()})`,
+        visibleClient(clients.firmId, clients.id, sql`${assignedUserOf(actor, "clients.read")}`),
+      ),
+    )
+    .orderBy(sql`${clients.archivedAt} is not null`, asc(clients.createdAt), asc(clients.id))
+    .limit(NAME_MATCHES_LIMIT);
+  return rows.map((row) => ({ ...row, archivedAt: row.archivedAt?.toISOString() ?? null }));
 }
 
 /** One client with its contacts, tasks and team; 404 when the actor may not see it. */

@@ -493,6 +493,57 @@ describe("clients API", () => {
     expect((await (await signIn(ctx.app, owner)).post("/api/clients", { name: "Now Fine" })).status).toBe(201);
   });
 
+  it("S-EDGE-04 GET /api/clients/name-matches finds the firm's clients of a name, ignoring case and surrounding spaces, archived ones too", async () => {
+    const firm = (await insertFirm(db())).id;
+    const owner = await insertUser(db(), { firmId: firm, role: "admin" });
+    const live = await insertClient(db(), { firmId: firm, name: "Harbor & Lane LLP" });
+    const archived = await insertClient(db(), {
+      firmId: firm,
+      name: "HARBOR & LANE llp",
+      archivedAt: new Date("2026-01-05T10:00:00Z"),
+    });
+    await insertClient(db(), { firmId: firm, name: "Harbor & Lane" });
+    // Another firm's client of the same name never counts.
+    await insertClient(db(), { firmId: world.firm.id, name: "Harbor & Lane LLP" });
+    const session = await signIn(ctx.app, owner);
+    const matches = await session.get(`/api/clients/name-matches?name=${encodeURIComponent("  harbor & lane llp ")}`);
+    expect(matches.status).toBe(200);
+    // Live ones first, then archived ones, each saying which it is.
+    expect(matches.body).toEqual([
+      { id: live.id, name: "Harbor & Lane LLP", status: "active", archivedAt: null },
+      { id: archived.id, name: "HARBOR & LANE llp", status: "active", archivedAt: "2026-01-05T10:00:00.000Z" },
+    ]);
+    // An exact name, not a search: neither a part of it nor a pattern matches.
+    for (const name of ["Harbor", "Harbor & Lane L", "Harbor & Lane%", "harbor_&_lane_llp"]) {
+      const none = await session.get(`/api/clients/name-matches?name=${encodeURIComponent(name)}`);
+      expect(none.status, name).toBe(200);
+      expect(none.body, name).toEqual([]);
+    }
+  });
+
+  it("S-EDGE-04 name-matches refuses a missing, blank or overlong name with the create's messages, and shows a user only their assigned clients", async () => {
+    const session = await admin();
+    for (const [query, message] of [
+      ["", "Company name is required"],
+      ["?name=%20%20", "Company name is required"],
+      [`?name=${"x".repeat(201)}`, "Company name must be at most 200 characters"],
+      ["?name=Acme&q=Acme", 'Unrecognized key: "q"'],
+    ] as const) {
+      const response = await session.get(`/api/clients/name-matches${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.body.code, query).toBe("VALIDATION_FAILED");
+      expect(response.body.message, query).toBe(message);
+    }
+    const user = await signIn(ctx.app, world.users.user);
+    const other = world.clients[1];
+    if (!other) throw new Error("the seeded firm has three clients");
+    const ask = (name: string) => user.get(`/api/clients/name-matches?name=${encodeURIComponent(name)}`);
+    expect((await ask(world.assignedClient.name)).body).toEqual([
+      expect.objectContaining({ id: world.assignedClient.id }),
+    ]);
+    expect((await ask(other.name)).body).toEqual([]);
+  });
+
   it("refuses anonymous callers with 401", async () => {
     expect((await apiClient(ctx.app).get("/api/clients")).status).toBe(401);
   });

@@ -1,10 +1,11 @@
-import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import { findLibraryTemplate, templateLibrary } from "../../../shared/template-library";
-import type {
-  CreateTemplateInput,
-  LibraryTemplateEntry,
-  Template,
-  UpdateTemplateInput,
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { findLibraryTemplate } from "../../../shared/template-library";
+import {
+  type CreateTemplateInput,
+  type LibraryTemplateEntry,
+  libraryAsSeenBy,
+  type Template,
+  type UpdateTemplateInput,
 } from "../../../shared/templates";
 import { changedFields } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
@@ -141,24 +142,19 @@ export async function deleteTemplate(options: { db: Database; actor: Actor; temp
   });
 }
 
-/** The curated library, each entry saying whether the firm already has it. */
-const addedLibraryKeys = preparedStatement("library_keys_of_firm", (db) =>
+/**
+ * The curated library, each entry saying whether the firm already has it or a template of its name.
+ * One row per live template of the firm: a firm has tens of them, not thousands.
+ */
+const libraryMarks = preparedStatement("library_marks_of_firm", (db) =>
   db
-    .select({ libraryKey: taskTemplates.libraryKey })
+    .select({ libraryKey: taskTemplates.libraryKey, name: taskTemplates.name })
     .from(taskTemplates)
-    .where(
-      and(
-        eq(taskTemplates.firmId, sql.placeholder("firmId")),
-        isNull(taskTemplates.deletedAt),
-        isNotNull(taskTemplates.libraryKey),
-      ),
-    ),
+    .where(and(eq(taskTemplates.firmId, sql.placeholder("firmId")), isNull(taskTemplates.deletedAt))),
 );
 
 export async function listLibrary(options: { db: Database; actor: Actor }): Promise<LibraryTemplateEntry[]> {
-  const rows = await addedLibraryKeys(options.db).execute({ firmId: options.actor.firmId });
-  const added = new Set(rows.map((row) => row.libraryKey));
-  return templateLibrary.map((template) => ({ ...template, added: added.has(template.key) }));
+  return libraryAsSeenBy(await libraryMarks(options.db).execute({ firmId: options.actor.firmId }));
 }
 
 /** Copies a library template into the firm's templates; library templates are not custom ones. */

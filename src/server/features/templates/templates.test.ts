@@ -180,6 +180,35 @@ describe("task templates API", () => {
     expect((await (await as("user")).post("/api/template-library/lease-renewal-follow-up/add")).status).toBe(403);
   });
 
+  it("S-EDGE-05 the library marks an entry whose name one of the firm's own templates has, ignoring case and spaces", async () => {
+    const firm = (await insertFirm(db(), { plan: "enterprise" })).id;
+    const owner = await insertUser(db(), { firmId: firm, role: "super_admin" });
+    const session = await signIn(ctx.app, owner);
+    const [first, second] = templateLibrary;
+    if (!first || !second) throw new Error("the library has templates");
+    const entryOf = async (key: string) =>
+      ((await session.get("/api/template-library")).body as { key: string; added: boolean; nameInUse: boolean }[]).find(
+        (entry) => entry.key === key,
+      );
+    expect(await entryOf(first.key)).toMatchObject({ added: false, nameInUse: false });
+    // Another firm's template of that name never counts.
+    await insertTaskTemplate(db(), { firmId: world.firm.id, createdBy: world.users.admin.id, name: first.name });
+    expect(await entryOf(first.key)).toMatchObject({ added: false, nameInUse: false });
+    const own = await session.post("/api/task-templates", { ...body, name: `  ${first.name.toUpperCase()} ` });
+    expect(own.status).toBe(201);
+    expect(await entryOf(first.key)).toMatchObject({ added: false, nameInUse: true });
+    // Adding it anyway is allowed; the entry is then added, and its own copy does not count as another.
+    expect((await session.post(`/api/template-library/${first.key}/add`)).status).toBe(201);
+    expect(await entryOf(first.key)).toMatchObject({ added: true, nameInUse: true });
+    expect((await session.delete(`/api/task-templates/${own.body.id}`)).status).toBe(204);
+    expect(await entryOf(first.key)).toMatchObject({ added: true, nameInUse: false });
+    // Renaming a template to a library entry's name marks that entry; a deleted one does not.
+    const renamed = await session.post("/api/task-templates", { ...body, name: "Something else" });
+    expect(await entryOf(second.key)).toMatchObject({ nameInUse: false });
+    await session.put(`/api/task-templates/${renamed.body.id}`, { ...body, name: second.name });
+    expect(await entryOf(second.key)).toMatchObject({ nameInUse: true });
+  });
+
   it("every change is audited and a refused one writes nothing", async () => {
     const session = await as("admin");
     const [before] = await db().select({ n: count() }).from(auditEvents);

@@ -150,6 +150,8 @@ export const clients = pgTable(
     unique("clients_firm_id_id_key").on(t.firmId, t.id),
     // The list's order and its keyset pages: name, then id.
     index("clients_firm_id_name_idx").on(t.firmId, t.name, t.id),
+    // "Is this name taken" before a create (S-EDGE-04): an exact lookup ignoring case.
+    index("clients_firm_id_lower_name_idx").on(t.firmId, sql`lower(${t.name})`),
     check("clients_status_check", oneOf(t.status, clientStatuses)),
   ],
 );
