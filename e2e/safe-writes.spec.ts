@@ -61,7 +61,10 @@ test.describe("safe writes", () => {
     browser,
     baseURL,
     ownFirm,
+    browserConsole,
   }) => {
+    // The refused save (412) is a failed resource the browser logs; the test provokes it.
+    browserConsole.expectFailedRequest(412, "/api/clients/");
     await ownFirm.signIn(page, "admin");
     const client = await createClient(page, { industry: "Retail", phone: "+1 555 0100", address: "1 Old Road" });
     const colleagueContext = await browser.newContext({ baseURL });
@@ -124,7 +127,10 @@ test.describe("safe writes", () => {
   test("S-SAFE-05 one person in two tabs of Settings: the firm name saved after the other tab's time zone is refused, then saved on their version with both kept", async ({
     page,
     ownFirm,
+    browserConsole,
   }) => {
+    // The refused save (412) is a failed resource the browser logs; the test provokes it.
+    browserConsole.expectFailedRequest(412, "/api/firm");
     await ownFirm.signIn(page);
     const before = await read<Firm>(ownFirm.api, "/api/firm");
     expect(before.timeZone, "the zone the other tab picks is a change").not.toBe("Europe/London");
@@ -338,7 +344,10 @@ test.describe("safe writes", () => {
   test("S-SAFE-10 New Client keeps one Idempotency-Key per opening: the retry after a lost request repeats it, the next opening has another", async ({
     page,
     ownFirm,
+    browserConsole,
   }) => {
+    // The request this test aborts is a failed resource the browser logs.
+    browserConsole.expectFailedRequest("net::ERR_FAILED", "/api/clients");
     await ownFirm.signIn(page);
     await page.goto("/clients");
     const creates = recordRequests(page, "POST", "/api/clients");
@@ -390,7 +399,10 @@ test.describe("safe writes", () => {
   test("S-SAFE-10 a sign-off whose answer was lost, submitted again from the same dialog, is answered with the first success and signed once", async ({
     page,
     ownFirm,
+    browserConsole,
   }) => {
+    // The answer this test drops is a failed resource the browser logs.
+    browserConsole.expectFailedRequest("net::ERR_FAILED", "/api/tasks/");
     await ownFirm.signIn(page, "admin");
     const client = await createClient(page);
     const task = await createTask(page, client.id);
