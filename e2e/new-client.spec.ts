@@ -312,7 +312,7 @@ test.describe("new client dialog", () => {
     expect(detail.tasks).toEqual([]);
   });
 
-  test('S-CNEW-23 S-ERR-11 S-CONST-21 a refused create shows "Failed to create client" with the plan\'s message and keeps the form', async ({
+  test("S-CNEW-23 S-ERR-11 S-CONST-21 S-EDGE-01 a refused create shows \"Failed to create client\" with the plan's message and keeps the form, the toast clear of the dialog's buttons", async ({
     page,
     browserConsole,
   }) => {
@@ -341,6 +341,26 @@ test.describe("new client dialog", () => {
     await expect(dialog(page)).toBeVisible();
     await expect(field(page, "Company Name *")).toHaveValue("One Too Many LLC");
     await expect(dialog(page).getByRole("button", { name: "Create Client" })).toBeEnabled();
+
+    // With a dialog open, the toast shows at the top, clear of its Cancel and Create Client, on a
+    // laptop's short screen and on a phone, so the person can try again at once.
+    const openToast = page.locator("[data-app-toast][data-state=open]");
+    for (const viewport of [{ width: 1280, height: 720 }, viewports.mobile]) {
+      await page.setViewportSize(viewport);
+      await dialog(page).getByRole("button", { name: "Create Client" }).click();
+      await expect(openToast).toContainText("Failed to create client");
+      const shown = await openToast.boundingBox();
+      for (const name of ["Cancel", "Create Client"]) {
+        const button = await dialog(page).getByRole("button", { name }).boundingBox();
+        if (!shown || !button) throw new Error("the toast and the buttons are on screen");
+        const overlaps =
+          shown.x < button.x + button.width &&
+          button.x < shown.x + shown.width &&
+          shown.y < button.y + button.height &&
+          button.y < shown.y + shown.height;
+        expect(overlaps, `the toast covers ${name} at ${viewport.width} px`).toBe(false);
+      }
+    }
   });
 
   test("S-EDGE-04 a name the firm already has warns in the dialog, archived clients too; Create anyway creates exactly one more, renaming clears the warning", async ({

@@ -49,6 +49,7 @@ export function Toaster() {
       aria-live="polite"
       aria-relevant="additions text"
       tabIndex={-1}
+      data-toaster=""
       className="pointer-events-none fixed right-0 bottom-0 z-[100] w-full p-4 outline-none sm:max-w-sm"
       onPointerEnter={() => setHovered(true)}
       onPointerLeave={() => setHovered(false)}
