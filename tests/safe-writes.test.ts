@@ -332,8 +332,9 @@ function creates(firm: SeededFirm, suffix: keyof typeof librarySlots): Create[] 
   ];
 }
 
+// As a browser sends it: asking for compressed answers, so what is kept is what is sent.
 const keyed = (client: ApiClient, create: { method: string; url: string; body: unknown }, key: string) =>
-  send(client, create.method, create.url, create.body, { "idempotency-key": key });
+  send(client, create.method, create.url, create.body, { "idempotency-key": key, "accept-encoding": "br, gzip" });
 
 const sameAnswer = (replayed: ApiResponse, first: ApiResponse) => {
   expect(replayed.status).toBe(first.status);

@@ -65,16 +65,16 @@ declare module "fastify" {
 }
 
 export function registerIdempotency(app: FastifyInstance, { db }: { db: Database }) {
-  app.addHook("preHandler", async (request, reply) => {
-    if (!takesIdempotencyKey(request.routeOptions.schema?.headers)) return;
+  const claim = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers[IDEMPOTENCY_KEY_HEADER];
     if (header === undefined) return;
     const key = typeof header === "string" ? idempotencyKeyOf(header) : null;
     if (key === null) throw new AppError("BAD_REQUEST", idempotencyKeyMessage);
     return claimOrReplay(db, request, reply, key);
-  });
+  };
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  // The answer as sent: JSON answers are never compressed (decision 0008), so it is the text.
+  const keep = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const held = request.idempotencyKey;
     if (held === undefined) return payload;
     request.idempotencyKey = undefined;
@@ -93,8 +93,18 @@ export function registerIdempotency(app: FastifyInstance, { db }: { db: Database
       await db.delete(idempotencyKeys).where(and(row, isNull(idempotencyKeys.responseStatus)));
     }
     return payload;
+  };
+
+  // Only the routes that declare the header pay for it: their own hooks, added as they register.
+  app.addHook("onRoute", (route) => {
+    if (!takesIdempotencyKey(route.schema?.headers)) return;
+    route.preHandler = [...asArray(route.preHandler), claim];
+    route.onSend = [...asArray(route.onSend), keep];
   });
 }
+
+const asArray = <Hook>(hooks: Hook | Hook[] | undefined): Hook[] =>
+  hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 
 /** What the key stands for: the route, its path, the user and the parsed body. */
 function fingerprintOf(request: FastifyRequest, userId: string): string {
