@@ -26,7 +26,8 @@ describe("the audit trail", () => {
       role: "user",
     });
     await browser.patch(`/api/users/${created.body.id}`, { fullName: "Bo Senior Clerk" });
-    await browser.post("/api/user-clients/assign", { userId: created.body.id, clientIds: [] });
+    const client = await browser.post("/api/clients", { name: "Chain Client" });
+    await browser.post("/api/user-clients/assign", { userId: created.body.id, clientIds: [client.body.id] });
     await browser.post("/api/auth/change-password", {
       currentPassword: "chain-of-custody-1",
       newPassword: "chain-of-custody-2",
@@ -43,6 +44,7 @@ describe("the audit trail", () => {
       "account.registered",
       "user.created",
       "user.updated",
+      "client.created",
       "user.clients_assigned",
       "user.password_changed",
       "session.signed_out",
@@ -56,7 +58,7 @@ describe("the audit trail", () => {
     expect(events[2]?.before).toEqual({ fullName: "Bo Clerk", role: "user", disabled: false });
     expect(events[2]?.after).toEqual({ fullName: "Bo Senior Clerk", role: "user", disabled: false });
     expect(JSON.stringify(events)).not.toMatch(/chain-of-custody|clerk-pass|argon2/);
-    expect(await verifyAuditChain(ctx.database.db, firmId)).toEqual({ intact: true, events: 7 });
+    expect(await verifyAuditChain(ctx.database.db, firmId)).toEqual({ intact: true, events: 8 });
   });
 
   it("keeps one chain per firm, so firms never see or break each other's", async () => {
