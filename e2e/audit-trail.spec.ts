@@ -80,10 +80,10 @@ test.describe("audit trail", () => {
     await page.getByRole("combobox", { name: "User", exact: true }).click();
     await page.getByRole("option", { name: "Dana Whitfield" }).click();
     await expect(events(page)).toHaveCount(50);
-    await page.getByLabel("From").fill("2000-01-01");
-    await page.getByLabel("To").fill("2000-01-31");
+    await page.getByLabel("From", { exact: true }).fill("2000-01-01");
+    await page.getByLabel("To", { exact: true }).fill("2000-01-31");
     await expect(page.getByText("No events match these filters")).toBeVisible();
-    await page.getByLabel("To").fill("2100-01-01");
+    await page.getByLabel("To", { exact: true }).fill("2100-01-01");
     await expect(events(page)).toHaveCount(50);
   });
 
