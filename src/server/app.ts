@@ -88,7 +88,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser("text/plain");
 
   // HTML, JavaScript, CSS and other text travel brotli- or gzip-compressed when the browser asks
-  // (decision 0022). JSON API answers stay as they were (decision 0008's fast path).
+  // (decision 0022). So do JSON answers over the plugin's 1 KB threshold (a client with its tasks,
+  // a signed task); the small ones, most of the API, go as they are.
   await app.register(compress, {
     encodings: ["br", "gzip"],
     customTypes: /^(text\/|application\/(javascript|xml|manifest\+json)|image\/svg\+xml)/,

@@ -73,7 +73,7 @@ export function registerIdempotency(app: FastifyInstance, { db }: { db: Database
     return claimOrReplay(db, request, reply, key);
   };
 
-  // The answer as sent: JSON answers are never compressed (decision 0008), so it is the text.
+  // The answer as serialized, before any compression (see the hook order below).
   const keep = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const held = request.idempotencyKey;
     if (held === undefined) return payload;
@@ -96,10 +96,12 @@ export function registerIdempotency(app: FastifyInstance, { db }: { db: Database
   };
 
   // Only the routes that declare the header pay for it: their own hooks, added as they register.
+  // `keep` goes first among the route's onSend hooks, ahead of compression's, so it keeps the
+  // serialized text rather than a compressed stream (a large answer, a signed task's, is compressed).
   app.addHook("onRoute", (route) => {
     if (!takesIdempotencyKey(route.schema?.headers)) return;
     route.preHandler = [...asArray(route.preHandler), claim];
-    route.onSend = [...asArray(route.onSend), keep];
+    route.onSend = [keep, ...asArray(route.onSend)];
   });
 }
 
