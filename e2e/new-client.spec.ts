@@ -346,9 +346,14 @@ test.describe("new client dialog", () => {
     // laptop's short screen and on a phone, so the person can try again at once.
     const openToast = page.locator("[data-app-toast][data-state=open]");
     for (const viewport of [{ width: 1280, height: 720 }, viewports.mobile]) {
+      // The toast on screen goes first, so the one measured is this click's, not one on its way out.
+      await openToast.getByRole("button", { name: "Dismiss notification" }).click();
+      await expect(openToast).toHaveCount(0);
       await page.setViewportSize(viewport);
       await dialog(page).getByRole("button", { name: "Create Client" }).click();
+      await expect(openToast).toHaveCount(1);
       await expect(openToast).toContainText("Failed to create client");
+      await expect(openToast).toBeInViewport();
       const shown = await openToast.boundingBox();
       for (const name of ["Cancel", "Create Client"]) {
         const button = await dialog(page).getByRole("button", { name }).boundingBox();
