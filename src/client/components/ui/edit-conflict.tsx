@@ -43,7 +43,7 @@ export function useEditConflict<
   const opened = useRef<Record<string, unknown>>(resource ? valuesOf(resource) : {});
   const typedChanges = () => {
     const typed: Record<string, unknown> = form.getValues();
-    return Object.fromEntries(Object.entries(typed).filter(([key, value]) => !Object.is(opened.current[key], value)));
+    return changedValues(typed, opened.current, typed);
   };
 
   return {
