@@ -5,6 +5,7 @@ import { readBlogContent, syncBlogPosts } from "../src/server/features/blog/blog
 import { connectDatabase } from "../src/server/platform/db/database";
 import { startEmbeddedPostgres } from "../src/server/platform/db/embedded-postgres";
 import { migrateDatabase } from "../src/server/platform/db/migrate";
+import { APP_ROLE, asUser, ensureRoles, grantAppRole, OWNER_ROLE } from "../src/server/platform/db/roles";
 import { projectPaths } from "../src/server/platform/paths";
 import { makeTempDir } from "./temp-dir";
 import { databaseUrl, type TestDatabaseServer, testDatabasePrefix } from "./test-database";
@@ -36,12 +37,17 @@ export default async function setup(project: TestProject) {
   const prefix = testDatabasePrefix();
   const server: TestDatabaseServer = { adminUrl, template: `${prefix}template`, prefix };
 
+  // The roles the app runs with (decision 0033): the template's tables belong to the owner, which
+  // migrates them and grants the app role its rights; every clone keeps both.
+  await ensureRoles(adminUrl);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${admin.escapeIdentifier(server.template)}`);
-  await migrateDatabase(databaseUrl(adminUrl, server.template));
+  await admin.query(`create database ${admin.escapeIdentifier(server.template)} owner ${OWNER_ROLE}`);
+  const ownerUrl = asUser(databaseUrl(adminUrl, server.template), OWNER_ROLE);
+  await migrateDatabase(ownerUrl);
+  await grantAppRole(ownerUrl, APP_ROLE);
   // The blog's posts, as at start (docs/design/blog-content.md): every test database has them.
-  const template = connectDatabase({ url: databaseUrl(adminUrl, server.template), poolSize: 1 });
+  const template = connectDatabase({ url: ownerUrl, poolSize: 1 });
   try {
     await syncBlogPosts(template.db, projectPaths.blogContent);
   } finally {

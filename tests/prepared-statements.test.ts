@@ -21,7 +21,7 @@ describe("prepared statements", () => {
   });
 
   async function prepared(): Promise<Map<string, Prepared>> {
-    const { rows } = await ctx.database.pool.query<Prepared>(
+    const { rows } = await ctx.appDatabase.pool.query<Prepared>(
       "select name, statement, (generic_plans + custom_plans)::int as executions from pg_prepared_statements",
     );
     return new Map(rows.map((row) => [row.name, row]));

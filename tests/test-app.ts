@@ -7,7 +7,10 @@ import { createTestDatabase } from "./test-database";
 
 export type TestApp = {
   readonly app: FastifyInstance;
+  /** The test's own connection, as the superuser: fixtures and checks see every firm's rows. */
   readonly database: DatabaseHandle;
+  /** The app's connection, as the app's own role: row-level security applies to it. */
+  readonly appDatabase: DatabaseHandle;
 };
 
 /**
@@ -28,6 +31,7 @@ export function useTestApp(
 ): TestApp {
   let app: FastifyInstance | undefined;
   let database: DatabaseHandle | undefined;
+  let appDatabase: DatabaseHandle | undefined;
   let drop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
@@ -36,16 +40,17 @@ export function useTestApp(
     const config = loadConfig({
       NODE_ENV: "test",
       LOG_LEVEL: "silent",
-      DATABASE_URL: created.url,
+      DATABASE_URL: created.appUrl,
       // A test file sends thousands of requests from one address within a minute;
       // rate-limit.test.ts exercises the limiter at small limits.
       RATE_LIMIT_PER_MINUTE: "1000000",
       ...(typeof options.env === "function" ? options.env() : options.env),
     });
-    database = connectDatabase({ url: created.url, poolSize: options.poolSize ?? 5 });
+    database = connectDatabase({ url: created.url, poolSize: 5 });
+    appDatabase = connectDatabase({ url: created.appUrl, poolSize: options.poolSize ?? 5 });
     app = await buildApp({
       config,
-      database,
+      database: appDatabase,
       ...(options.clientDir ? { clientDir: options.clientDir } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     });
@@ -55,6 +60,7 @@ export function useTestApp(
 
   afterAll(async () => {
     await app?.close();
+    await appDatabase?.close();
     await database?.close();
     await drop?.();
   });
@@ -67,6 +73,10 @@ export function useTestApp(
     get database() {
       if (!database) throw new Error("the test database is created in beforeAll");
       return database;
+    },
+    get appDatabase() {
+      if (!appDatabase) throw new Error("the test database is created in beforeAll");
+      return appDatabase;
     },
   };
 }

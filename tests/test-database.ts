@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
+import { APP_ROLE, asUser } from "../src/server/platform/db/roles";
 
 export type TestDatabaseServer = {
   /** A connection string to an existing database on the test server, used to create others. */
@@ -20,8 +21,12 @@ export function databaseUrl(url: string, database: string): string {
   return parsed.toString();
 }
 
-/** A fresh, migrated database of its own, cloned from the run's template in milliseconds. */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A fresh, migrated database of its own, cloned from the run's template in milliseconds: `url`
+ * connects as the server's superuser (for fixtures, which see every firm), `appUrl` as the app's
+ * own role (decision 0033), which is what the app under test connects as.
+ */
+export async function createTestDatabase(): Promise<{ url: string; appUrl: string; drop: () => Promise<void> }> {
   const server = inject("testDatabaseServer");
   const name = `${server.prefix}${randomBytes(6).toString("hex")}`;
   await withAdmin(server.adminUrl, async (admin) => {
@@ -38,8 +43,10 @@ export async function createTestDatabase(): Promise<{ url: string; drop: () => P
       }
     }
   });
+  const url = databaseUrl(server.adminUrl, name);
   return {
-    url: databaseUrl(server.adminUrl, name),
+    url,
+    appUrl: asUser(url, APP_ROLE),
     drop: () =>
       withAdmin(server.adminUrl, async (admin) => {
         await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`);

@@ -3,11 +3,13 @@ import { buildApp } from "./app";
 import { BlogContentError, syncBlogPosts } from "./features/blog/blog-content";
 import { startHousekeeping } from "./jobs/housekeeping";
 import { startScheduler } from "./jobs/scheduler";
-import { ConfigError, loadConfig } from "./platform/config";
+import { type Config, ConfigError, loadConfig } from "./platform/config";
 import { DataDirLockedError } from "./platform/db/data-dir-lock";
 import { connectDatabase } from "./platform/db/database";
 import { EmbeddedPostgresError, startEmbeddedPostgres } from "./platform/db/embedded-postgres";
+import { acrossFirms } from "./platform/db/firm-scope";
 import { migrateDatabase } from "./platform/db/migrate";
+import { APP_ROLE, asUser, ensureRoles, grantAppRole, handOverToOwner, OWNER_ROLE, userOf } from "./platform/db/roles";
 import { createLogger } from "./platform/logger";
 import { projectPaths } from "./platform/paths";
 import { demoLogins, demoPassword, hasDemoData, seedDemoData } from "./seed/demo-seed";
@@ -23,23 +25,29 @@ async function main() {
         dataDir: config.dataDir,
         log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
       });
-  const databaseUrl = config.databaseUrl ?? embedded?.url;
-  if (!databaseUrl) throw new Error("unreachable: no database URL");
-
   const stopEmbedded = async () => embedded?.stop();
   let database: ReturnType<typeof connectDatabase> | undefined;
   try {
-    await migrateDatabase(databaseUrl);
+    const urls = embedded ? await embeddedRoles(embedded.url) : externalRoles(config, logger);
+    await migrateDatabase(urls.owner);
+    if (userOf(urls.owner) !== userOf(urls.app)) await grantAppRole(urls.owner, userOf(urls.app));
+    // The demo firm and the blog's posts are written as the owner: the app's own role may not
+    // write the blog, and starts in no firm.
+    const owner = connectDatabase({ url: urls.owner, poolSize: 1 });
+    try {
+      if (config.seedDemoData && (await seedDemoData(owner.db, { onlyIfEmpty: true }))) {
+        logger.info("Created the demo firm on the empty database");
+      }
+      const blog = await syncBlogPosts(owner.db, projectPaths.blogContent);
+      logger.info(blog, "Blog posts synced from content/blog");
+    } finally {
+      await owner.close();
+    }
     database = connectDatabase({
-      url: databaseUrl,
+      url: urls.app,
       poolSize: config.databasePoolSize,
       onError: (error) => logger.warn({ err: error }, "idle database connection lost"),
     });
-    if (config.seedDemoData && (await seedDemoData(database.db, { onlyIfEmpty: true }))) {
-      logger.info("Created the demo firm on the empty database");
-    }
-    const blog = await syncBlogPosts(database.db, projectPaths.blogContent);
-    logger.info(blog, "Blog posts synced from content/blog");
   } catch (error) {
     await database?.close();
     await stopEmbedded();
@@ -98,11 +106,31 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const lines = [`${brand.name} is running at http://localhost:${port}`];
-  if (config.seedDemoData && (await hasDemoData(database.db))) {
+  if (config.seedDemoData && (await acrossFirms(() => hasDemoData(database.db)))) {
     lines.push(`Demo sign-ins (password "${demoPassword}"):`);
     for (const login of demoLogins) lines.push(`  ${login.username.padEnd(12)} ${login.role}`);
   }
   process.stdout.write(`\n${lines.join("\n")}\n\n`);
+}
+
+/** The embedded database's two roles, made (or brought up to date) by its superuser. */
+async function embeddedRoles(superuserUrl: string) {
+  await ensureRoles(superuserUrl);
+  await handOverToOwner(superuserUrl, new URL(superuserUrl).pathname.slice(1));
+  return { owner: asUser(superuserUrl, OWNER_ROLE), app: asUser(superuserUrl, APP_ROLE) };
+}
+
+/** With DATABASE_URL: the operator's two roles, or one that owns the tables and runs the app too. */
+function externalRoles(config: Config, logger: ReturnType<typeof createLogger>) {
+  const app = config.databaseUrl ?? "";
+  const owner = config.databaseOwnerUrl ?? app;
+  if (userOf(owner) === userOf(app)) {
+    logger.warn(
+      `The app connects as "${userOf(app)}", the role that owns the tables: least privilege needs a role of its own ` +
+        "(set DATABASE_OWNER_URL to the owner and DATABASE_URL to the app's role; docs/operations.md says how)",
+    );
+  }
+  return { owner, app };
 }
 
 main().catch((error: unknown) => {

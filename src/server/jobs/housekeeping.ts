@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { THROTTLE_WINDOW_MS } from "../features/auth/login-throttle";
 import type { Config } from "../platform/config";
 import type { Database } from "../platform/db/database";
+import { acrossFirms } from "../platform/db/firm-scope";
 import { billingSetups, idempotencyKeys, loginFailures, sessions } from "../platform/db/schema";
 import { expiredBefore } from "../tenancy/idempotency";
 
@@ -50,7 +51,8 @@ export function startHousekeeping(options: {
 }): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const run = () => {
-    running = purgeExpired(options.db, options.config)
+    // Expired rows of every firm, so it acts across firms (row-level security, platform/db/firm-scope.ts).
+    running = acrossFirms(() => purgeExpired(options.db, options.config))
       .then((purged) => options.log.debug(purged, "housekeeping: purged expired rows"))
       .catch((error: unknown) => options.log.warn({ err: error }, "housekeeping failed; retrying next round"));
   };

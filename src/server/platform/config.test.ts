@@ -23,6 +23,18 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATABASE_URL: "postgres://db/x", SEED_DEMO_DATA: "true" }).seedDemoData).toBe(true);
   });
 
+  it("takes the owner's URL beside the app's, and refuses it alone", () => {
+    const config = loadConfig({
+      DATABASE_URL: "postgres://tendwell_app@db.internal/tendwell",
+      DATABASE_OWNER_URL: "postgres://tendwell_owner@db.internal/tendwell",
+    });
+    expect(config.databaseOwnerUrl).toBe("postgres://tendwell_owner@db.internal/tendwell");
+    expect(loadConfig({ DATABASE_URL: "postgres://db/x" }).databaseOwnerUrl).toBeUndefined();
+    expect(() => loadConfig({ DATABASE_OWNER_URL: "postgres://tendwell_owner@db.internal/tendwell" })).toThrow(
+      /DATABASE_OWNER_URL is set but DATABASE_URL is not/,
+    );
+  });
+
   it("never seeds demo data in production by default", () => {
     expect(loadConfig({ NODE_ENV: "production" }).seedDemoData).toBe(false);
   });

@@ -11,6 +11,9 @@ const envSchema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
+  DATABASE_OWNER_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" })
+    .optional(),
   DATA_DIR: z.string().min(1).default("data"),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -52,6 +55,11 @@ export type Config = {
   port: number;
   /** Set when an external PostgreSQL is used; undefined means start the embedded one. */
   databaseUrl: string | undefined;
+  /**
+   * The role that owns the tables, for the migrations and the app role's grants (decision 0033);
+   * undefined means DATABASE_URL's role owns them (or the embedded database, which makes its own).
+   */
+  databaseOwnerUrl: string | undefined;
   /** Absolute path of the folder that holds the embedded PostgreSQL and the process lock. */
   dataDir: string;
   databasePoolSize: number;
@@ -116,6 +124,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
       `Invalid configuration:\n  Card billing needs all of ${stripeVariables.join(", ")} or none of them; missing: ${missingStripe.join(", ")}`,
     );
   }
+  if (values.DATABASE_OWNER_URL !== undefined && values.DATABASE_URL === undefined) {
+    throw new ConfigError(
+      "Invalid configuration:\n  DATABASE_OWNER_URL is set but DATABASE_URL is not (the app's own role on the same database)",
+    );
+  }
   if (values.STRIPE_API_URL !== undefined && missingStripe.length > 0) {
     throw new ConfigError(
       "Invalid configuration:\n  STRIPE_API_URL is set but card billing is not (the STRIPE_* keys)",
@@ -126,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     host: values.HOST,
     port: values.PORT,
     databaseUrl: values.DATABASE_URL,
+    databaseOwnerUrl: values.DATABASE_OWNER_URL,
     dataDir: path.resolve(cwd, values.DATA_DIR),
     databasePoolSize: values.DATABASE_POOL_SIZE,
     logLevel: values.LOG_LEVEL,

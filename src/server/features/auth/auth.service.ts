@@ -3,6 +3,7 @@ import { type ChangePasswordInput, invalidLoginMessage, type LoginInput } from "
 import type { CurrentUser } from "../../../shared/users";
 import type { Config } from "../../platform/config";
 import type { Database } from "../../platform/db/database";
+import { acrossFirms, withFirm } from "../../platform/db/firm-scope";
 import { preparedStatement } from "../../platform/db/prepared";
 import { firms, users } from "../../platform/db/schema";
 import { AppError, fieldError, uniqueViolation } from "../../platform/errors";
@@ -54,12 +55,15 @@ export async function login(options: {
       { retryAfterSeconds: wait },
     );
   }
-  const [found] = await db
-    .select({ user: users, firm: firms })
-    .from(users)
-    .innerJoin(firms, eq(firms.id, users.firmId))
-    .where(eq(sql`lower(${users.username})`, key.usernameKey))
-    .limit(1);
+  // Who signs in is not known before this read, so it alone looks across firms.
+  const [found] = await acrossFirms(() =>
+    db
+      .select({ user: users, firm: firms })
+      .from(users)
+      .innerJoin(firms, eq(firms.id, users.firmId))
+      .where(eq(sql`lower(${users.username})`, key.usernameKey))
+      .limit(1),
+  );
   const passwordOk = found
     ? await verifyPassword(found.user.passwordHash, input.password)
     : (await verifyPassword(await timingEqualiser(), input.password)) && false;
@@ -70,6 +74,15 @@ export async function login(options: {
     throw new AppError("ACCOUNT_DISABLED", "This account is disabled. Ask an administrator of your firm to enable it.");
   }
   await clearLoginFailures(db, key.usernameKey);
+  return withFirm(found.firm.id, () => signIn(db, found, options));
+}
+
+async function signIn(
+  db: Database,
+  found: { user: typeof users.$inferSelect; firm: typeof firms.$inferSelect },
+  options: { config: Config; origin: Origin; previousToken: string | undefined },
+) {
+  const { origin } = options;
   return db.transaction(async (tx) => {
     // A new session on every sign-in; the one the browser held before is ended (no fixation).
     if (options.previousToken) await deleteSessionByToken(tx, options.previousToken);

@@ -1,8 +1,10 @@
 import { and, eq, ne, sql } from "drizzle-orm";
+import type { Role } from "../../../shared/roles";
 import type { Config } from "../../platform/config";
 import type { Database, DbExecutor } from "../../platform/db/database";
-import { preparedStatement } from "../../platform/db/prepared";
-import { sessions, users } from "../../platform/db/schema";
+import { inAnyScope, withFirm } from "../../platform/db/firm-scope";
+import { preparedSql, preparedStatement } from "../../platform/db/prepared";
+import { sessions } from "../../platform/db/schema";
 import { hashToken, newToken } from "../../platform/tokens";
 import type { Actor } from "../../tenancy/actor";
 
@@ -38,22 +40,23 @@ export async function createSession(
   return token;
 }
 
-const sessionByTokenHash = preparedStatement("session_by_token_hash", (db) =>
-  db
-    .select({
-      sessionId: sessions.id,
-      userId: sessions.userId,
-      firmId: sessions.firmId,
-      lastSeenAt: sessions.lastSeenAt,
-      expiresAt: sessions.expiresAt,
-      role: users.role,
-      username: users.username,
-      disabledAt: users.disabledAt,
-    })
-    .from(sessions)
-    .innerJoin(users, and(eq(users.id, sessions.userId), eq(users.firmId, sessions.firmId)))
-    .where(eq(sessions.tokenHash, sql.placeholder("tokenHash"))),
-);
+type SessionRow = {
+  session_id: string;
+  user_id: string;
+  firm_id: string;
+  last_seen_at: Date;
+  expires_at: Date;
+  role: Role;
+  username: string;
+  disabled_at: Date | null;
+};
+
+/**
+ * The session a token's hash names, with its user, found before anyone knows the firm: through
+ * a function that reads it as the tables' owner, so row-level security need not be lifted for it
+ * (migration 0011). It reads no other tenant row, so any pooled connection may run it.
+ */
+const sessionByTokenHash = preparedSql<SessionRow>("session_by_token_hash", "select * from session_by_token_hash($1)");
 
 const touchSession = preparedStatement("session_touch", (db) =>
   db
@@ -69,18 +72,20 @@ export async function findSession(
   config: Pick<Config, "session">,
   now = new Date(),
 ): Promise<SessionInfo | undefined> {
-  const [row] = await sessionByTokenHash(db).execute({ tokenHash: hashToken(token) });
+  const [row] = await inAnyScope(() => sessionByTokenHash(db, [hashToken(token)]));
   if (!row) return undefined;
-  const idleFor = now.getTime() - row.lastSeenAt.getTime();
-  if (row.disabledAt !== null || now >= row.expiresAt || idleFor >= config.session.idleMs) {
-    await db.delete(sessions).where(eq(sessions.id, row.sessionId));
+  const idleFor = now.getTime() - row.last_seen_at.getTime();
+  if (row.disabled_at !== null || now >= row.expires_at || idleFor >= config.session.idleMs) {
+    await withFirm(row.firm_id, () => db.delete(sessions).where(eq(sessions.id, row.session_id)));
     return undefined;
   }
-  if (idleFor >= TOUCH_INTERVAL_MS) await touchSession(db).execute({ now, sessionId: row.sessionId });
+  if (idleFor >= TOUCH_INTERVAL_MS) {
+    await withFirm(row.firm_id, () => touchSession(db).execute({ now, sessionId: row.session_id }));
+  }
   return {
-    sessionId: row.sessionId,
-    userId: row.userId,
-    firmId: row.firmId,
+    sessionId: row.session_id,
+    userId: row.user_id,
+    firmId: row.firm_id,
     role: row.role,
     username: row.username,
   };

@@ -1,5 +1,6 @@
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { currentScope, type FirmScope, scopeSettings } from "./firm-scope";
 import * as schema from "./schema";
 
 export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -15,7 +16,7 @@ export function connectDatabase(options: {
   poolSize: number;
   onError?: (error: Error) => void;
 }): DatabaseHandle {
-  const pool = new pg.Pool({
+  const pool = new FirmScopedPool({
     connectionString: options.url,
     max: options.poolSize,
     connectionTimeoutMillis: 5_000,
@@ -30,3 +31,56 @@ export function connectDatabase(options: {
 
 /** Either the database or an open transaction: what services and factories write through. */
 export type DbExecutor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** The firm scope each pooled connection last had its settings set for ("" for none yet). */
+const appliedScope = new WeakMap<pg.PoolClient, string>();
+
+const scopeKey = (scope: Exclude<FirmScope, { kind: "any" }>) => scopeSettings(scope).join("/");
+
+/**
+ * A pool whose connections act in the firm scope of the code that takes them (firm-scope.ts):
+ * before a connection runs a query or opens a transaction, its `tendwell.*` settings are set for
+ * that scope. The settings live for the connection's session, so a connection already set for the
+ * same scope (a firm's requests one after another) costs no extra round trip; one that served
+ * another firm costs one `set_config` statement.
+ */
+class FirmScopedPool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(
+    callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): void;
+  override connect(
+    callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): Promise<pg.PoolClient> | undefined {
+    // Read now, in the caller's context: the pool may hand over the connection from another.
+    const scope = currentScope();
+    const scoped = super.connect().then(async (client) => {
+      try {
+        await applyScope(client, scope);
+        return client;
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
+    });
+    if (!callback) return scoped;
+    scoped.then(
+      (client) => callback(undefined, client, (release) => client.release(release as Error | boolean | undefined)),
+      (error: Error) => callback(error, undefined, () => {}),
+    );
+    return undefined;
+  }
+}
+
+async function applyScope(client: pg.PoolClient, scope: FirmScope): Promise<void> {
+  if (scope.kind === "any") return;
+  const key = scopeKey(scope);
+  // A new connection has neither setting, which is the same as no firm.
+  if ((appliedScope.get(client) ?? scopeKey({ kind: "no-firm" })) === key) return;
+  await client.query({
+    name: "set_firm_scope",
+    text: "select set_config('tendwell.firm_id', $1, false), set_config('tendwell.all_firms', $2, false)",
+    values: scopeSettings(scope),
+  });
+  appliedScope.set(client, key);
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type pg from "pg";
 import { z } from "zod";
+import { inAnyScope } from "../db/firm-scope";
 import { AppError } from "../errors";
 import type { ZodTypeProvider } from "../http";
 
@@ -19,7 +20,8 @@ export function healthRoutes(app: FastifyInstance, options: { pool: pg.Pool }) {
     async () => {
       try {
         // Named, so PostgreSQL parses it once per connection: load balancers ask often.
-        await options.pool.query({ name: "health_check", text: "select 1" });
+        // It reads no table, so any pooled connection will do, whatever firm it last served.
+        await inAnyScope(() => options.pool.query({ name: "health_check", text: "select 1" }));
       } catch (error) {
         app.log.warn({ err: error }, "health check: database unreachable");
         throw new AppError("SERVICE_UNAVAILABLE", "The database is unreachable");

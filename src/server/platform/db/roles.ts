@@ -1,0 +1,116 @@
+import pg from "pg";
+
+/*
+ * Least privilege in PostgreSQL (decision 0033). Two roles, neither a superuser:
+ *
+ *   the owner (tendwell_owner on the embedded database) owns the tables, functions and triggers:
+ *     the migrations run as it, and it grants the app role what the app needs;
+ *   the app (tendwell_app) owns nothing: it may read and change the rows of the tenant tables,
+ *     only add to and read the audit trail, only read the blog, and run no DDL. Row-level
+ *     security applies to it (migration 0011): it sees only the firm it acts for.
+ *
+ * With DATABASE_URL the operator makes both roles (docs/operations.md says how); on the embedded
+ * database the app makes them at every start, as the superuser the cluster was created with.
+ */
+
+export const OWNER_ROLE = "tendwell_owner";
+export const APP_ROLE = "tendwell_app";
+
+/** The same connection string as another user (no password: the embedded socket trusts its users). */
+export function asUser(url: string, user: string): string {
+  const parsed = new URL(url);
+  parsed.username = encodeURIComponent(user);
+  parsed.password = "";
+  return parsed.toString();
+}
+
+/** The role a connection string logs in as. */
+export const userOf = (url: string): string => decodeURIComponent(new URL(url).username);
+
+/**
+ * Makes the owner and app roles on a cluster where `superuserUrl` is a superuser, if they are
+ * missing. Roles belong to the whole cluster, so two processes may race to make one: the loser's
+ * "already exists" is not an error.
+ */
+export async function ensureRoles(superuserUrl: string): Promise<void> {
+  await withClient(superuserUrl, async (client) => {
+    for (const role of [OWNER_ROLE, APP_ROLE]) {
+      try {
+        await client.query(
+          `do $$ begin
+             if not exists (select 1 from pg_roles where rolname = '${role}') then
+               create role ${role} login nosuperuser nocreatedb nocreaterole;
+             end if;
+           end $$`,
+        );
+      } catch (error) {
+        // 42710: duplicate_object; 23505: two creators hit the catalog's unique index at once.
+        const code = (error as { code?: string }).code;
+        if (code !== "42710" && code !== "23505") throw error;
+      }
+    }
+  });
+}
+
+/**
+ * Hands the embedded database and everything in it to the owner role, as the superuser. A data
+ * directory made before the roles existed has its tables owned by the superuser; this moves them
+ * over without touching a row, and does nothing once they have moved. The app role may not make
+ * temporary tables either.
+ */
+export async function handOverToOwner(superuserUrl: string, database: string): Promise<void> {
+  await withClient(superuserUrl, async (client) => {
+    const name = client.escapeIdentifier(database);
+    await client.query(`alter database ${name} owner to ${OWNER_ROLE}`);
+    await client.query(`revoke temporary on database ${name} from public`);
+    await client.query(`do $$
+      declare item record;
+      begin
+        for item in
+          select n.oid::regnamespace as name from pg_namespace n
+          where n.nspname = 'drizzle' and n.nspowner <> '${OWNER_ROLE}'::regrole
+        loop execute format('alter schema %s owner to ${OWNER_ROLE}', item.name); end loop;
+        -- Tables, views and free-standing sequences (a column's own sequence follows its table).
+        for item in
+          select c.oid::regclass as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname in ('public', 'drizzle') and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')
+            and c.relowner <> '${OWNER_ROLE}'::regrole
+            and not exists (select 1 from pg_depend d where d.classid = 'pg_class'::regclass
+                            and d.objid = c.oid and d.deptype in ('a', 'i'))
+        loop execute format('alter table %s owner to ${OWNER_ROLE}', item.name); end loop;
+        for item in
+          select p.oid::regprocedure as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+          where n.nspname = 'public' and p.proowner <> '${OWNER_ROLE}'::regrole
+        loop execute format('alter function %s owner to ${OWNER_ROLE}', item.name); end loop;
+      end $$`);
+  });
+}
+
+/**
+ * What the app role may do, granted by the owner after the migrations (every start, so a table a
+ * new migration adds is granted too). Grants are additive, so the narrower tables are revoked
+ * back down after the broad grant.
+ */
+export async function grantAppRole(ownerUrl: string, appRole: string): Promise<void> {
+  await withClient(ownerUrl, async (client) => {
+    const role = client.escapeIdentifier(appRole);
+    await client.query(`grant usage on schema public to ${role}`);
+    await client.query(`grant select, insert, update, delete on all tables in schema public to ${role}`);
+    await client.query(`grant usage, select on all sequences in schema public to ${role}`);
+    // The audit trail is evidence: the app adds to it and reads it, never changes or removes it.
+    await client.query(`revoke update, delete, truncate on audit_events from ${role}`);
+    // The blog's posts are loaded from content/blog at start, by the owner.
+    await client.query(`revoke insert, update, delete, truncate on blog_posts from ${role}`);
+    await client.query(`grant execute on function session_by_token_hash(text) to ${role}`);
+  });
+}
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}

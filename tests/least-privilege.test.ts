@@ -1,0 +1,190 @@
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectDatabase, type DatabaseHandle } from "../src/server/platform/db/database";
+import { acrossFirms, withFirm } from "../src/server/platform/db/firm-scope";
+import { migrateDatabase } from "../src/server/platform/db/migrate";
+import {
+  APP_ROLE,
+  asUser,
+  ensureRoles,
+  grantAppRole,
+  handOverToOwner,
+  OWNER_ROLE,
+} from "../src/server/platform/db/roles";
+import { auditEvents, clients } from "../src/server/platform/db/schema";
+import { insertClient } from "../src/server/seed/factories";
+import { type SeededFirm, seedFirm, signIn } from "./fixtures";
+import { useTestApp } from "./test-app";
+import { createEmptyDatabase } from "./test-database";
+
+/*
+ * Least privilege (decision 0033): the app connects as a role that owns nothing and is no
+ * superuser, and row-level security shows it only the firm it acts for. Each refusal here is
+ * PostgreSQL's own, as the app role, not the services' scoping.
+ */
+
+/** The SQLSTATE a statement failed with (drizzle wraps pg's error in its own). */
+async function failure(work: () => PromiseLike<unknown>): Promise<string | undefined> {
+  try {
+    await work();
+  } catch (error) {
+    for (let current: unknown = error; current instanceof Error; current = current.cause) {
+      const code = (current as { code?: string }).code;
+      if (code) return code;
+    }
+    throw error;
+  }
+  return undefined;
+}
+
+const INSUFFICIENT_PRIVILEGE = "42501";
+
+describe("the app's database role", () => {
+  const ctx = useTestApp();
+  let firmA: SeededFirm;
+  let firmB: SeededFirm;
+  let app: DatabaseHandle;
+  beforeAll(async () => {
+    firmA = await seedFirm(ctx.database.db, "Firm A");
+    firmB = await seedFirm(ctx.database.db, "Firm B");
+    app = ctx.appDatabase;
+  });
+
+  it("S-PRIV-01 is no superuser, cannot create roles or databases, and owns no table, function or schema", async () => {
+    const [role] = (
+      await app.pool.query(
+        "select rolsuper, rolcreaterole, rolcreatedb, rolbypassrls, current_user from pg_roles where rolname = current_user",
+      )
+    ).rows;
+    expect(role).toEqual({
+      rolsuper: false,
+      rolcreaterole: false,
+      rolcreatedb: false,
+      rolbypassrls: false,
+      current_user: APP_ROLE,
+    });
+    const owned = await ctx.database.pool.query(
+      `select (select count(*) from pg_class where relowner = $1::regrole)::int
+            + (select count(*) from pg_proc where proowner = $1::regrole)::int
+            + (select count(*) from pg_namespace where nspowner = $1::regrole)::int as owned`,
+      [APP_ROLE],
+    );
+    expect(owned.rows[0]?.owned).toBe(0);
+  });
+
+  it("S-PRIV-02 runs no DDL: it cannot create, alter or drop a table, nor truncate one", async () => {
+    await withFirm(firmA.firm.id, async () => {
+      expect(await failure(() => app.db.execute(sql`create table intruder (id int)`))).toBe(INSUFFICIENT_PRIVILEGE);
+      expect(await failure(() => app.db.execute(sql`alter table clients add column intruder int`))).toBe(
+        INSUFFICIENT_PRIVILEGE,
+      );
+      expect(await failure(() => app.db.execute(sql`drop table user_clients`))).toBe(INSUFFICIENT_PRIVILEGE);
+      expect(await failure(() => app.db.execute(sql`truncate clients cascade`))).toBe(INSUFFICIENT_PRIVILEGE);
+      expect(
+        await failure(() => app.db.execute(sql`create function intruder() returns int language sql as 'select 1'`)),
+      ).toBe(INSUFFICIENT_PRIVILEGE);
+    });
+  });
+
+  it("S-PRIV-03 may add to the audit trail and read it, but never change or remove an event, and may not write the blog", async () => {
+    const client = await signIn(ctx.app, firmA.users.super_admin);
+    expect((await client.patch(`/api/clients/${firmA.clients[0]?.id}`, { phone: "555-0100" })).status).toBe(200);
+    await withFirm(firmA.firm.id, async () => {
+      const events = await app.db.select({ id: auditEvents.id }).from(auditEvents);
+      expect(events.length).toBeGreaterThan(0);
+      expect(await failure(() => app.db.update(auditEvents).set({ action: "forged" }))).toBe(INSUFFICIENT_PRIVILEGE);
+      expect(await failure(() => app.db.delete(auditEvents))).toBe(INSUFFICIENT_PRIVILEGE);
+      expect(await failure(() => app.db.execute(sql`truncate audit_events`))).toBe(INSUFFICIENT_PRIVILEGE);
+      expect(await failure(() => app.db.execute(sql`delete from blog_posts`))).toBe(INSUFFICIENT_PRIVILEGE);
+    });
+  });
+
+  it("S-PRIV-04 a query that forgets its firm filter sees only the firm it acts for, and none when it acts for no firm", async () => {
+    const names = async () => (await app.db.select({ firmId: clients.firmId }).from(clients)).map((row) => row.firmId);
+    const seenByA = await withFirm(firmA.firm.id, names);
+    expect(seenByA.length).toBe(firmA.clients.length);
+    expect(new Set(seenByA)).toEqual(new Set([firmA.firm.id]));
+    const seenByB = await withFirm(firmB.firm.id, names);
+    expect(new Set(seenByB)).toEqual(new Set([firmB.firm.id]));
+    expect(await names()).toEqual([]);
+    // Every firm, only where the code says so.
+    expect(new Set(await acrossFirms(names))).toEqual(new Set([firmA.firm.id, firmB.firm.id]));
+    // Hand-written SQL with no filter at all, over a join, counts one firm.
+    const counted = await withFirm(firmA.firm.id, () =>
+      app.db.execute<{ firms: string[] }>(
+        sql`select array_agg(distinct u.firm_id) as firms from users u, clients c, user_clients uc`,
+      ),
+    );
+    expect(counted.rows[0]?.firms).toEqual([firmA.firm.id]);
+  });
+
+  it("S-PRIV-05 cannot write a row into another firm, nor move one there", async () => {
+    await withFirm(firmA.firm.id, async () => {
+      expect(await failure(() => insertClient(app.db, { firmId: firmB.firm.id }))).toBe(INSUFFICIENT_PRIVILEGE);
+      const moved = await failure(() =>
+        app.db.execute(sql`update clients set firm_id = ${firmB.firm.id} where firm_id = ${firmA.firm.id}`),
+      );
+      // Refused by the policy, or by the (firm, id) references that keep a row inside its firm.
+      expect(moved).toMatch(/^(42501|23503)$/);
+      const deleted = await app.db.execute(sql`delete from clients where firm_id = ${firmB.firm.id}`);
+      expect(deleted.rowCount).toBe(0);
+    });
+    const [stillThere] = (
+      await ctx.database.pool.query("select count(*)::int as n from clients where firm_id = $1", [firmB.firm.id])
+    ).rows;
+    expect(stillThere?.n).toBe(firmB.clients.length);
+  });
+
+  it("S-PRIV-06 signs in, finds sessions and serves a firm's screens as the app role, and never another firm's", async () => {
+    const client = await signIn(ctx.app, firmB.users.admin);
+    const list: { id: string }[] = (await client.get("/api/clients")).body;
+    expect(new Set(list.map((row) => row.id))).toEqual(new Set(firmB.clients.map((row) => row.id)));
+    expect((await client.get(`/api/clients/${firmA.clients[0]?.id}`)).status).toBe(404);
+  });
+});
+
+describe("a database made before the roles existed", () => {
+  let empty: Awaited<ReturnType<typeof createEmptyDatabase>>;
+  afterAll(async () => {
+    await empty?.drop();
+  });
+
+  it("S-PRIV-07 is handed to the owner role without losing a row, and the app role then reads it in its firm", async () => {
+    empty = await createEmptyDatabase();
+    // As the superuser, the way a data directory of an earlier version was made.
+    await migrateDatabase(empty.url);
+    const superuser = connectDatabase({ url: empty.url, poolSize: 1 });
+    let world: SeededFirm;
+    try {
+      world = await seedFirm(superuser.db, "Old Firm");
+    } finally {
+      await superuser.close();
+    }
+    await ensureRoles(empty.url);
+    await handOverToOwner(empty.url, new URL(empty.url).pathname.slice(1));
+    const ownerUrl = asUser(empty.url, OWNER_ROLE);
+    await migrateDatabase(ownerUrl);
+    await grantAppRole(ownerUrl, APP_ROLE);
+
+    const check = new pg.Client({ connectionString: empty.url });
+    await check.connect();
+    try {
+      const notOwned = await check.query(
+        `select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname in ('public', 'drizzle') and c.relkind in ('r', 'S', 'v') and c.relowner <> $1::regrole`,
+        [OWNER_ROLE],
+      );
+      expect(notOwned.rows).toEqual([]);
+    } finally {
+      await check.end();
+    }
+    const app = connectDatabase({ url: asUser(empty.url, APP_ROLE), poolSize: 1 });
+    try {
+      const seen = await withFirm(world.firm.id, () => app.db.select({ id: clients.id }).from(clients));
+      expect(seen.length).toBe(world.clients.length);
+    } finally {
+      await app.close();
+    }
+  });
+});
