@@ -469,8 +469,11 @@ async function refuseUnlessEmpty(client: pg.Client, backupMigrations: number) {
   }
 }
 
-/** Applies this code's first `count` migrations (all of them through the app's own migrator). */
-async function migrateTo(client: pg.Client, url: string, count: number, all: number) {
+/**
+ * Applies this code's first `count` migrations (all of them through the app's own migrator), as
+ * an older version of Tendwell would have left its database.
+ */
+export async function migrateTo(client: pg.Client, url: string, count: number, all = codeMigrations().length) {
   if (count === all) {
     await migrateDatabase(url);
     return;
@@ -493,6 +496,8 @@ async function migrateTo(client: pg.Client, url: string, count: number, all: num
 
 async function load(client: pg.Client, file: string, header: BackupHeader, log: Log): Promise<Record<string, number>> {
   const reader = backupLines(file);
+  let sink: ReturnType<typeof copyFrom> | undefined;
+  let sinkDone: Promise<void> = Promise.resolve();
   await client.query("begin");
   try {
     const tables = header.tables;
@@ -501,8 +506,6 @@ async function load(client: pg.Client, file: string, header: BackupHeader, log: 
     }
     const loaded: Record<string, number> = {};
     let trailer: { rows: Record<string, number> } | undefined;
-    let sink: ReturnType<typeof copyFrom> | undefined;
-    let sinkDone: Promise<void> = Promise.resolve();
     let current: BackupHeader["tables"][number] | undefined;
     let count = 0;
     let buffered: string[] = [];
@@ -575,6 +578,11 @@ async function load(client: pg.Client, file: string, header: BackupHeader, log: 
     await client.query("commit");
     return loaded;
   } catch (error) {
+    // A COPY still open holds the connection: abort it (CopyFail) before rolling back.
+    if (sink && !sink.writableFinished) {
+      sink.destroy(error as Error);
+      await sinkDone.catch(() => {});
+    }
     await client.query("rollback").catch(() => {});
     throw error;
   } finally {
