@@ -379,7 +379,7 @@ const describeMigrations = (migrations: { tag: string | null; createdAt: number 
 
 /**
  * Restores `file` into the database at `url`, which must hold no rows in any table (a new
- * database, or one the app has only migrated). It is migrated to exactly the backup's
+ * database, or one only migrated). It is migrated to exactly the backup's
  * migrations, the rows are loaded in one transaction, and then the migrations this code has and
  * the backup had not are applied, so they convert the data as they would have on the original.
  *
