@@ -7,6 +7,7 @@ import { count } from "drizzle-orm";
 import { connectDatabase } from "../src/server/platform/db/database";
 import { startEmbeddedPostgres } from "../src/server/platform/db/embedded-postgres";
 import { migrateDatabase } from "../src/server/platform/db/migrate";
+import { embeddedRoleUrls } from "../src/server/platform/db/roles";
 import { clients, tasks, users } from "../src/server/platform/db/schema";
 import { demoLogins, demoPassword, seedDemoData } from "../src/server/seed/demo-seed";
 import { startApp } from "../tests/app-process";
@@ -60,10 +61,13 @@ try {
   await seedDemoData(database.db);
   const size = await dataSize(database);
   await database.close();
+  const roles = await embeddedRoleUrls(embedded.url);
 
   // The general rate limit would answer most of these requests 429 within the first second.
   const app = await startApp({
-    DATABASE_URL: embedded.url,
+    // As production runs: the app's own role, row-level security and all (decision 0033).
+    DATABASE_URL: roles.app,
+    DATABASE_OWNER_URL: roles.owner,
     NODE_ENV: "production",
     LOG_LEVEL: "warn",
     RATE_LIMIT_PER_MINUTE: "1000000",

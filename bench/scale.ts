@@ -5,6 +5,7 @@ import { userWorkStatements } from "../src/server/features/reports/user-work";
 import { connectDatabase, type DatabaseHandle } from "../src/server/platform/db/database";
 import { startEmbeddedPostgres } from "../src/server/platform/db/embedded-postgres";
 import { migrateDatabase } from "../src/server/platform/db/migrate";
+import { embeddedRoleUrls } from "../src/server/platform/db/roles";
 import { demoLogins, demoPassword, seedDemoData } from "../src/server/seed/demo-seed";
 import { seedLargeFirm } from "../src/server/seed/large-firm";
 import { startApp } from "../tests/app-process";
@@ -41,9 +42,12 @@ try {
   const large = await seedLargeFirm(database, { clients: CLIENTS, tasks: TASKS });
   console.error(`large firm written in ${Math.round((Date.now() - started) / 1000)} s`);
   await database.pool.query("vacuum analyze");
+  const roles = await embeddedRoleUrls(embedded.url);
 
   app = await startApp({
-    DATABASE_URL: embedded.url,
+    // As production runs: the app's own role, row-level security and all (decision 0033).
+    DATABASE_URL: roles.app,
+    DATABASE_OWNER_URL: roles.owner,
     NODE_ENV: "production",
     LOG_LEVEL: "warn",
     RATE_LIMIT_PER_MINUTE: "1000000",

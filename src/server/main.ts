@@ -9,7 +9,7 @@ import { connectDatabase } from "./platform/db/database";
 import { EmbeddedPostgresError, startEmbeddedPostgres } from "./platform/db/embedded-postgres";
 import { acrossFirms } from "./platform/db/firm-scope";
 import { migrateDatabase } from "./platform/db/migrate";
-import { APP_ROLE, asUser, ensureRoles, grantAppRole, handOverToOwner, OWNER_ROLE, userOf } from "./platform/db/roles";
+import { embeddedRoleUrls, grantAppRole, userOf } from "./platform/db/roles";
 import { createLogger } from "./platform/logger";
 import { projectPaths } from "./platform/paths";
 import { demoLogins, demoPassword, hasDemoData, seedDemoData } from "./seed/demo-seed";
@@ -28,7 +28,7 @@ async function main() {
   const stopEmbedded = async () => embedded?.stop();
   let database: ReturnType<typeof connectDatabase> | undefined;
   try {
-    const urls = embedded ? await embeddedRoles(embedded.url) : externalRoles(config, logger);
+    const urls = embedded ? await embeddedRoleUrls(embedded.url) : externalRoles(config, logger);
     await migrateDatabase(urls.owner);
     if (userOf(urls.owner) !== userOf(urls.app)) await grantAppRole(urls.owner, userOf(urls.app));
     // The demo firm and the blog's posts are written as the owner: the app's own role may not
@@ -111,13 +111,6 @@ async function main() {
     for (const login of demoLogins) lines.push(`  ${login.username.padEnd(12)} ${login.role}`);
   }
   process.stdout.write(`\n${lines.join("\n")}\n\n`);
-}
-
-/** The embedded database's two roles, made (or brought up to date) by its superuser. */
-async function embeddedRoles(superuserUrl: string) {
-  await ensureRoles(superuserUrl);
-  await handOverToOwner(superuserUrl, new URL(superuserUrl).pathname.slice(1));
-  return { owner: asUser(superuserUrl, OWNER_ROLE), app: asUser(superuserUrl, APP_ROLE) };
 }
 
 /** With DATABASE_URL: the operator's two roles, or one that owns the tables and runs the app too. */

@@ -86,6 +86,13 @@ export async function handOverToOwner(superuserUrl: string, database: string): P
   });
 }
 
+/** The embedded database's two roles, made (or brought up to date) by its superuser: their URLs. */
+export async function embeddedRoleUrls(superuserUrl: string): Promise<{ owner: string; app: string }> {
+  await ensureRoles(superuserUrl);
+  await handOverToOwner(superuserUrl, decodeURIComponent(new URL(superuserUrl).pathname.slice(1)));
+  return { owner: asUser(superuserUrl, OWNER_ROLE), app: asUser(superuserUrl, APP_ROLE) };
+}
+
 /**
  * What the app role may do, granted by the owner after the migrations (every start, so a table a
  * new migration adds is granted too). Grants are additive, so the narrower tables are revoked
