@@ -41,6 +41,20 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 const deployDir = path.join(root, "deploy");
 const signal = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The checks the scenario makes, by name (the Vitest test asserts each). */
+export const severalInstancesChecks = {
+  session: "a session made on one instance works on the other",
+  clientAddress: "the app sees the client's own address through the balancer (TRUST_PROXY)",
+  signOut: "a sign-out on one instance ends the session on both",
+  throttle: "the sign-in throttle counts failures on both instances together",
+  throttleAddress: "the throttle's failures are counted under the client's own address",
+  sigtermGets: "SIGTERM to one instance under load loses no GET",
+  sigtermPosts:
+    "POSTs in flight: none lost, none created twice (the client resends what nginx did not, with its Idempotency-Key)",
+  scheduler: "both instances' schedulers, started together, make each period's task exactly once",
+  rateLimit: "the general rate limit counts one address across both instances (in Redis)",
+} as const;
+
 export type SeveralInstancesOptions = {
   /** A connection string to an existing database of the PostgreSQL server to create the run's database on. */
   adminUrl?: string;
@@ -515,7 +529,7 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
     const meOk = meAnswers.filter((answer) => answer.status === 200);
     const meOn = new Set(meOk.map((answer) => instanceName(answer.upstream)));
     check(
-      "a session made on one instance works on the other",
+      severalInstancesChecks.session,
       meOk.length === meAnswers.length && meOn.has("A") && meOn.has("B"),
       `signed up on ${madeOn}; GET /api/auth/me answered ${meOk.length}/${meAnswers.length} with 200, by ${[...meOn].sort().join(" and ")}`,
     );
@@ -523,7 +537,7 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
       await db.query<{ ip: string }>("select ip from audit_events where firm_id = $1 order by seq limit 1", [firmId])
     ).rows;
     check(
-      "the app sees the client's own address through the balancer (TRUST_PROXY)",
+      severalInstancesChecks.clientAddress,
       auditIp?.ip === browser.localAddress,
       `the sign-up's audit event records ${auditIp?.ip ?? "nothing"}, the client connected from ${browser.localAddress}`,
     );
@@ -535,7 +549,7 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
       afterLogout.push(tally(await browser.send("GET", "/api/auth/me", { cookie: oldCookie })));
     const refusedOn = new Set(afterLogout.filter((a) => a.status === 401).map((a) => instanceName(a.upstream)));
     check(
-      "a sign-out on one instance ends the session on both",
+      severalInstancesChecks.signOut,
       logout.status === 204 && afterLogout.every((a) => a.status === 401) && refusedOn.has("A") && refusedOn.has("B"),
       `signed out on ${instanceName(logout.upstream)} (${logout.status}); the old cookie then got ${afterLogout.map((a) => a.status).join(", ")} from ${[...refusedOn].sort().join(" and ")}`,
     );
@@ -561,7 +575,7 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
       )
     ).rows;
     check(
-      "the sign-in throttle counts failures on both instances together",
+      severalInstancesChecks.throttle,
       guesses.slice(0, 5).every((a) => a.status === 401) &&
         guesses[5]?.status === 429 &&
         rightAfter.status === 429 &&
@@ -570,7 +584,7 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
       `wrong passwords got ${guesses.map((a) => `${a.status} (${instanceName(a.upstream)})`).join(", ")}; the right one then ${rightAfter.status}`,
     );
     check(
-      "the throttle's failures are counted under the client's own address",
+      severalInstancesChecks.throttleAddress,
       failureRows.length === 1 && failureRows[0]?.ip === browser.localAddress,
       `login_failures: ${failureRows.map((row) => `${row.n} from ${row.ip}`).join(", ") || "none"}`,
     );
@@ -644,7 +658,7 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
     const getsSent = Object.values(getStatuses).reduce((sum, n) => sum + n, 0);
     const getFailures = getsSent - (getStatuses[200] ?? 0);
     check(
-      "SIGTERM to one instance under load loses no GET",
+      severalInstancesChecks.sigtermGets,
       getFailures === 0 && exitCode === 0,
       `${getsSent} GETs: ${Object.entries(getStatuses)
         .map(([status, n]) => `${n} × ${status}`)
@@ -673,7 +687,7 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
     const duplicateClients = clientCounts.filter((row) => row.n > 1).length;
     const missingClients = postsSent - clientCounts.length;
     check(
-      "POSTs in flight: none lost, none created twice (the client resends what nginx did not, with its Idempotency-Key)",
+      severalInstancesChecks.sigtermPosts,
       duplicateClients === 0 && missingClients === 0,
       `${postsSent} POSTs: ${Object.entries(postStatuses)
         .map(([status, n]) => `${n} × ${status}`)
@@ -741,7 +755,7 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
     const madeByB = madeBy("B");
     const allTasks = taskRows.reduce((sum, row) => sum + row.n, 0);
     check(
-      "both instances' schedulers, started together, make each period's task exactly once",
+      severalInstancesChecks.scheduler,
       schedules > 0 && duplicateTasks === 0 && wrongCounts === 0,
       `${schedules} daily schedules ${days} days behind: ${allTasks} tasks, ${duplicateTasks} duplicates, ${wrongCounts} schedules with a wrong count; made at this start by A ${madeByA}, by B ${madeByB}`,
     );
@@ -758,9 +772,9 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
     const refused = limitAnswers.filter((a) => a.status === 429);
     const admittedOn = new Set(admitted.map((a) => instanceName(a.upstream)));
     check(
-      `the general rate limit (${limit} a minute) counts one address across both instances`,
+      severalInstancesChecks.rateLimit,
       admitted.length === limit && refused.length === 4 && admittedOn.has("A") && admittedOn.has("B"),
-      `${limitAnswers.length} requests: ${admitted.length} × 200 (by ${[...admittedOn].sort().join(" and ")}), ${refused.length} × 429`,
+      `a limit of ${limit} a minute; ${limitAnswers.length} requests: ${admitted.length} × 200 (by ${[...admittedOn].sort().join(" and ")}), ${refused.length} × 429`,
     );
 
     figures["requests through the balancer"] = throughBalancer;
