@@ -30,9 +30,9 @@ export const buildOutputs = [
  * - src/: Vite's entries (src/client/index.html, src/site/entry-client.tsx) and everything they
  *   import (src/client, src/site, src/shared), src/client/public copied as it is, and every file
  *   Tailwind scans for class names (src/client from styles.css, src/site from site.css, test
- *   files included); esbuild's entries (src/server/main.ts, src/server/seed/seed.cli.ts) and what
- *   they import (src/server, src/shared, src/site). Test files elsewhere in src/ are read by
- *   neither, so editing one does not rebuild.
+ *   files included); esbuild's entries (src/server/main.ts, src/server/migrate.cli.ts,
+ *   src/server/seed/seed.cli.ts) and what they import (src/server, src/shared, src/site). Test
+ *   files elsewhere in src/ are read by neither, so editing one does not rebuild.
  * - the configuration and scripts of the build: vite.config.ts, tsconfig.json, package.json
  *   (the build commands), package-lock.json and node_modules/.package-lock.json (which versions
  *   of Vite, esbuild, Tailwind and the libraries are installed), .gitignore (Tailwind skips what
