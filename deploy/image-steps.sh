@@ -25,9 +25,9 @@ case "$step" in
     npm ci --omit=dev --no-audit --no-fund
     ;;
   migrate)
-    # The owner role runs the migrations; the app runs as its own role (DATABASE_URL). Without
-    # DATABASE_OWNER_URL the app's URL is used, as when one role does both.
-    DATABASE_URL="${DATABASE_OWNER_URL:-${DATABASE_URL:-}}" exec node --enable-source-maps dist/server/migrate.cli.js
+    # As the owner role (DATABASE_OWNER_URL), granting the app's role (DATABASE_URL) its rights;
+    # without DATABASE_OWNER_URL, DATABASE_URL's role does both.
+    exec node --enable-source-maps dist/server/migrate.cli.js
     ;;
   start)
     exec node --enable-source-maps dist/server/main.js

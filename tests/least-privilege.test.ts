@@ -14,6 +14,7 @@ import {
 } from "../src/server/platform/db/roles";
 import { auditEvents, clients } from "../src/server/platform/db/schema";
 import { insertClient } from "../src/server/seed/factories";
+import { spawnApp } from "./app-process";
 import { type SeededFirm, seedFirm, signIn } from "./fixtures";
 import { useTestApp } from "./test-app";
 import { createEmptyDatabase } from "./test-database";
@@ -141,6 +142,21 @@ describe("the app's database role", () => {
     const list: { id: string }[] = (await client.get("/api/clients")).body;
     expect(new Set(list.map((row) => row.id))).toEqual(new Set(firmB.clients.map((row) => row.id)));
     expect((await client.get(`/api/clients/${firmA.clients[0]?.id}`)).status).toBe(404);
+  });
+});
+
+describe("an instance started with the app's role alone", () => {
+  it("S-PRIV-08 refuses to start on a database that has not had this version's migrate step, naming it", async () => {
+    const empty = await createEmptyDatabase();
+    try {
+      const app = spawnApp({ DATABASE_URL: asUser(empty.url, APP_ROLE), NODE_ENV: "production" });
+      expect(await app.exited).toBe(1);
+      expect(app.output()).toMatch(
+        /Tendwell could not start: The database lacks \d+ migration\(s\) of this version .*run the migrate step \(npm run db:migrate with DATABASE_OWNER_URL\) first/,
+      );
+    } finally {
+      await empty.drop();
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { APP_ROLE, asUser, ensureRoles, OWNER_ROLE } from "../../src/server/platform/db/roles";
 import { type FaultCheck, type FaultReport, runFaultScript } from "./report";
 
 /*
@@ -389,7 +390,9 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
     const admin = new pg.Client({ connectionString: adminUrl });
     await admin.connect();
     cleanups.push(() => admin.end());
-    await admin.query(`create database ${admin.escapeIdentifier(databaseName)}`);
+    // The two roles an operator makes (docs/operations.md): the owner migrates, the instances run as the app.
+    await ensureRoles(adminUrl);
+    await admin.query(`create database ${admin.escapeIdentifier(databaseName)} owner ${OWNER_ROLE}`);
     cleanups.push(() => admin.query(`drop database if exists ${admin.escapeIdentifier(databaseName)} with (force)`));
     const databaseUrlOf = new URL(adminUrl);
     databaseUrlOf.pathname = `/${databaseName}`;
@@ -397,10 +400,10 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
     const db = new pg.Client({ connectionString: databaseUrl });
     const baseEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? os.tmpdir(), ...runtime.env };
     const migrateStarted = Date.now();
-    // Until the database has a least-privilege role for the app, both URLs name the same role.
+    const appUrl = asUser(databaseUrl, APP_ROLE);
     await runToEnd("migrate", ...stepCommand("migrate"), {
       cwd: runtime.dir,
-      env: { ...baseEnv, DATABASE_OWNER_URL: databaseUrl, DATABASE_URL: databaseUrl },
+      env: { ...baseEnv, DATABASE_OWNER_URL: asUser(databaseUrl, OWNER_ROLE), DATABASE_URL: appUrl },
     });
     figures["image step migrate"] = `${((Date.now() - migrateStarted) / 1000).toFixed(1)} s`;
     await db.connect();
@@ -424,7 +427,8 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
           NODE_ENV: "production",
           HOST: "127.0.0.1",
           PORT: String(name === "A" ? portA : portB),
-          DATABASE_URL: databaseUrl,
+          // The app's own role alone: the migrate step has readied the database.
+          DATABASE_URL: appUrl,
           REDIS_URL: redisUrl,
           TRUST_PROXY: "true",
           APP_ORIGIN: balancer,

@@ -1,6 +1,6 @@
 import { brand } from "../shared/brand";
 import { buildApp } from "./app";
-import { BlogContentError, syncBlogPosts } from "./features/blog/blog-content";
+import { BlogContentError } from "./features/blog/blog-content";
 import { startHousekeeping } from "./jobs/housekeeping";
 import { startScheduler } from "./jobs/scheduler";
 import { type Config, ConfigError, loadConfig } from "./platform/config";
@@ -8,11 +8,11 @@ import { DataDirLockedError } from "./platform/db/data-dir-lock";
 import { connectDatabase } from "./platform/db/database";
 import { EmbeddedPostgresError, startEmbeddedPostgres } from "./platform/db/embedded-postgres";
 import { acrossFirms } from "./platform/db/firm-scope";
-import { migrateDatabase } from "./platform/db/migrate";
-import { embeddedRoleUrls, grantAppRole, userOf } from "./platform/db/roles";
+import { pendingMigrations } from "./platform/db/migrate";
+import { embeddedRoleUrls, mayCreateIn, userOf } from "./platform/db/roles";
 import { createLogger } from "./platform/logger";
-import { projectPaths } from "./platform/paths";
-import { demoLogins, demoPassword, hasDemoData, seedDemoData } from "./seed/demo-seed";
+import { demoLogins, demoPassword, hasDemoData } from "./seed/demo-seed";
+import { prepareDatabase } from "./seed/prepare-database";
 
 /** Boots Tendwell: database (embedded unless DATABASE_URL), migrations, demo data, HTTP. */
 async function main() {
@@ -28,20 +28,9 @@ async function main() {
   const stopEmbedded = async () => embedded?.stop();
   let database: ReturnType<typeof connectDatabase> | undefined;
   try {
-    const urls = embedded ? await embeddedRoleUrls(embedded.url) : externalRoles(config, logger);
-    await migrateDatabase(urls.owner);
-    if (userOf(urls.owner) !== userOf(urls.app)) await grantAppRole(urls.owner, userOf(urls.app));
-    // The demo firm and the blog's posts are written as the owner: the app's own role may not
-    // write the blog, and starts in no firm.
-    const owner = connectDatabase({ url: urls.owner, poolSize: 1 });
-    try {
-      if (config.seedDemoData && (await seedDemoData(owner.db, { onlyIfEmpty: true }))) {
-        logger.info("Created the demo firm on the empty database");
-      }
-      const blog = await syncBlogPosts(owner.db, projectPaths.blogContent);
-      logger.info(blog, "Blog posts synced from content/blog");
-    } finally {
-      await owner.close();
+    const urls = embedded ? await embeddedRoleUrls(embedded.url) : await externalRoles(config, logger);
+    if (urls.owner) {
+      await prepareDatabase({ ownerUrl: urls.owner, appUrl: urls.app, seedDemoData: config.seedDemoData, log: logger });
     }
     database = connectDatabase({
       url: urls.app,
@@ -113,22 +102,40 @@ async function main() {
   process.stdout.write(`\n${lines.join("\n")}\n\n`);
 }
 
-/** With DATABASE_URL: the operator's two roles, or one that owns the tables and runs the app too. */
-function externalRoles(config: Config, logger: ReturnType<typeof createLogger>) {
+/**
+ * With DATABASE_URL: the owner's URL when the operator gave it; else DATABASE_URL's role, when it
+ * may create in the database (it owns it: one role does both, with a warning); else none, and the
+ * app role's database must already have had this version's migrate step.
+ */
+async function externalRoles(config: Config, logger: ReturnType<typeof createLogger>) {
   const app = config.databaseUrl ?? "";
-  const owner = config.databaseOwnerUrl ?? app;
-  if (userOf(owner) === userOf(app)) {
+  if (config.databaseOwnerUrl) return { owner: config.databaseOwnerUrl, app };
+  if (await mayCreateIn(app)) {
     logger.warn(
-      `The app connects as "${userOf(app)}", the role that owns the tables: least privilege needs a role of its own ` +
+      `The app connects as "${userOf(app)}", a role that owns the database: least privilege needs a role of its own ` +
         "(set DATABASE_OWNER_URL to the owner and DATABASE_URL to the app's role; docs/operations.md says how)",
     );
+    return { owner: app, app };
   }
-  return { owner, app };
+  const pending = await pendingMigrations(app);
+  if (pending.length > 0) {
+    throw new StartError(
+      `The database lacks ${pending.length} migration(s) of this version (${pending.join(", ")}), and DATABASE_URL's ` +
+        `role "${userOf(app)}" may not apply them: run the migrate step (npm run db:migrate with DATABASE_OWNER_URL) first`,
+    );
+  }
+  return { owner: undefined, app };
+}
+
+/** A start refused for a reason the operator can fix, said in one line. */
+class StartError extends Error {
+  override name = "StartError";
 }
 
 main().catch((error: unknown) => {
   const expected =
     error instanceof ConfigError ||
+    error instanceof StartError ||
     error instanceof DataDirLockedError ||
     error instanceof EmbeddedPostgresError ||
     error instanceof BlogContentError;

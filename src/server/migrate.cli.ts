@@ -1,13 +1,14 @@
 import { brand } from "../shared/brand";
 import { ConfigError, loadConfig } from "./platform/config";
-import { migrateDatabase } from "./platform/db/migrate";
+import { createLogger } from "./platform/logger";
+import { prepareDatabase } from "./seed/prepare-database";
 
 /*
- * `npm run db:migrate` (and the image's migrate step, `deploy/image-steps.sh migrate`): applies
- * the migrations that have not run yet to the database DATABASE_URL names, then exits. The app
- * also migrates at every start, under the same advisory lock, so running this first only moves
- * the work (and the owner role's rights) out of the app's start: a start after it finds nothing
- * to apply. It starts no embedded database: without DATABASE_URL there is nothing to migrate ahead.
+ * `npm run db:migrate` (and the image's migrate step, `deploy/image-steps.sh migrate`): prepares
+ * the database DATABASE_URL names for this version, as the owner DATABASE_OWNER_URL names (or
+ * DATABASE_URL's role when there is no owner URL): the migrations, the app role's grants, the
+ * blog's articles. Instances started afterwards with the app's URL alone find it ready. It starts
+ * no embedded database: that one is prepared by the app's own start.
  */
 async function run() {
   const config = loadConfig(process.env);
@@ -17,8 +18,13 @@ async function run() {
     );
   }
   const started = Date.now();
-  await migrateDatabase(config.databaseUrl);
-  process.stdout.write(`${brand.name}: the database's migrations are applied (${Date.now() - started} ms)\n`);
+  await prepareDatabase({
+    ownerUrl: config.databaseOwnerUrl ?? config.databaseUrl,
+    appUrl: config.databaseUrl,
+    seedDemoData: config.seedDemoData,
+    log: createLogger(config),
+  });
+  process.stdout.write(`${brand.name}: the database is ready for this version (${Date.now() - started} ms)\n`);
 }
 
 run().catch((error: unknown) => {

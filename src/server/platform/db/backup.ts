@@ -12,7 +12,7 @@ import { from as copyFrom, to as copyTo } from "pg-copy-streams";
 import { projectPaths } from "../paths";
 import { isRunning } from "./data-dir-lock";
 import { startEmbeddedPostgres } from "./embedded-postgres";
-import { migrateDatabase } from "./migrate";
+import { type JournalEntry, migrateDatabase, readJournal } from "./migrate";
 
 /*
  * Tendwell's own backup format (docs/operations.md, Backups; decision 0034): the rows of every
@@ -307,15 +307,6 @@ function countNewlines(chunk: Buffer): number {
 
 // ---------------------------------------------------------------------------------------------
 // Reading a backup
-
-type JournalEntry = { tag: string; when: number };
-
-function readJournal(folder = projectPaths.migrations): JournalEntry[] {
-  const journal = JSON.parse(fs.readFileSync(path.join(folder, "meta", "_journal.json"), "utf8")) as {
-    entries: JournalEntry[];
-  };
-  return journal.entries;
-}
 
 /** The lines of a backup file, decompressed, without their line ends. */
 function backupLines(file: string): { lines: AsyncIterable<string>; close: () => void } {

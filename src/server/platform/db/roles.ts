@@ -86,6 +86,16 @@ export async function handOverToOwner(superuserUrl: string, database: string): P
   });
 }
 
+/** Whether a connection string's role may create schemas in its database (as its owner may). */
+export async function mayCreateIn(url: string): Promise<boolean> {
+  return withClient(url, async (client) => {
+    const { rows } = await client.query<{ may: boolean }>(
+      "select has_database_privilege(current_database(), 'CREATE') as may",
+    );
+    return rows[0]?.may === true;
+  });
+}
+
 /** The embedded database's two roles, made (or brought up to date) by its superuser: their URLs. */
 export async function embeddedRoleUrls(superuserUrl: string): Promise<{ owner: string; app: string }> {
   await ensureRoles(superuserUrl);
@@ -109,6 +119,9 @@ export async function grantAppRole(ownerUrl: string, appRole: string): Promise<v
     // The blog's posts are loaded from content/blog at start, by the owner.
     await client.query(`revoke insert, update, delete, truncate on blog_posts from ${role}`);
     await client.query(`grant execute on function session_by_token_hash(text) to ${role}`);
+    // So that an instance started with the app's URL alone can tell whether the migrations ran.
+    await client.query(`grant usage on schema drizzle to ${role}`);
+    await client.query(`grant select on drizzle.__drizzle_migrations to ${role}`);
   });
 }
 
