@@ -33,7 +33,6 @@ async function main() {
     database = connectDatabase({
       url: databaseUrl,
       poolSize: config.databasePoolSize,
-      onError: (error) => logger.warn({ err: error }, "idle database connection lost"),
     });
     if (config.seedDemoData && (await seedDemoData(database.db, { onlyIfEmpty: true }))) {
       logger.info("Created the demo firm on the empty database");

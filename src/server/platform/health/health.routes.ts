@@ -1,12 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import type pg from "pg";
 import { z } from "zod";
+import { DATABASE_RETRY_AFTER_SECONDS, type DatabaseAvailability } from "../db/availability";
 import { AppError } from "../errors";
 import type { ZodTypeProvider } from "../http";
 
 const healthSchema = z.object({ status: z.literal("ok"), database: z.literal("ok") });
 
-export function healthRoutes(app: FastifyInstance, options: { pool: pg.Pool }) {
+export function healthRoutes(app: FastifyInstance, options: { pool: pg.Pool; availability: DatabaseAvailability }) {
+  const { pool, availability } = options;
   app.withTypeProvider<ZodTypeProvider>().get(
     "/api/health",
     {
@@ -19,11 +21,17 @@ export function healthRoutes(app: FastifyInstance, options: { pool: pg.Pool }) {
     async () => {
       try {
         // Named, so PostgreSQL parses it once per connection: load balancers ask often.
-        await options.pool.query({ name: "health_check", text: "select 1" });
+        await pool.query({ name: "health_check", text: "select 1" });
       } catch (error) {
-        app.log.warn({ err: error }, "health check: database unreachable");
-        throw new AppError("SERVICE_UNAVAILABLE", "The database is unreachable");
+        // An outage (refused, gone, timed out) is logged once by the tracker, not per check;
+        // anything else (a missing database, a refused password) is worth a line each time.
+        if (!availability.reportFailure(error)) app.log.warn({ err: error }, "health check: the database query failed");
+        throw new AppError("SERVICE_UNAVAILABLE", "The database is unreachable", {
+          retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+          cause: error,
+        });
       }
+      availability.reportReachable();
       return { status: "ok" as const, database: "ok" as const };
     },
   );
