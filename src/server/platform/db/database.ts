@@ -24,6 +24,9 @@ export function connectDatabase(options: {
   // An idle client that loses its server (a database restart) must not crash the app; the pool
   // drops it and the next query gets a fresh connection.
   pool.on("error", (error) => options.onError?.(error));
+  // A checked-out client (a transaction's) has no listener of the pool's: losing its server must
+  // not crash the app either. Its query fails with the error, and the pool drops it on release.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }
