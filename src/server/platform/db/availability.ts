@@ -11,6 +11,8 @@ import type pg from "pg";
  * database goes and one when it returns, instead of one per request or per dropped connection.
  * Requests keep trying the database while it is away (a failed connect is quick), so the first
  * request after its return already succeeds; a probe notices the return when no request does.
+ * What counts as unreachable is decided per error; that the database is down is decided by a
+ * check of its own, so a single lost session or a late answer to an old connect raises no alarm.
  */
 
 /** What a request that needs the database answers while it is unreachable. */
@@ -90,22 +92,22 @@ function summarize(error: Error): string {
 }
 
 export type DatabaseAvailability = {
-  /** False from the first failure that means unreachable until the database answers again. */
+  /** False from a confirmed outage until the database answers again. */
   readonly reachable: boolean;
   /**
-   * Notes a failed database call. Returns whether it means the database is unreachable; the first
-   * such failure logs "database unreachable: …" and starts probing for its return.
+   * Notes a failed database call and returns whether it means the database is unreachable. Such
+   * a failure is checked with a `select 1` of its own before it counts as an outage: one session
+   * PostgreSQL ended, or a connect begun before the database's return and refused after it, is
+   * no outage. A confirmed outage logs "database unreachable: …" once and probes for the return.
    */
   reportFailure: (error: unknown) => boolean;
-  /** Notes that the database answered; the first answer after an outage logs its length. */
-  reportReachable: () => void;
   /** Stops listening to the pool and probing. */
   stop: () => void;
 };
 
 /**
  * Watches a pool: its 'error' events (an idle connection lost), its 'connect' events (a new
- * connection made, so the server is back), and, during an outage, a `select 1` every
+ * connection made: the server answers), and, during an outage, a `select 1` every
  * `probeIntervalMs`.
  */
 export function watchDatabaseAvailability(options: {
@@ -115,15 +117,18 @@ export function watchDatabaseAvailability(options: {
 }): DatabaseAvailability {
   const { pool, log } = options;
   const probeIntervalMs = options.probeIntervalMs ?? 1_000;
-  let unreachableSince: number | undefined;
+  // reachable -> checking (a failure said unreachable; a select 1 checks) -> unreachable, or back
+  // to reachable when the check succeeds. unreachable -> reachable at the first answer.
+  let state: "reachable" | "checking" | "unreachable" = "reachable";
+  let since = 0;
   let probe: NodeJS.Timeout | undefined;
   let stopped = false;
 
   const scheduleProbe = () => {
-    if (stopped || unreachableSince === undefined) return;
+    if (stopped || state !== "unreachable") return;
     probe = setTimeout(() => {
       probe = undefined;
-      pool.query("select 1").then(reportReachable, () => scheduleProbe());
+      pool.query("select 1").then(answered, scheduleProbe);
     }, probeIntervalMs);
     probe.unref();
   };
@@ -131,42 +136,45 @@ export function watchDatabaseAvailability(options: {
   function reportFailure(error: unknown): boolean {
     const cause = unreachableCause(error);
     if (cause === undefined) return false;
-    if (unreachableSince === undefined) {
-      unreachableSince = Date.now();
+    if (state !== "reachable" || stopped) return true;
+    state = "checking";
+    since = Date.now();
+    pool.query("select 1").then(answered, () => {
+      if (state !== "checking" || stopped) return;
+      state = "unreachable";
       log.warn({ code: (cause as ErrorLike).code }, `database unreachable: ${summarize(cause)}`);
       scheduleProbe();
-    }
+    });
     return true;
   }
 
-  function reportReachable() {
-    if (unreachableSince === undefined) return;
-    const seconds = (Date.now() - unreachableSince) / 1000;
-    unreachableSince = undefined;
-    clearTimeout(probe);
-    probe = undefined;
-    log.warn({ outageSeconds: seconds }, `database reachable again after ${seconds.toFixed(1)} s`);
+  function answered() {
+    if (state === "unreachable") {
+      const seconds = (Date.now() - since) / 1000;
+      clearTimeout(probe);
+      probe = undefined;
+      log.warn({ outageSeconds: seconds }, `database reachable again after ${seconds.toFixed(1)} s`);
+    }
+    state = "reachable";
   }
 
   // An idle connection whose server went away: the pool drops it and emits this, once per connection.
   const onPoolError = (error: Error) => {
     if (!reportFailure(error)) log.warn({ err: error }, "idle database connection lost");
   };
-  const onPoolConnect = () => reportReachable();
   pool.on("error", onPoolError);
-  pool.on("connect", onPoolConnect);
+  pool.on("connect", answered);
 
   return {
     get reachable() {
-      return unreachableSince === undefined;
+      return state !== "unreachable";
     },
     reportFailure,
-    reportReachable,
     stop: () => {
       stopped = true;
       clearTimeout(probe);
       pool.off("error", onPoolError);
-      pool.off("connect", onPoolConnect);
+      pool.off("connect", answered);
     },
   };
 }

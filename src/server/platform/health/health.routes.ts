@@ -31,7 +31,6 @@ export function healthRoutes(app: FastifyInstance, options: { pool: pg.Pool; ava
           cause: error,
         });
       }
-      availability.reportReachable();
       return { status: "ok" as const, database: "ok" as const };
     },
   );
