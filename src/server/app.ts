@@ -22,6 +22,7 @@ import { tasksRoutes } from "./features/tasks/tasks.routes";
 import { templatesRoutes } from "./features/templates/templates.routes";
 import { usersRoutes } from "./features/users/users.routes";
 import type { Config } from "./platform/config";
+import { watchDatabaseAvailability } from "./platform/db/availability";
 import type { DatabaseHandle } from "./platform/db/database";
 import { AppError, registerErrorHandler, sendFrameworkError } from "./platform/errors";
 import { healthRoutes } from "./platform/health/health.routes";
@@ -94,7 +95,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     encodings: ["br", "gzip"],
     customTypes: /^(text\/|application\/(javascript|xml|manifest\+json)|image\/svg\+xml)/,
   });
-  registerErrorHandler(app);
+  // Whether the database answers: one warning when it goes and one when it returns, and a 503
+  // with Retry-After for the requests that meet the outage (platform/db/availability).
+  const availability = watchDatabaseAvailability({ pool: database.pool, log: app.log });
+  app.addHook("onClose", async () => availability.stop());
+  registerErrorHandler(app, { availability });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await registerRateLimit(app, config);
@@ -107,7 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerIdempotency(app, { db: database.db });
   // Card payments (decision 0025): one Stripe client for the app, only when Stripe is configured.
   const cardBilling = config.stripe ? { config: config.stripe, stripe: createStripeClient(config.stripe) } : undefined;
-  healthRoutes(app, { pool: database.pool });
+  healthRoutes(app, { pool: database.pool, availability });
   authRoutes(app, { db: database.db, config });
   signupRoutes(app, { db: database.db, config, cardBilling });
   usersRoutes(app, { db: database.db });

@@ -35,7 +35,6 @@ async function main() {
     database = connectDatabase({
       url: urls.app,
       poolSize: config.databasePoolSize,
-      onError: (error) => logger.warn({ err: error }, "idle database connection lost"),
     });
   } catch (error) {
     await database?.close();

@@ -1,5 +1,11 @@
-import { describe, expect, it } from "vitest";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { captureLogs } from "../../../tests/log-capture";
 import { useTestApp } from "../../../tests/test-app";
 import { AppError } from "./errors";
 
@@ -113,5 +119,50 @@ describe("the JSON error convention", () => {
     const response = await ctx.app.inject({ method: "QUERY" as "GET", url: "/api/test/echo", payload: "{}" });
     expect(response.statusCode).toBe(400);
     expect(response.json().code).toBe("BAD_REQUEST");
+  });
+});
+
+describe("errors that mean the database is unreachable", () => {
+  // A pool whose server is gone: its Unix socket does not exist, as when PostgreSQL is stopped.
+  const gone = new pg.Pool({ host: path.join(os.tmpdir(), "tendwell-no-such-socket-dir"), user: "postgres" });
+  afterAll(() => gone.end());
+  const { lines, logger } = captureLogs("info");
+  const ctx = useTestApp({
+    logger,
+    extend: (app) => {
+      app.get("/api/test/database-gone", { config: { access: "public" } }, async () => {
+        await drizzle(gone).execute(sql`select 1`);
+      });
+      app.get("/api/test/query-bug", { config: { access: "public" } }, async () => {
+        await ctx.database.db.execute(sql`select no_such_column`);
+      });
+    },
+  });
+  const errorLines = () => lines.filter((line) => (line.level as number) >= 50);
+  const warnLines = () => lines.filter((line) => line.level === 40).map((line) => line.msg);
+
+  it("S-OUTAGE-01 S-OUTAGE-03 answer 503 with Retry-After and log no error", async () => {
+    for (let i = 0; i < 3; i++) {
+      const response = await ctx.app.inject({ method: "GET", url: "/api/test/database-gone" });
+      expect(response.statusCode).toBe(503);
+      expect(response.headers["content-type"]).toMatch(/^application\/json/);
+      expect(response.headers["retry-after"]).toBe("5");
+      expect(response.json()).toEqual({
+        message: "The database is unreachable; please try again in a few seconds",
+        code: "SERVICE_UNAVAILABLE",
+      });
+    }
+    expect(errorLines()).toEqual([]);
+    // The app's own database answers the tracker's check, so this is no outage to warn about.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(warnLines()).toEqual([]);
+  });
+
+  it("S-OUTAGE-03 a query bug is still a 500 logged as an error", async () => {
+    const response = await ctx.app.inject({ method: "GET", url: "/api/test/query-bug" });
+    expect(response.statusCode).toBe(500);
+    expect(response.headers["retry-after"]).toBeUndefined();
+    expect(response.json()).toEqual({ message: "Something went wrong on our side", code: "INTERNAL" });
+    expect(errorLines().map((line) => line.msg)).toEqual(["request failed"]);
   });
 });

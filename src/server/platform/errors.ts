@@ -1,6 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ZodError } from "zod";
 import { type ApiErrorBody, type ApiIssue, type ErrorCode, errorStatus } from "../../shared/api-error";
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNREACHABLE_MESSAGE,
+  type DatabaseAvailability,
+  isDatabaseUnreachable,
+} from "./db/availability";
 
 /** An expected failure with a stable code; the handler turns it into `{ message, code, issues? }`. */
 export class AppError extends Error {
@@ -8,9 +14,9 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly options: { issues?: ApiIssue[]; retryAfterSeconds?: number } = {},
+    readonly options: { issues?: ApiIssue[]; retryAfterSeconds?: number; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
   }
 }
 
@@ -59,6 +65,10 @@ function toErrorBody(error: unknown): { status: number; body: ApiErrorBody } {
       body: { message: issues[0]?.message ?? "Invalid request", code: "VALIDATION_FAILED", issues },
     };
   }
+  // A database restart or outage is no bug of ours: the caller may try again shortly.
+  if (isDatabaseUnreachable(error)) {
+    return { status: 503, body: { message: DATABASE_UNREACHABLE_MESSAGE, code: "SERVICE_UNAVAILABLE" } };
+  }
   const fastifyError = error as Partial<FastifyError>;
   const known = fastifyError.code ? fastifyErrors[fastifyError.code] : undefined;
   if (known) return { status: errorStatus[known.code], body: { ...known } };
@@ -76,13 +86,23 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
   void reply.status(status).type("application/json; charset=utf-8").send(body);
 }
 
-export function registerErrorHandler(app: FastifyInstance) {
+/**
+ * Answers every error in the `{ message, code, issues? }` convention. A failure that means the
+ * database is unreachable (see db/availability) is a 503 with Retry-After, logged at info: the
+ * availability tracker warns once for the whole outage. Anything else at 5xx is logged as an error.
+ */
+export function registerErrorHandler(app: FastifyInstance, options: { availability?: DatabaseAvailability } = {}) {
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toErrorBody(error);
-    if (error instanceof AppError && error.options.retryAfterSeconds !== undefined) {
-      reply.header("retry-after", String(error.options.retryAfterSeconds));
-    }
-    if (status >= 500) request.log.error({ err: error }, "request failed");
+    const unreachable = status === 503 && (options.availability?.reportFailure(error) ?? isDatabaseUnreachable(error));
+    const retryAfter =
+      error instanceof AppError && error.options.retryAfterSeconds !== undefined
+        ? error.options.retryAfterSeconds
+        : unreachable
+          ? DATABASE_RETRY_AFTER_SECONDS
+          : undefined;
+    if (retryAfter !== undefined) reply.header("retry-after", String(retryAfter));
+    if (status >= 500 && !unreachable) request.log.error({ err: error }, "request failed");
     else request.log.info({ code: body.code, status }, body.message);
     return reply.status(status).type("application/json; charset=utf-8").send(body);
   });

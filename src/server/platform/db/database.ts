@@ -11,11 +11,7 @@ export type DatabaseHandle = {
   close: () => Promise<void>;
 };
 
-export function connectDatabase(options: {
-  url: string;
-  poolSize: number;
-  onError?: (error: Error) => void;
-}): DatabaseHandle {
+export function connectDatabase(options: { url: string; poolSize: number }): DatabaseHandle {
   const pool = new FirmScopedPool({
     connectionString: options.url,
     max: options.poolSize,
@@ -23,8 +19,11 @@ export function connectDatabase(options: {
     idleTimeoutMillis: 30_000,
   });
   // An idle client that loses its server (a database restart) must not crash the app; the pool
-  // drops it and the next query gets a fresh connection.
-  pool.on("error", (error) => options.onError?.(error));
+  // drops it and the next query gets a fresh connection (platform/db/availability.ts logs the outage).
+  pool.on("error", () => {});
+  // A checked-out client (a transaction's) has no listener of the pool's: losing its server must
+  // not crash the app either. Its query fails with the error, and the pool drops it on release.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

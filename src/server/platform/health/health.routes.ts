@@ -1,13 +1,15 @@
 import type { FastifyInstance } from "fastify";
 import type pg from "pg";
 import { z } from "zod";
+import { DATABASE_RETRY_AFTER_SECONDS, type DatabaseAvailability } from "../db/availability";
 import { inAnyScope } from "../db/firm-scope";
 import { AppError } from "../errors";
 import type { ZodTypeProvider } from "../http";
 
 const healthSchema = z.object({ status: z.literal("ok"), database: z.literal("ok") });
 
-export function healthRoutes(app: FastifyInstance, options: { pool: pg.Pool }) {
+export function healthRoutes(app: FastifyInstance, options: { pool: pg.Pool; availability: DatabaseAvailability }) {
+  const { pool, availability } = options;
   app.withTypeProvider<ZodTypeProvider>().get(
     "/api/health",
     {
@@ -21,10 +23,15 @@ export function healthRoutes(app: FastifyInstance, options: { pool: pg.Pool }) {
       try {
         // Named, so PostgreSQL parses it once per connection: load balancers ask often.
         // It reads no table, so any pooled connection will do, whatever firm it last served.
-        await inAnyScope(() => options.pool.query({ name: "health_check", text: "select 1" }));
+        await inAnyScope(() => pool.query({ name: "health_check", text: "select 1" }));
       } catch (error) {
-        app.log.warn({ err: error }, "health check: database unreachable");
-        throw new AppError("SERVICE_UNAVAILABLE", "The database is unreachable");
+        // An outage (refused, gone, timed out) is logged once by the tracker, not per check;
+        // anything else (a missing database, a refused password) is worth a line each time.
+        if (!availability.reportFailure(error)) app.log.warn({ err: error }, "health check: the database query failed");
+        throw new AppError("SERVICE_UNAVAILABLE", "The database is unreachable", {
+          retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+          cause: error,
+        });
       }
       return { status: "ok" as const, database: "ok" as const };
     },
