@@ -43,7 +43,14 @@ export function httpSession(baseUrl: string, options: { connections?: number; ti
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections ?? 8 });
   let cookie = "";
 
-  function request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  /** `onWritten` runs once the whole request has been handed to its socket. */
+  function request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    onWritten?: () => void,
+  ) {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const started = performance.now();
     return new Promise<Answer>((resolve, reject) => {
@@ -89,6 +96,7 @@ export function httpSession(baseUrl: string, options: { connections?: number; ti
           });
         },
       );
+      if (onWritten) req.once("finish", onWritten);
       req.on("timeout", () => req.destroy(Object.assign(new Error("request timed out"), { code: "ETIMEDOUT" })));
       req.on("error", (error) => reject(new NoAnswerError(classify(error), errorCode(error), error.message)));
       req.end(payload);
