@@ -86,8 +86,7 @@ export async function killUnderLoad(options: KillOptions = {}): Promise<FaultRep
 
       const kill = () => {
         killed = true;
-        // The request whose answer brought the count to the mark is answered already.
-        inFlightAtKill = inFlight - 1;
+        inFlightAtKill = inFlight;
         const postmaster = instance.postmasterPid();
         const exited = current.stop("SIGKILL");
         if (phase.alsoPostgres) {
@@ -99,9 +98,14 @@ export async function killUnderLoad(options: KillOptions = {}): Promise<FaultRep
           if (phase.alsoPostgres && postmaster !== undefined) await waitUntilGone(postmaster);
         });
       };
+      // The kill comes 0 to 20 ms after the mark, so it lands anywhere in the writes then running.
+      let killScheduled = false;
       const acknowledge = (kind: Kind) => {
         acked[kind] += 1;
-        if (!killed && acked.client + acked.task + acked.complete >= killAt) kill();
+        if (!killScheduled && acked.client + acked.task + acked.complete >= killAt) {
+          killScheduled = true;
+          setTimeout(kill, random.int(0, 20));
+        }
       };
 
       const writeOnce = async (kind: Kind, n: number) => {
