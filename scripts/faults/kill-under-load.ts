@@ -69,11 +69,12 @@ export async function killUnderLoad(options: KillOptions = {}): Promise<FaultRep
     const firmClients = ((await session.get("/api/clients?limit=50")).body as { id: string }[]).map((c) => c.id);
     const pending: string[] = [];
 
+    // First the app alone is killed, then the app and its PostgreSQL server together.
     for (const phase of [
-      { name: "the app killed", alsoPostgres: false },
-      { name: "the app and PostgreSQL killed", alsoPostgres: true },
+      { label: "app", alsoPostgres: false },
+      { label: "app+postgres", alsoPostgres: true },
     ]) {
-      const label = phase.alsoPostgres ? "app+postgres" : "app";
+      const { label } = phase;
       const acked: Record<Kind, number> = { client: 0, task: 0, complete: 0 };
       const unanswered: Record<Kind, number> = { client: 0, task: 0, complete: 0 };
       const refusedBeforeKill: string[] = [];
