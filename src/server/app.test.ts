@@ -1,5 +1,6 @@
+import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { apiClient } from "../../tests/api-client";
 import { seedFirm, signIn } from "../../tests/fixtures";
 import { useTestApp } from "../../tests/test-app";
@@ -7,6 +8,22 @@ import { createTestDatabase } from "../../tests/test-database";
 import { buildApp } from "./app";
 import { loadConfig } from "./platform/config";
 import { connectDatabase } from "./platform/db/database";
+
+/** A GET over the given agent, so a test chooses which connection it goes on. */
+function get(agent: http.Agent, url: string) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    http
+      .get(url, { agent }, (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+      })
+      .on("error", reject);
+  });
+}
 
 describe("closing the app", () => {
   it("lets in-flight requests finish and refuses new ones, in the JSON error convention", async () => {
@@ -34,14 +51,22 @@ describe("closing the app", () => {
     await app.listen({ host: "127.0.0.1", port: 0 });
     const address = app.server.address();
     const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
+      // A keep-alive connection opened before the close, idle when it begins.
+      expect((await get(keepAlive, `${base}/api/health`)).status).toBe(200);
       const inFlight = fetch(`${base}/api/test/slow`);
       await requestStarted;
       const closing = app.close();
-      // The server still listens while the close hooks run: a request arriving now is refused.
-      const late = await fetch(`${base}/api/health`);
+      // While the close hooks run, a new connection is refused at once...
+      await vi.waitFor(() => expect(app.server.listening).toBe(false));
+      await expect(fetch(`${base}/api/health`)).rejects.toThrow();
+      // ...and the one already open is not cut under a request: the request gets a 503, and the
+      // connection closes after that answer.
+      const late = await get(keepAlive, `${base}/api/health`);
       expect(late.status).toBe(503);
-      expect(await late.json()).toEqual({
+      expect(late.headers.connection).toBe("close");
+      expect(JSON.parse(late.body)).toEqual({
         message: "The server is shutting down. Please try again in a moment.",
         code: "SERVICE_UNAVAILABLE",
       });
@@ -53,6 +78,7 @@ describe("closing the app", () => {
       await closing;
       await expect(fetch(`${base}/api/health`)).rejects.toThrow();
     } finally {
+      keepAlive.destroy();
       await database.close();
       await created.drop();
     }

@@ -22,6 +22,7 @@ import { tasksRoutes } from "./features/tasks/tasks.routes";
 import { templatesRoutes } from "./features/templates/templates.routes";
 import { usersRoutes } from "./features/users/users.routes";
 import type { Config } from "./platform/config";
+import { DRAIN_QUIET_MS, trackConnections } from "./platform/connection-drain";
 import { watchDatabaseAvailability } from "./platform/db/availability";
 import type { DatabaseHandle } from "./platform/db/database";
 import { AppError, registerErrorHandler, sendFrameworkError } from "./platform/errors";
@@ -75,9 +76,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
   // While closing, answers in flight close their connection, so a keep-alive client cannot hold
-  // the shutdown open until its idle timeout.
+  // the shutdown open until its idle timeout; a connection between two requests is closed only
+  // once it has been idle for a moment, never as its client writes the next request
+  // (platform/connection-drain.ts).
+  const connections = trackConnections(app.server);
   app.addHook("preClose", async () => {
     closing = true;
+    await connections.drain({
+      quietMs: Math.min(DRAIN_QUIET_MS, config.shutdownGraceMs),
+      maxMs: config.shutdownGraceMs,
+    });
   });
   app.addHook("onSend", (_request, reply, payload, done) => {
     if (closing) reply.header("connection", "close");
