@@ -17,6 +17,7 @@ import {
 import { createRandom, type Random } from "../src/server/seed/random";
 import { drawSignature } from "../src/server/seed/signature-image";
 import { errorStatus } from "../src/shared/api-error";
+import { NEXT_CURSOR_HEADER } from "../src/shared/paging";
 import { can } from "../src/shared/permissions";
 import { type Role, roles } from "../src/shared/roles";
 import { templateLibrary } from "../src/shared/template-library";
@@ -269,6 +270,29 @@ function longText(random: Random, max = 300_000): string {
 /** Query values: written escaped (the parser decodes them) or raw, with escapes that do not decode. */
 const rawQueryValues = ["%", "%zz", "%ff%fe", "%c0%af", "%ed%a0%80", "%e2%80", "%u0041", "a%2", "%%", "+%2B+"];
 
+/** What a forged cursor's key may hold in place of the list's own values: ids, text and instants the list never gives out. */
+const badCursorElements: (unknown | ((random: Random) => unknown))[] = [
+  "-".repeat(36),
+  (random: Random) => randomUuid(random).replace(/[0-9]/g, "-"),
+  (random: Random) => randomUuid(random).replace(/-/g, "0"),
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "2026-02-30T00:00:00.000Z",
+  "+275760-09-13T00:00:00.000Z",
+  "0000-01-01T00:00:00.000Z",
+  "2026-01-01",
+  1e308,
+  -1,
+  2 ** 53 + 2,
+  0.5,
+  null,
+  true,
+  [],
+  {},
+  "a".repeat(1_000),
+];
+
 /** A path segment: as written in the URL, and what the router hands the route once decoded (when known). */
 type Segment = { raw: string; decoded?: string };
 const escapedSegment = (text: string): Segment => ({ raw: escapeText(text), decoded: text });
@@ -371,6 +395,8 @@ type World = {
   foreignIds: string[];
   signature: string;
   blogSlugs: string[];
+  /** A real cursor's key per list operation (`GET /api/clients`...), as the list gave it out. */
+  cursorKeys: Map<string, unknown[]>;
   document: OpenApiDocument;
   operations: Operation[];
 };
@@ -804,6 +830,28 @@ function corruptionsOf(op: Operation): Corruption[] {
         { raw: name, decoded: [name, ""] },
       ]),
     ]);
+  }
+  // A real cursor (the list's own key, base64url JSON) with one element replaced, added or removed:
+  // one corruption per bad element, so each is tried in every run.
+  if (op.parameters.some((parameter) => parameter.in === "query" && parameter.name === "cursor")) {
+    for (const bad of badCursorElements) {
+      add(`?cursor: a real cursor holding ${shown(bad)}`, (op, random) => {
+        const draft = baseDraft(op, random);
+        const key = [...(world.cursorKeys.get(op.key) ?? ["a", randomUuid(random)])];
+        const at = random.int(0, key.length);
+        const change = random.int(0, 5);
+        const element = typeof bad === "function" ? bad(random) : bad;
+        if (change === 0) key.splice(at, 0, element);
+        else if (change === 1) key.splice(at, 1);
+        else key[Math.min(at, key.length - 1)] = element;
+        const cursor = Buffer.from(JSON.stringify(key)).toString("base64url");
+        return {
+          ...draft,
+          what: `cursor of ${shown(key)}`,
+          query: [...draft.query.filter((part) => part.decoded?.[0] !== "cursor"), queryPart("cursor", cursor)],
+        };
+      });
+    }
   }
   add("unknown query keys", (op, random) => {
     const draft = baseDraft(op, random);
@@ -1344,6 +1392,20 @@ describe("hostile input on every operation of the OpenAPI document", () => {
         };
       }),
     );
+    world.cursorKeys = new Map();
+    for (const op of world.operations) {
+      const names = op.parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name);
+      if (op.method !== "GET" || !names.includes("cursor") || !names.includes("limit") || op.path.includes("{"))
+        continue;
+      const page = await ctx.app.inject({
+        method: "GET",
+        url: `${op.path}?limit=1`,
+        headers: { cookie: `${SESSION_COOKIE}=${world.tokens.superAdmin}` },
+      });
+      const cursor = page.headers[NEXT_CURSOR_HEADER];
+      if (typeof cursor !== "string") throw new Error(`${op.key}?limit=1 gave out no cursor: seed more rows`);
+      world.cursorKeys.set(op.key, JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[]);
+    }
     await buildFingerprintSql();
   });
 
