@@ -196,6 +196,35 @@ const numberLikeText = [
   "9007199254740993",
   "18446744073709551616",
 ];
+/** Dates at the edges of the calendar (year 0, year 10000, the JavaScript Date's limits, leap days), per format. */
+const edgeDates: Record<string, string[]> = {
+  date: [
+    "0000-01-01",
+    "0000-02-29",
+    "0001-01-01",
+    "9999-12-31",
+    "10000-01-01",
+    "1969-12-31",
+    "2100-02-29",
+    "-0001-01-01",
+  ],
+  "date-time": [
+    "0000-01-01T00:00:00Z",
+    "0000-02-29T12:00:00+14:00",
+    "0001-01-01T00:00:00-23:59",
+    "9999-12-31T23:59:59.999999999Z",
+    "9999-12-31T23:59:59-23:59",
+    "+275760-09-13T00:00:00.000Z",
+    "-271821-04-20T00:00:00.000Z",
+    "1969-12-31T23:59:59.999Z",
+    "2026-01-01T24:00:00Z",
+    "2026-01-01T00:00:60Z",
+  ],
+};
+/** The format of a field's schema, looking inside anyOf / oneOf. */
+const formatOf = (schema: JsonSchema): string | undefined =>
+  schema.format ?? [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].map(formatOf).find(Boolean);
+
 /** Control characters, NUL, lone surrogates, direction overrides, BOM, line separators. */
 const controlText = [
   "\u0000",
@@ -650,6 +679,7 @@ function corruptionsOf(op: Operation): Corruption[] {
     set("poisoned object", poisoned);
     set("deep nesting", (random) => (random.chance(0.5) ? deepArray(5_000) : deepObject(random.int(33, 3_000))));
     set("array of the right thing", (random) => [validValue(schema, field, op, random)]);
+    for (const date of edgeDates[formatOf(schema) ?? ""] ?? []) set(`the date ${date}`, () => date);
     if (required.has(field)) {
       add(`${field}: missing`, (op, random) => {
         const body = bodyValue(op, random);
@@ -816,6 +846,8 @@ function corruptionsOf(op: Operation): Corruption[] {
       queryPart(name, random.pick([...numberLikeText, ...controlText, ...hostileNumbers])),
     ]);
     setQuery("raw escapes", (random) => [{ raw: `${name}=${random.pick(rawQueryValues)}` }]);
+    for (const date of edgeDates[formatOf(parameter.schema) ?? ""] ?? [])
+      setQuery(`the date ${date}`, () => [queryPart(name, date)]);
     setQuery("very long", (random) => [queryPart(name, longText(random, 65_536))]);
     setQuery("repeated", (random) => [
       queryPart(name, String(validValue(parameter.schema, name, op, random))),
