@@ -198,6 +198,10 @@ export const activityTasksLimit = 200;
 export const auditEntities = ["firm", "user", "client", "contact", "task", "template"] as const;
 export type AuditEntity = (typeof auditEntities)[number];
 
+/** A date of the years 1 to 9999: the calendar PostgreSQL knows has no year 0. */
+const calendarDate = (message: string) =>
+  z.iso.date({ error: message }).refine((date) => !date.startsWith("0000-"), message);
+
 export const auditEventsQuerySchema = z
   .strictObject({
     entity: z
@@ -206,8 +210,8 @@ export const auditEventsQuerySchema = z
     entityId: z.uuid({ error: "entityId must be an id" }).optional(),
     userId: z.uuid({ error: "userId must be an id" }).optional(),
     /** Calendar dates in the firm's time zone, both included. */
-    from: z.iso.date({ error: "from must be a date (YYYY-MM-DD)" }).optional(),
-    to: z.iso.date({ error: "to must be a date (YYYY-MM-DD)" }).optional(),
+    from: calendarDate("from must be a date (YYYY-MM-DD)").optional(),
+    to: calendarDate("to must be a date (YYYY-MM-DD)").optional(),
     cursor: z.string().max(200, "Invalid cursor").optional(),
     limit: z.coerce
       .number({ error: "limit must be a number from 1 to 100" })

@@ -209,6 +209,19 @@ describe("the audit trail API", () => {
       expect(await verifyAuditChain(ctx.database.db, firm.id)).toMatchObject({ intact: true });
     });
 
+    it("refuses a date of the year 0 with 400 (PostgreSQL has no year 0), never a 500", async () => {
+      for (const [query, message] of [
+        ["from=0000-01-01", "from must be a date (YYYY-MM-DD)"],
+        ["to=0000-02-29", "to must be a date (YYYY-MM-DD)"],
+        ["from=0000-12-31&to=0001-01-01", "from must be a date (YYYY-MM-DD)"],
+      ] as const) {
+        const response = await admin.get(`/api/audit-events?${query}`);
+        expect(response.status, query).toBe(400);
+        expect(response.body, query).toMatchObject({ code: "VALIDATION_FAILED", message });
+      }
+      expect((await admin.get("/api/audit-events?from=0001-01-01&to=9999-12-31")).status).toBe(200);
+    });
+
     it("refuses a range that ends before it starts, and a cursor it never gave out", async () => {
       const reversed = await admin.get("/api/audit-events?from=2026-01-11&to=2026-01-10");
       expect(reversed.status).toBe(400);

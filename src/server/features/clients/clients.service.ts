@@ -22,6 +22,7 @@ import {
 } from "../../platform/db/schema";
 import { containsPattern } from "../../platform/db/search";
 import { AppError } from "../../platform/errors";
+import { unacceptableInput } from "../../platform/http";
 import { decodeCursor, keysetPage } from "../../platform/keyset";
 import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
@@ -516,7 +517,20 @@ function pickAudited(input: CreateClientInput) {
   return { name, industry, address, phone, email, status };
 }
 
-/** Keyset cursors: the last row's sort key, opaque to callers. */
-/** The list's key: the client's name and id. */
-const readClientKey = ([name, id]: unknown[]) =>
-  typeof name === "string" && typeof id === "string" && /^[0-9a-f-]{36}$/i.test(id) ? { name, id } : undefined;
+const uuidText = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The list's keyset cursor key: the last row's name and id, as the list gave them out. Anything
+ * else is refused here, before it reaches PostgreSQL: an id that is not a uuid, or a name no
+ * column can hold (NUL, a lone surrogate), would fail there as our error (a 500).
+ */
+const readClientKey = (key: unknown[]) => {
+  const [name, id] = key;
+  return key.length === 2 &&
+    typeof name === "string" &&
+    unacceptableInput(name) === undefined &&
+    typeof id === "string" &&
+    uuidText.test(id)
+    ? { name, id }
+    : undefined;
+};

@@ -408,6 +408,27 @@ describe("clients API", () => {
     expect(bad.body.message).toBe("The cursor is not one this list gave out");
   });
 
+  it("refuses a well-formed cursor whose key the list never gave out (not a uuid, NUL, a lone surrogate) with 400, never a 500", async () => {
+    const client = await admin();
+    const cursorOf = (key: unknown[]) => Buffer.from(JSON.stringify(key)).toString("base64url");
+    const someId = "0b8f2c1e-3d4a-4f5b-8c6d-7e8f9a0b1c2d";
+    for (const key of [
+      ["Acme", "-".repeat(36)],
+      ["Acme", "0000000000000000000000000000000000-0"],
+      ["Acme", someId.toUpperCase().replace(/-/g, "0")],
+      ["Ac\u0000me", someId],
+      ["\ud800", someId],
+      ["Acme", someId, "extra"],
+      [42, someId],
+    ]) {
+      const response = await client.get(`/api/clients?limit=2&cursor=${cursorOf(key)}`);
+      expect(response.status, JSON.stringify(key)).toBe(400);
+      expect(response.body).toEqual({ message: "The cursor is not one this list gave out", code: "BAD_REQUEST" });
+    }
+    const valid = await client.get(`/api/clients?limit=2&cursor=${cursorOf(["Acme", someId])}`);
+    expect(valid.status).toBe(200);
+  });
+
   it("S-ROLE-07 S-ROLE-08 a user sees only their assigned clients and cannot create or change any", async () => {
     const user = await signIn(ctx.app, world.users.user);
     const list = await user.get("/api/clients");
