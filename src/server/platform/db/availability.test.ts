@@ -122,7 +122,9 @@ describe("which errors mean the database is unreachable", () => {
     await victim.connect();
     await admin.connect();
     try {
-      const lost = new Promise<Error>((resolve) => victim.once("error", resolve));
+      // The client emits 'error' twice, for the termination and then for its closed socket: the
+      // listener stays so that the second is heard too; the first is the one looked at.
+      const lost = new Promise<Error>((resolve) => victim.on("error", resolve));
       const [{ pid }] = (await victim.query<{ pid: number }>("select pg_backend_pid() as pid")).rows as [
         { pid: number },
       ];
