@@ -24,7 +24,8 @@ import { makeTempDir } from "../tests/temp-dir";
  * The host's speed drifts by tens of percent within seconds, so the two servers take turns in
  * short slices (ABBA order) and each one's figures are pooled over its slices.
  * Run: npm run bench (about five minutes). BENCH_SECONDS (default 12) is each server's total time
- * per route, BENCH_SLICE (default 2) the length of one turn.
+ * per route, BENCH_SLICE (default 2) the length of one turn, BENCH_ROUTES (a comma-separated list of
+ * path prefixes, e.g. "/api/health,/api/users") the reads to run, all by default.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 12);
 const slice = Number(process.env.BENCH_SLICE ?? 2);
@@ -51,6 +52,10 @@ const reads = [
   },
   { path: "/api/firm", what: "the firm's name, plan and time zone", signedIn: true },
 ];
+
+const only = process.env.BENCH_ROUTES?.split(",").filter(Boolean);
+const chosen = only ? reads.filter((read) => only.some((prefix) => read.path.startsWith(prefix))) : reads;
+if (chosen.length === 0) throw new Error(`BENCH_ROUTES names no read the bench has: ${process.env.BENCH_ROUTES}`);
 
 const dataDir = makeTempDir();
 const embedded = await startEmbeddedPostgres({ dataDir });
@@ -109,7 +114,7 @@ try {
   const busiest = [...list].sort((a, b) => b.taskCounts.total - a.taskCounts.total)[0]?.id ?? "";
 
   const table: string[] = [];
-  for (const listed of reads) {
+  for (const listed of chosen) {
     const read = { ...listed, path: listed.path.replace("{busiest}", busiest) };
     const headers = { origin, ...(read.signedIn ? { cookie } : {}) };
     // Both must answer the same bytes, or the comparison would be unfair to one of them.

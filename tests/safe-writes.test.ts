@@ -1,4 +1,4 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   auditEvents,
@@ -235,7 +235,7 @@ type Create = {
 };
 
 /** A library template can be added once per firm, so each test adds its own. */
-const librarySlots = { once: 0, reused: 1, "per-firm": 2, expired: 3, burst: 4 } as const;
+const librarySlots = { once: 0, reused: 1, "per-firm": 2, expired: 3, burst: 4, lost: 5 } as const;
 
 const countOf = async (
   table: typeof clients | typeof contacts | typeof tasks | typeof taskTemplates,
@@ -424,6 +424,59 @@ const idempotency = () =>
           }
         }
         expect(await create.rows(home.firm.id), create.what).toBe(1);
+      }
+    });
+
+    it("S-SAFE-14 a create and its key's mark commit together: a create whose key cannot be marked creates nothing", async () => {
+      const { db } = ctx.database;
+      // PostgreSQL itself refuses the mark, as the last statement of the create's transaction.
+      await db.execute(sql`create function refuse_mark() returns trigger language plpgsql as $$
+        begin raise exception 'the mark is refused'; end $$`);
+      await db.execute(sql`create trigger refuse_mark before update of committed_at on idempotency_keys
+        for each row execute function refuse_mark()`);
+      try {
+        for (const create of creates(home, "lost")) {
+          const failed = await keyed(admin, create, `unmarked-${create.what}`);
+          expect(failed.status, `${create.what}: ${failed.text}`).toBe(500);
+          expect(await create.rows(home.firm.id), create.what).toBe(0);
+        }
+      } finally {
+        await db.execute(sql`drop trigger refuse_mark on idempotency_keys`);
+        await db.execute(sql`drop function refuse_mark()`);
+      }
+      // Nothing committed, so each key is free again, and the same request with it now creates.
+      for (const create of creates(home, "lost")) {
+        expect((await keyed(admin, create, `unmarked-${create.what}`)).status, create.what).toBe(create.status);
+        expect(await create.rows(home.firm.id), create.what).toBe(1);
+      }
+    });
+
+    it("S-SAFE-14 a key whose create committed but whose answer was lost (the process died between the two) creates nothing more", async () => {
+      for (const create of creates(home, "lost")) {
+        const key = `unmarked-${create.what}`;
+        // What a process killed after the create's commit and before keeping its answer leaves
+        // behind: the key marked done by the create's transaction, no answer, the lease long over.
+        const [kept] = await ctx.database.db
+          .update(idempotencyKeys)
+          .set({
+            responseStatus: null,
+            responseBody: null,
+            responseEtag: null,
+            startedAt: new Date(Date.now() - 3600_000),
+          })
+          .where(and(eq(idempotencyKeys.firmId, home.firm.id), eq(idempotencyKeys.key, key)))
+          .returning({ committedAt: idempotencyKeys.committedAt });
+        expect(kept?.committedAt, create.what).toBeInstanceOf(Date);
+        const events = await auditCount(home.firm.id);
+        const again = await keyed(admin, create, key);
+        expect(again.status, create.what).toBe(409);
+        expect(again.body, create.what).toEqual({
+          code: "IDEMPOTENCY_KEY_ANSWER_LOST",
+          message: expect.stringMatching(/already carried out, but its answer was lost/),
+        });
+        expect(again.headers["retry-after"], create.what).toBeUndefined();
+        expect(await create.rows(home.firm.id), create.what).toBe(1);
+        expect(await auditCount(home.firm.id), create.what).toBe(events);
       }
     });
 

@@ -3,7 +3,7 @@ import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ETAG_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from "../../shared/versions";
-import type { Database } from "../platform/db/database";
+import { type Database, markingEachCommit } from "../platform/db/database";
 import { idempotencyKeys } from "../platform/db/schema";
 import { AppError } from "../platform/errors";
 import { requireActor } from "./actor";
@@ -13,8 +13,17 @@ import { requireActor } from "./actor";
  * draft "The Idempotency-Key HTTP Header Field": the first request with a key runs and its answer
  * is kept for 24 hours per firm; the same key with the same request is answered from the store and
  * creates nothing; the same key with another request is refused with 422; a repeat that arrives
- * while the first is still running gets 409 and Retry-After. Only successes are kept: a refused or
- * failed request leaves the key free, so the caller can fix the request and send it again.
+ * while the first is still running gets 409 and Retry-After. Only successes are kept: a request
+ * refused or failed before its write committed leaves the key free, so the caller can fix the
+ * request and send it again.
+ *
+ * The create's own transaction marks the key as done (`committed_at`) as its last statement, so
+ * the key and the create commit together. A process that dies after that commit and before the
+ * answer is kept (milliseconds) leaves a key that is done but has no answer: a repeat of it creates
+ * nothing: while the running lease lasts it is told to retry, as if the first were still running,
+ * and after it that the answer was lost (409, IDEMPOTENCY_KEY_ANSWER_LOST). So is a repeat of a
+ * request whose create committed and whose answer then failed. Only a key whose request committed
+ * nothing is free again.
  *
  * A route opts in by declaring the header in its headers schema (`idempotencyKeyHeaders`, or
  * `idempotencyKeyHeader` with others).
@@ -65,12 +74,19 @@ declare module "fastify" {
 }
 
 export function registerIdempotency(app: FastifyInstance, { db }: { db: Database }) {
-  const claim = async (request: FastifyRequest, reply: FastifyReply) => {
+  // Callback style, so that the handler runs inside markingEachCommit when the request holds a key.
+  const claim = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-    if (header === undefined) return;
+    if (header === undefined) return done();
     const key = typeof header === "string" ? idempotencyKeyOf(header) : null;
-    if (key === null) throw new AppError("BAD_REQUEST", idempotencyKeyMessage);
-    return claimOrReplay(db, request, reply, key);
+    if (key === null) return done(new AppError("BAD_REQUEST", idempotencyKeyMessage));
+    claimOrReplay(db, request, reply, key).then(() => {
+      const held = request.idempotencyKey;
+      if (held === undefined || reply.sent) return done();
+      const markDone = (tx: Pick<Database, "update">) =>
+        tx.update(idempotencyKeys).set({ committedAt: sql`now()` }).where(heldRow(held));
+      markingEachCommit(markDone, () => done());
+    }, done);
   };
 
   // The answer as serialized, before any compression (see the hook order below).
@@ -78,7 +94,7 @@ export function registerIdempotency(app: FastifyInstance, { db }: { db: Database
     const held = request.idempotencyKey;
     if (held === undefined) return payload;
     request.idempotencyKey = undefined;
-    const row = and(eq(idempotencyKeys.firmId, held.firmId), eq(idempotencyKeys.key, held.key));
+    const row = heldRow(held);
     if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === "string") {
       const etag = reply.getHeader(ETAG_HEADER);
       await db
@@ -90,7 +106,7 @@ export function registerIdempotency(app: FastifyInstance, { db }: { db: Database
         })
         .where(row);
     } else {
-      await db.delete(idempotencyKeys).where(and(row, isNull(idempotencyKeys.responseStatus)));
+      await db.delete(idempotencyKeys).where(and(row, isNull(idempotencyKeys.committedAt)));
     }
     return payload;
   };
@@ -105,6 +121,9 @@ export function registerIdempotency(app: FastifyInstance, { db }: { db: Database
   });
 }
 
+const heldRow = (held: { firmId: string; key: string }) =>
+  and(eq(idempotencyKeys.firmId, held.firmId), eq(idempotencyKeys.key, held.key));
+
 const asArray = <Hook>(hooks: Hook | Hook[] | undefined): Hook[] =>
   hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 
@@ -117,7 +136,7 @@ function fingerprintOf(request: FastifyRequest, userId: string): string {
 async function claimOrReplay(db: Database, request: FastifyRequest, reply: FastifyReply, key: string) {
   const actor = requireActor(request);
   const fingerprint = fingerprintOf(request, actor.userId);
-  const row = and(eq(idempotencyKeys.firmId, actor.firmId), eq(idempotencyKeys.key, key));
+  const row = heldRow({ firmId: actor.firmId, key });
   // A key past its 24 hours is forgotten, whether or not housekeeping has removed it yet.
   await db.delete(idempotencyKeys).where(and(row, lt(idempotencyKeys.createdAt, expiredBefore())));
   const [claimed] = await db
@@ -150,13 +169,20 @@ async function claimOrReplay(db: Database, request: FastifyRequest, reply: Fasti
       .type("application/json; charset=utf-8")
       .send(kept.responseBody);
   }
+  // Done but unanswered: still answering, or its process died between the two (past the lease).
+  if (kept.committedAt !== null && kept.startedAt.getTime() < Date.now() - RUNNING_LEASE_MS) {
+    throw new AppError(
+      "IDEMPOTENCY_KEY_ANSWER_LOST",
+      "This request was already carried out, but its answer was lost; reload to see what it did",
+    );
+  }
   const [takenOver] = await db
     .update(idempotencyKeys)
     .set({ startedAt: sql`now()` })
     .where(
       and(
         row,
-        isNull(idempotencyKeys.responseStatus),
+        isNull(idempotencyKeys.committedAt),
         lt(idempotencyKeys.startedAt, new Date(Date.now() - RUNNING_LEASE_MS)),
       ),
     )

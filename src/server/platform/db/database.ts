@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { currentScope, type FirmScope, scopeSettings } from "./firm-scope";
@@ -25,11 +26,32 @@ export function connectDatabase(options: { url: string; poolSize: number }): Dat
   // not crash the app either. Its query fails with the error, and the pool drops it on release.
   pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzle(pool, { schema });
+  // Each transaction ends with the mark its caller's code asked for, if any (markingEachCommit).
+  const transaction = db.transaction.bind(db);
+  db.transaction = (work, config) =>
+    transaction(async (tx) => {
+      const result = await work(tx);
+      await beforeCommit.getStore()?.(tx);
+      return result;
+    }, config);
   return { db, pool, close: () => pool.end() };
 }
 
+type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
 /** Either the database or an open transaction: what services and factories write through. */
-export type DbExecutor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type DbExecutor = Database | Transaction;
+
+const beforeCommit = new AsyncLocalStorage<(tx: Transaction) => Promise<unknown>>();
+
+/**
+ * Runs `work` so that every transaction it opens on the database (not the savepoints nested in
+ * one) runs `mark` as its last statement before it commits: a write that must be atomic with
+ * whatever the work commits, without the services knowing of it. An Idempotency-Key uses it to
+ * record that its create happened (tenancy/idempotency.ts).
+ */
+export const markingEachCommit = <T>(mark: (tx: Transaction) => Promise<unknown>, work: () => T): T =>
+  beforeCommit.run(mark, work);
 
 /** The firm scope each pooled connection last had its settings set for ("" for none yet). */
 const appliedScope = new WeakMap<pg.PoolClient, string>();

@@ -521,6 +521,8 @@ export const idempotencyKeys = pgTable(
     /** SHA-256 of the method, route, path parameters, user and body: the request the key belongs to. */
     fingerprint: text("fingerprint").notNull(),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the request's write committed: set in the same transaction as the write itself. */
+    committedAt: timestamp("committed_at", { withTimezone: true }),
     responseStatus: integer("response_status"),
     /** The answer's JSON text, sent again as it was. */
     responseBody: text("response_body"),
