@@ -4,7 +4,7 @@ import { SIGNED_IN_COOKIE } from "../../../shared/auth";
 import { type Action, can, forbiddenMessage } from "../../../shared/permissions";
 import type { Config } from "../../platform/config";
 import type { Database } from "../../platform/db/database";
-import { withFirm } from "../../platform/db/firm-scope";
+import { continueInFirm } from "../../platform/db/firm-scope";
 import { AppError } from "../../platform/errors";
 import { requestOrigin } from "../../tenancy/actor";
 import { findSession, SESSION_COOKIE } from "./sessions";
@@ -77,7 +77,7 @@ export async function registerAccessControl(app: FastifyInstance, options: { db:
   // The handler, and the route's own hooks that run after this one, act in the actor's firm: the
   // database shows them that firm's rows only (platform/db/firm-scope.ts). Without a session, in none.
   app.addHook("preHandler", (request, _reply, done) => {
-    if (request.actor) withFirm(request.actor.firmId, done);
+    if (request.actor) continueInFirm(request.actor.firmId, done);
     else done();
   });
 }

@@ -20,11 +20,25 @@ export type FirmScope =
   /** For statements that read no tenant table (or only through a function that decides itself). */
   | { kind: "any" };
 
-const storage = new AsyncLocalStorage<FirmScope>();
+/**
+ * What travels with the running code: its firm scope, and the statement each transaction it opens
+ * runs last before it commits, if any (markingEachCommit). One AsyncLocalStorage holds both: on
+ * Node 20 each one in use adds work to every promise the process makes.
+ */
+type Context = { scope: FirmScope; beforeCommit?: CommitMark };
+/** A statement added to the end of a transaction; `tx` is the transaction (platform/db/database.ts). */
+export type CommitMark = (tx: never) => Promise<unknown>;
+
+const storage = new AsyncLocalStorage<Context>();
 const noFirm: FirmScope = { kind: "no-firm" };
 
 /** The scope the code running now acts in; outside any, no firm. */
-export const currentScope = (): FirmScope => storage.getStore() ?? noFirm;
+export const currentScope = (): FirmScope => storage.getStore()?.scope ?? noFirm;
+
+/** The mark the running code's transactions end with, if any. */
+export const currentCommitMark = (): CommitMark | undefined => storage.getStore()?.beforeCommit;
+
+const inScope = (scope: FirmScope): Context => ({ scope, beforeCommit: storage.getStore()?.beforeCommit });
 
 /*
  * Each runs `work` in a scope and awaits it there: a query builder runs its query only when
@@ -33,15 +47,28 @@ export const currentScope = (): FirmScope => storage.getStore() ?? noFirm;
 
 /** Runs `work` acting for one firm: its queries see that firm's rows only. */
 export const withFirm = <T>(firmId: string, work: () => T | PromiseLike<T>): Promise<T> =>
-  storage.run({ kind: "firm", firmId }, async () => await work());
+  storage.run(inScope({ kind: "firm", firmId }), async () => await work());
+
+/** Calls `next` acting for one firm: for a hook that hands the rest of a request over to it. */
+export const continueInFirm = (firmId: string, next: () => void): void =>
+  storage.run(inScope({ kind: "firm", firmId }), next);
 
 /** Runs `work` across every firm: for the few reads and jobs that must, each named where it is used. */
 export const acrossFirms = <T>(work: () => T | PromiseLike<T>): Promise<T> =>
-  storage.run({ kind: "all-firms" }, async () => await work());
+  storage.run(inScope({ kind: "all-firms" }), async () => await work());
 
 /** Runs `work` on whatever scope a pooled connection has: for statements that read no tenant row. */
 export const inAnyScope = <T>(work: () => T | PromiseLike<T>): Promise<T> =>
-  storage.run({ kind: "any" }, async () => await work());
+  storage.run(inScope({ kind: "any" }), async () => await work());
+
+/**
+ * Runs `work` (in the current scope) so that every transaction it opens on the database, not the
+ * savepoints nested in one, runs `mark` as its last statement before it commits: a write that must
+ * be atomic with whatever the work commits, without the services knowing of it. An Idempotency-Key
+ * records this way that its create happened (tenancy/idempotency.ts).
+ */
+export const markingEachCommit = <T>(mark: CommitMark, work: () => T): T =>
+  storage.run({ scope: currentScope(), beforeCommit: mark }, work);
 
 /** The settings a connection needs for `scope`, as the values of tendwell.firm_id and tendwell.all_firms. */
 export function scopeSettings(scope: Exclude<FirmScope, { kind: "any" }>): [firmId: string, allFirms: string] {
