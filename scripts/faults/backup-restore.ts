@@ -10,6 +10,8 @@ import { createRandom } from "../../src/server/seed/random";
 import { drawSignature } from "../../src/server/seed/signature-image";
 import { type AppProcess, startApp } from "../../tests/app-process";
 import { makeTempDir } from "../../tests/temp-dir";
+import { demoSignIn } from "./app-instance";
+import { httpSession, type Session } from "./http-client";
 import { type FaultCheck, type FaultReport, runFaultScript } from "./report";
 
 /*
@@ -45,29 +47,17 @@ const runScript = (script: string, args: string[], env: Record<string, string>) 
   });
 };
 
-async function signIn(app: AppProcess): Promise<{ cookie: string; origin: string }> {
-  const origin = app.baseUrl;
-  const response = await fetch(`${origin}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin },
-    body: JSON.stringify({ username: "olivia.hart", password: "tendwell-demo" }),
-  });
-  if (response.status !== 200) throw new Error(`sign-in answered ${response.status}: ${await response.text()}`);
-  const cookie = response.headers
-    .getSetCookie()
-    .map((set) => set.split(";")[0])
-    .join("; ");
-  return { cookie, origin };
+/** A session signed in as the demo firm's super admin on `app`. */
+async function signedIn(app: AppProcess): Promise<Session> {
+  const session = httpSession(app.baseUrl);
+  await session.signIn(demoSignIn.username, demoSignIn.password);
+  return session;
 }
 
 /** `count` writers, each alternating a new client and a sign-off, until stopped. */
 async function startWriters(app: AppProcess, count: number): Promise<Writers> {
-  const { cookie, origin } = await signIn(app);
-  const headers = { "content-type": "application/json", origin, cookie };
-  const listed = (await (await fetch(`${origin}/api/tasks?limit=500`, { headers })).json()) as {
-    id: string;
-    status: string;
-  }[];
+  const session = await signedIn(app);
+  const listed = (await session.get("/api/tasks?limit=500")).body as { id: string; status: string }[];
   const open = listed.filter((task) => task.status !== "completed").map((task) => task.id);
   const signature = drawSignature("Olivia Hart", createRandom(7)).dataUrl;
   const writers: Writers = { acks: [], refused: 0, errors: [], stop: async () => {} };
@@ -77,22 +67,16 @@ async function startWriters(app: AppProcess, count: number): Promise<Writers> {
       try {
         const taskId = round % 2 === 1 ? open.shift() : undefined;
         if (taskId) {
-          const response = await fetch(`${origin}/api/tasks/${taskId}/complete`, {
-            method: "PATCH",
-            headers,
-            body: JSON.stringify({ signature, printedName: "Olivia Hart" }),
+          const answer = await session.patch(`/api/tasks/${taskId}/complete`, {
+            signature,
+            printedName: "Olivia Hart",
           });
-          if (response.ok) writers.acks.push({ kind: "task", id: taskId, at: Date.now() });
+          if (answer.status === 200) writers.acks.push({ kind: "task", id: taskId, at: Date.now() });
           else writers.refused += 1; // an archived client's task, say: refused, so not a write
-          await response.arrayBuffer();
         } else {
-          const response = await fetch(`${origin}/api/clients`, {
-            method: "POST",
-            headers,
-            body: JSON.stringify({ name: `Load client ${writer}-${round}` }),
-          });
-          const body = (await response.json()) as { id?: string };
-          if (response.status === 201 && body.id) writers.acks.push({ kind: "client", id: body.id, at: Date.now() });
+          const answer = await session.post("/api/clients", { name: `Load client ${writer}-${round}` });
+          const id = (answer.body as { id?: string } | undefined)?.id;
+          if (answer.status === 201 && id) writers.acks.push({ kind: "client", id, at: Date.now() });
           else writers.refused += 1;
         }
       } catch (error) {
@@ -105,6 +89,7 @@ async function startWriters(app: AppProcess, count: number): Promise<Writers> {
   writers.stop = async () => {
     running = false;
     await Promise.all(loops);
+    session.close();
   };
   return writers;
 }
@@ -170,12 +155,13 @@ export async function backupRestoreScenario(options: { writers?: number; loadSec
     // 4. The app on the restored data.
     const again = await startApp({ DATA_DIR: restored, RATE_LIMIT_PER_MINUTE: "1000000" });
     apps.push(again);
-    const { cookie, origin } = await signIn(again);
-    const verifyResponse = await fetch(`${origin}/api/audit-events/verify`, { headers: { cookie, origin } });
-    const verification = (await verifyResponse.json()) as { intact?: boolean; events?: number };
+    const reader = await signedIn(again);
+    const verifyAnswer = await reader.get("/api/audit-events/verify");
+    reader.close();
+    const verification = verifyAnswer.body as { intact?: boolean; events?: number };
     check(
       "the restored app's audit trail verifies",
-      verifyResponse.status === 200 && verification.intact === true,
+      verifyAnswer.status === 200 && verification.intact === true,
       JSON.stringify(verification),
     );
     const found = await withSocket(restored, async (client) => {
