@@ -26,6 +26,11 @@ import { makeTempDir } from "../tests/temp-dir";
  * Run: npm run bench (about five minutes). BENCH_SECONDS (default 12) is each server's total time
  * per route, BENCH_SLICE (default 2) the length of one turn, BENCH_ROUTES (a comma-separated list of
  * path prefixes, e.g. "/api/health,/api/users") the reads to run, all by default.
+ *
+ * BENCH_BASELINE=<another checkout> adds that checkout's app as a third server in the same turns,
+ * connected as the database's superuser (so row-level security does not apply to it), and reports
+ * its ratio and the change from it: how a change's cost is measured in one run, rather than as the
+ * difference of two runs that the host's drift between them would blur.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 12);
 const slice = Number(process.env.BENCH_SLICE ?? 2);
@@ -33,6 +38,7 @@ const slices = Math.max(1, Math.round(seconds / slice));
 const CONNECTIONS = 10;
 
 type Target = { name: string; baseUrl: string };
+const baselineRoot = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : undefined;
 type Sample = { requests: number; seconds: number; p50: number; p99: number };
 
 const reads = [
@@ -81,6 +87,15 @@ try {
   const floor = await startFloor(embedded.url);
   processes.push(floor);
   const tendwell: Target = { name: "Tendwell", baseUrl: app.baseUrl };
+  const targets: Target[] = [tendwell, floor];
+  if (baselineRoot) {
+    const other = await startApp(
+      { DATABASE_URL: embedded.url, NODE_ENV: "production", LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "1000000" },
+      { root: baselineRoot },
+    );
+    processes.push(other);
+    targets.push({ name: "baseline", baseUrl: other.baseUrl });
+  }
 
   const origin = new URL(app.baseUrl).origin;
   const signIn = await fetch(`${app.baseUrl}/api/auth/login`, {
@@ -118,22 +133,27 @@ try {
     const read = { ...listed, path: listed.path.replace("{busiest}", busiest) };
     const headers = { origin, ...(read.signedIn ? { cookie } : {}) };
     // Both must answer the same bytes, or the comparison would be unfair to one of them.
-    const [ours, theirs] = await Promise.all(
-      [tendwell, floor].map((target) => fetch(`${target.baseUrl}${read.path}`, { headers }).then((r) => r.text())),
+    const [ours, ...theirs] = await Promise.all(
+      targets.map((target) => fetch(`${target.baseUrl}${read.path}`, { headers }).then((r) => r.text())),
     );
-    if (ours !== theirs) throw new Error(`${read.path}: the floor answers differently:\n${ours}\n${theirs}`);
+    theirs.forEach((answer, i) => {
+      if (answer !== ours)
+        throw new Error(`${read.path}: the ${targets[i + 1]?.name} answers differently:\n${ours}\n${answer}`);
+    });
 
-    const samples: Record<string, Sample[]> = { Tendwell: [], floor: [] };
-    for (const target of [tendwell, floor]) await load(target, read.path, 2, { headers }); // warm-up
+    const samples = new Map<Target, Sample[]>(targets.map((target) => [target, []]));
+    for (const target of targets) await load(target, read.path, 2, { headers }); // warm-up
     for (let turn = 0; turn < slices; turn++) {
-      for (const target of turn % 2 === 0 ? [tendwell, floor] : [floor, tendwell]) {
-        samples[target.name]?.push(await load(target, read.path, slice, { headers }));
-      }
+      // Each turn starts with another server (ABBA for two), so none always runs first.
+      const order = turn % 2 === 0 ? targets : [...targets].reverse();
+      for (const target of order) samples.get(target)?.push(await load(target, read.path, slice, { headers }));
     }
-    const t = pooled(samples.Tendwell ?? []);
-    const f = pooled(samples.floor ?? []);
+    const [t, f, b] = targets.map((target) => pooled(samples.get(target) ?? []));
+    if (!t || !f) throw new Error("the bench has Tendwell and the floor");
+    const ratio = t.rps / f.rps;
+    const compared = b ? ` ${(b.rps / f.rps).toFixed(2)} | ${signed(ratio - b.rps / f.rps)} |` : "";
     table.push(
-      `| GET ${listed.path.replace("{busiest}", "{id}")} (${read.what}) | ${Math.round(t.rps)} | ${t.p50} | ${t.p99} | ${Math.round(f.rps)} | ${f.p50} | ${f.p99} | **${(t.rps / f.rps).toFixed(2)}** |`,
+      `| GET ${listed.path.replace("{busiest}", "{id}")} (${read.what}) | ${Math.round(t.rps)} | ${t.p50} | ${t.p99} | ${Math.round(f.rps)} | ${f.p50} | ${f.p99} | **${ratio.toFixed(2)}** |${compared}`,
     );
     console.error(`${read.path}: done`);
   }
@@ -151,8 +171,12 @@ try {
     `\n${cpu.length} × ${cpu[0]?.model ?? "CPU"}, Node ${process.version}, embedded PostgreSQL 17 on a Unix socket, ` +
       `demo firm (${size}); ${CONNECTIONS} connections, ${slices} alternating turns of ${slice} s per server and route\n`,
   );
-  console.log("| request | Tendwell req/s | p50 ms | p99 ms | floor req/s | p50 ms | p99 ms | ratio |");
-  console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+  if (baselineRoot) console.log(`baseline: ${baselineRoot} as the superuser\n`);
+  const extra = baselineRoot ? [" baseline ratio |", " change |"] : [];
+  console.log(
+    `| request | Tendwell req/s | p50 ms | p99 ms | floor req/s | p50 ms | p99 ms | ratio |${extra.join("")}`,
+  );
+  console.log(`| --- | --- | --- | --- | --- | --- | --- | --- |${extra.map(() => " --- |").join("")}`);
   for (const row of table) console.log(row);
   console.log(
     `\nPOST /api/auth/login (argon2id verification, new session), 4 connections: ${Math.round(login.requests / login.seconds)} req/s, p50 ${login.p50} ms, p99 ${login.p99} ms`,
@@ -161,6 +185,10 @@ try {
   for (const child of processes.reverse()) await child.stop();
   await embedded.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+function signed(value: number): string {
+  return `${value >= 0 ? "+" : ""}${value.toFixed(2)}`;
 }
 
 /** Requests/s over all of a server's turns; latency percentiles as the median of its turns'. */

@@ -11,17 +11,23 @@ export type AppProcess = {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 };
 
-const mainModule = path.join(projectPaths.root, "src", "server", "main.ts");
+type SpawnOptions = {
+  uid?: number;
+  gid?: number;
+  /** The checkout whose app runs (this one by default): the bench compares with another. */
+  root?: string;
+};
 
 /** Runs `src/server/main.ts` as a real process, as `npm start` would, with the given environment. */
-export function spawnApp(env: Record<string, string>, options: { uid?: number; gid?: number } = {}) {
+export function spawnApp(env: Record<string, string>, options: SpawnOptions = {}) {
   // Only what the test gives decides which database the app uses.
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, ["--import", "tsx", mainModule], {
-    cwd: projectPaths.root,
+  const { root = projectPaths.root, ...user } = options;
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src", "server", "main.ts")], {
+    cwd: root,
     env: { ...inherited, NODE_ENV: "development", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
-    ...options,
+    ...user,
   });
   let output = "";
   child.stdout?.on("data", (chunk) => {
@@ -42,7 +48,7 @@ export function spawnApp(env: Record<string, string>, options: { uid?: number; g
 }
 
 /** Starts the app and waits for its banner; rejects with the output if it exits first. */
-export async function startApp(env: Record<string, string>, options: { uid?: number; gid?: number } = {}) {
+export async function startApp(env: Record<string, string>, options: SpawnOptions = {}) {
   const { child, exited, output } = spawnApp(env, options);
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner within 60 s:\n${output()}`)), 60_000);
