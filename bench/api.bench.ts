@@ -27,10 +27,11 @@ import { makeTempDir } from "../tests/temp-dir";
  * per route, BENCH_SLICE (default 2) the length of one turn, BENCH_ROUTES (a comma-separated list of
  * path prefixes, e.g. "/api/health,/api/users") the reads to run, all by default.
  *
- * BENCH_BASELINE=<another checkout> adds that checkout's app as a third server in the same turns,
- * connected as the database's superuser (so row-level security does not apply to it), and reports
- * its ratio and the change from it: how a change's cost is measured in one run, rather than as the
- * difference of two runs that the host's drift between them would blur.
+ * BENCH_BASELINE=<another checkout> adds that checkout's app and its own floor to the same turns
+ * (both connected as the database's superuser, so row-level security does not apply to that app),
+ * and reports the baseline's ratio to its floor and the change from it: how a change's cost is
+ * measured in one run, rather than as the difference of two runs that the host's drift between
+ * them would blur.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 12);
 const slice = Number(process.env.BENCH_SLICE ?? 2);
@@ -94,7 +95,9 @@ try {
       { root: baselineRoot },
     );
     processes.push(other);
-    targets.push({ name: "baseline", baseUrl: other.baseUrl });
+    const otherFloor = await startFloor(embedded.url, baselineRoot);
+    processes.push(otherFloor);
+    targets.push({ name: "baseline", baseUrl: other.baseUrl }, { ...otherFloor, name: "baseline floor" });
   }
 
   const origin = new URL(app.baseUrl).origin;
@@ -133,13 +136,15 @@ try {
     const read = { ...listed, path: listed.path.replace("{busiest}", busiest) };
     const headers = { origin, ...(read.signedIn ? { cookie } : {}) };
     // Both must answer the same bytes, or the comparison would be unfair to one of them.
-    const [ours, ...theirs] = await Promise.all(
+    // Each app and its floor must answer the same bytes, or the comparison would be unfair to one of them.
+    const answers = await Promise.all(
       targets.map((target) => fetch(`${target.baseUrl}${read.path}`, { headers }).then((r) => r.text())),
     );
-    theirs.forEach((answer, i) => {
-      if (answer !== ours)
-        throw new Error(`${read.path}: the ${targets[i + 1]?.name} answers differently:\n${ours}\n${answer}`);
-    });
+    for (const pair of [0, 2]) {
+      const [app, itsFloor] = [answers[pair], answers[pair + 1]];
+      if (app !== itsFloor)
+        throw new Error(`${read.path}: ${targets[pair + 1]?.name} answers differently:\n${app}\n${itsFloor}`);
+    }
 
     const samples = new Map<Target, Sample[]>(targets.map((target) => [target, []]));
     for (const target of targets) await load(target, read.path, 2, { headers }); // warm-up
@@ -148,10 +153,10 @@ try {
       const order = turn % 2 === 0 ? targets : [...targets].reverse();
       for (const target of order) samples.get(target)?.push(await load(target, read.path, slice, { headers }));
     }
-    const [t, f, b] = targets.map((target) => pooled(samples.get(target) ?? []));
+    const [t, f, b, bf] = targets.map((target) => pooled(samples.get(target) ?? []));
     if (!t || !f) throw new Error("the bench has Tendwell and the floor");
     const ratio = t.rps / f.rps;
-    const compared = b ? ` ${(b.rps / f.rps).toFixed(2)} | ${signed(ratio - b.rps / f.rps)} |` : "";
+    const compared = b && bf ? ` ${(b.rps / bf.rps).toFixed(2)} | ${signed(ratio - b.rps / bf.rps)} |` : "";
     table.push(
       `| GET ${listed.path.replace("{busiest}", "{id}")} (${read.what}) | ${Math.round(t.rps)} | ${t.p50} | ${t.p99} | ${Math.round(f.rps)} | ${f.p50} | ${f.p99} | **${ratio.toFixed(2)}** |${compared}`,
     );
@@ -210,8 +215,13 @@ async function dataSize(database: ReturnType<typeof connectDatabase>): Promise<s
   return `${u?.n} users, ${c?.n} clients, ${t?.n} tasks`;
 }
 
-async function startFloor(databaseUrl: string): Promise<Target & { stop: () => Promise<unknown> }> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "floor.ts")], {
+/** The floor of this checkout, or of `root`'s (a baseline's floor sends that checkout's SQL). */
+async function startFloor(
+  databaseUrl: string,
+  root = path.dirname(import.meta.dirname),
+): Promise<Target & { stop: () => Promise<unknown> }> {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(root, "bench", "floor.ts")], {
+    cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: "0" },
     stdio: ["ignore", "pipe", "inherit"],
   });
