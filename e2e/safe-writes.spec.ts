@@ -5,7 +5,7 @@ import type { AuditEvent } from "../src/shared/reports";
 import type { Template } from "../src/shared/templates";
 import type { UserSummary } from "../src/shared/users";
 import { createClient, createTask, drawSignature, openClient, taskRow, uniqueName } from "./client-detail-helpers";
-import { test } from "./fixtures";
+import { holdRequests, test } from "./fixtures";
 import { peoplePassword, uniqueUsername } from "./users-support";
 
 /*
@@ -234,9 +234,13 @@ test.describe("safe writes", () => {
     await page.getByRole("button", { name: "New Client" }).click();
     const entered = uniqueName("Enter Twice Law");
     await form.getByLabel("Company Name").fill(entered);
-    // Both presses are delivered before the first request is answered.
+    // Both presses are delivered before the first request is answered: the create is held until
+    // then. A fast answer would otherwise close the dialog first, and the second Enter would land
+    // on New Client, which has the focus back, and open the dialog again.
+    const release = await holdRequests(page, "**/api/clients");
     await form.getByLabel("Company Name").press("Enter");
     await page.keyboard.press("Enter");
+    release();
     await expect(form).toBeHidden();
     expect(creates).toHaveLength(2);
 
