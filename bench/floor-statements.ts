@@ -5,7 +5,9 @@
  */
 export const floorStatements = {
   health_check: "select 1",
-  session_by_token_hash: "select * from session_by_token_hash($1)",
+  session_by_token: `select s.id as session_id, s.user_id, s.firm_id, s.last_seen_at, s.expires_at, u.role, u.username, u.disabled_at
+     from sessions s join users u on u.id = s.user_id and u.firm_id = s.firm_id
+    where s.token_hash = $1 and s.firm_id = $2`,
   session_touch: `update "sessions" set "last_seen_at" = $1 where "sessions"."id" = $2`,
   users_of_firm: `select "id", "username", "full_name", "email", "role", "disabled_at", "created_at", "version" from "users" where "users"."firm_id" = $1 order by "users"."full_name" asc, "users"."id" asc`,
   current_user_by_id: `select "users"."id", "users"."username", "users"."full_name", "users"."email", "users"."role", "firms"."id", "firms"."name", "firms"."plan", "firms"."trial_ends_at", "firms"."subscription_status" from "users" inner join "firms" on "firms"."id" = "users"."firm_id" where ("users"."id" = $1 and "users"."firm_id" = $2)`,

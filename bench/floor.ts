@@ -9,7 +9,7 @@ import { floorStatements } from "./floor-statements";
 /*
  * The floor of the API benchmark: the fastest honest server for the routes `npm run bench`
  * drives. A bare node:http server, no framework, no hooks, no validation: it looks the session up
- * by the cookie token's SHA-256, applies the same timeouts, then runs the route's query, all as
+ * by the cookie token's SHA-256 in the cookie's firm, applies the same timeouts, then runs the route's query, all as
  * prepared statements through `pg`, and answers the same JSON as Tendwell. Tendwell's throughput
  * is reported as a ratio to this one's, measured in the same run against the same database, so
  * the number says what the framework, security headers, guards and schemas cost on top of SQL.
@@ -26,7 +26,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 const statement = (name: keyof typeof floorStatements) => ({ name: `floor_${name}`, text: floorStatements[name] });
 const statements = {
   health: statement("health_check"),
-  session: statement("session_by_token_hash"),
+  session: statement("session_by_token"),
   touch: statement("session_touch"),
   users: statement("users_of_firm"),
   me: statement("current_user_by_id"),
@@ -50,10 +50,14 @@ type Route = (session: Session, params: Record<string, string>) => Promise<unkno
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 
 async function findSession(cookieHeader: string | undefined): Promise<Session | undefined> {
-  const token = /(?:^|;\s*)tendwell_session=([^;]+)/.exec(cookieHeader ?? "")?.[1];
-  if (!token) return undefined;
-  const tokenHash = createHash("sha256").update(token).digest("hex");
-  const { rows } = await pool.query({ ...statements.session, values: [tokenHash], rowMode: "array" });
+  const cookie = /(?:^|;\s*)tendwell_session=([^;]+)/.exec(cookieHeader ?? "")?.[1] ?? "";
+  const dot = cookie.indexOf(".");
+  if (dot < 0) return undefined;
+  const tokenHash = createHash("sha256")
+    .update(cookie.slice(dot + 1))
+    .digest("hex");
+  const values = [tokenHash, cookie.slice(0, dot)];
+  const { rows } = await pool.query({ ...statements.session, values, rowMode: "array" });
   const row = rows[0];
   if (!row) return undefined;
   const [id, userId, firmId, lastSeenAt, expiresAt, , , disabledAt] = row as [

@@ -2,10 +2,9 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ApiRoute } from "../src/server/features/auth/access-control";
-import { createSession, SESSION_COOKIE } from "../src/server/features/auth/sessions";
+import { createSession, readSessionCookie, SESSION_COOKIE } from "../src/server/features/auth/sessions";
 import { AppError } from "../src/server/platform/errors";
 import { unacceptableInput } from "../src/server/platform/http";
-import { hashToken } from "../src/server/platform/tokens";
 import {
   insertClient,
   insertContact,
@@ -472,13 +471,16 @@ async function seedMore(firm: SeededFirm, count: number) {
   }
 }
 
+/** The hash stored for the token a session cookie holds. */
+const tokenHashOf = (cookie: string) => readSessionCookie(cookie)?.tokenHash ?? "";
+
 /**
  * The ids of the firm's rows, for path parameters and id fields (the actors themselves left out),
  * and which of the actors' sessions still exist.
  */
 async function readPools(): Promise<{ pools: Pools; liveSessions: Set<string> }> {
   const actors = [world.firm.users.super_admin.id, world.firm.users[world.weakestRole].id];
-  const hashes = [hashToken(world.tokens.superAdmin), hashToken(world.tokens.weakest)];
+  const hashes = [tokenHashOf(world.tokens.superAdmin), tokenHashOf(world.tokens.weakest)];
   const { rows } = await ctx.database.pool.query<{ kind: string; id: string }>(
     `select 'users' as kind, id::text as id from users where firm_id = $1 and not (id::text = any($2))
      union all select 'clients', id::text from clients where firm_id = $1
@@ -521,7 +523,7 @@ async function afterAccepted() {
   }
   world.pools = pools;
   for (const actor of ["superAdmin", "weakest"] as const) {
-    if (liveSessions.has(hashToken(world.tokens[actor]))) continue;
+    if (liveSessions.has(tokenHashOf(world.tokens[actor]))) continue;
     const user = actor === "superAdmin" ? world.firm.users.super_admin : world.firm.users[world.weakestRole];
     world.tokens[actor] = await createSession(db, {
       userId: user.id,

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectDatabase, type DatabaseHandle } from "../src/server/platform/db/database";
-import { acrossFirms, withFirm } from "../src/server/platform/db/firm-scope";
+import { connectDatabase, type Database, type DatabaseHandle } from "../src/server/platform/db/database";
+import { acrossFirms, inFirm } from "../src/server/platform/db/firm-scope";
 import { migrateDatabase } from "../src/server/platform/db/migrate";
 import {
   APP_ROLE,
@@ -75,62 +75,58 @@ describe("the app's database role", () => {
   });
 
   it("S-PRIV-02 runs no DDL: it cannot create, alter or drop a table, nor truncate one", async () => {
-    await withFirm(firmA.firm.id, async () => {
-      expect(await failure(() => app.db.execute(sql`create table intruder (id int)`))).toBe(INSUFFICIENT_PRIVILEGE);
-      expect(await failure(() => app.db.execute(sql`alter table clients add column intruder int`))).toBe(
-        INSUFFICIENT_PRIVILEGE,
-      );
-      expect(await failure(() => app.db.execute(sql`drop table user_clients`))).toBe(INSUFFICIENT_PRIVILEGE);
-      expect(await failure(() => app.db.execute(sql`truncate clients cascade`))).toBe(INSUFFICIENT_PRIVILEGE);
-      expect(
-        await failure(() => app.db.execute(sql`create function intruder() returns int language sql as 'select 1'`)),
-      ).toBe(INSUFFICIENT_PRIVILEGE);
-    });
+    const db = inFirm(app.db, firmA.firm.id);
+    expect(await failure(() => db.execute(sql`create table intruder (id int)`))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(await failure(() => db.execute(sql`alter table clients add column intruder int`))).toBe(
+      INSUFFICIENT_PRIVILEGE,
+    );
+    expect(await failure(() => db.execute(sql`drop table user_clients`))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(await failure(() => db.execute(sql`truncate clients cascade`))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(
+      await failure(() => db.execute(sql`create function intruder() returns int language sql as 'select 1'`)),
+    ).toBe(INSUFFICIENT_PRIVILEGE);
   });
 
   it("S-PRIV-03 may add to the audit trail and read it, but never change or remove an event, and may not write the blog", async () => {
     const client = await signIn(ctx.app, firmA.users.super_admin);
     expect((await client.patch(`/api/clients/${firmA.clients[0]?.id}`, { phone: "555-0100" })).status).toBe(200);
-    await withFirm(firmA.firm.id, async () => {
-      const events = await app.db.select({ id: auditEvents.id }).from(auditEvents);
-      expect(events.length).toBeGreaterThan(0);
-      expect(await failure(() => app.db.update(auditEvents).set({ action: "forged" }))).toBe(INSUFFICIENT_PRIVILEGE);
-      expect(await failure(() => app.db.delete(auditEvents))).toBe(INSUFFICIENT_PRIVILEGE);
-      expect(await failure(() => app.db.execute(sql`truncate audit_events`))).toBe(INSUFFICIENT_PRIVILEGE);
-      expect(await failure(() => app.db.execute(sql`delete from blog_posts`))).toBe(INSUFFICIENT_PRIVILEGE);
-    });
+    const db = inFirm(app.db, firmA.firm.id);
+    const events = await db.select({ id: auditEvents.id }).from(auditEvents);
+    expect(events.length).toBeGreaterThan(0);
+    expect(await failure(() => db.update(auditEvents).set({ action: "forged" }))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(await failure(() => db.delete(auditEvents))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(await failure(() => db.execute(sql`truncate audit_events`))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(await failure(() => db.execute(sql`delete from blog_posts`))).toBe(INSUFFICIENT_PRIVILEGE);
   });
 
   it("S-PRIV-04 a query that forgets its firm filter sees only the firm it acts for, and none when it acts for no firm", async () => {
-    const names = async () => (await app.db.select({ firmId: clients.firmId }).from(clients)).map((row) => row.firmId);
-    const seenByA = await withFirm(firmA.firm.id, names);
+    const names = async (db: Database) =>
+      (await db.select({ firmId: clients.firmId }).from(clients)).map((row) => row.firmId);
+    const seenByA = await names(inFirm(app.db, firmA.firm.id));
     expect(seenByA.length).toBe(firmA.clients.length);
     expect(new Set(seenByA)).toEqual(new Set([firmA.firm.id]));
-    const seenByB = await withFirm(firmB.firm.id, names);
+    const seenByB = await names(inFirm(app.db, firmB.firm.id));
     expect(new Set(seenByB)).toEqual(new Set([firmB.firm.id]));
-    expect(await names()).toEqual([]);
+    expect(await names(app.db)).toEqual([]);
     // Every firm, only where the code says so.
-    expect(new Set(await acrossFirms(names))).toEqual(new Set([firmA.firm.id, firmB.firm.id]));
+    expect(new Set(await names(acrossFirms(app.db)))).toEqual(new Set([firmA.firm.id, firmB.firm.id]));
     // Hand-written SQL with no filter at all, over a join, counts one firm.
-    const counted = await withFirm(firmA.firm.id, () =>
-      app.db.execute<{ firms: string[] }>(
-        sql`select array_agg(distinct u.firm_id) as firms from users u, clients c, user_clients uc`,
-      ),
+    const counted = await inFirm(app.db, firmA.firm.id).execute<{ firms: string[] }>(
+      sql`select array_agg(distinct u.firm_id) as firms from users u, clients c, user_clients uc`,
     );
     expect(counted.rows[0]?.firms).toEqual([firmA.firm.id]);
   });
 
   it("S-PRIV-05 cannot write a row into another firm, nor move one there", async () => {
-    await withFirm(firmA.firm.id, async () => {
-      expect(await failure(() => insertClient(app.db, { firmId: firmB.firm.id }))).toBe(INSUFFICIENT_PRIVILEGE);
-      const moved = await failure(() =>
-        app.db.execute(sql`update clients set firm_id = ${firmB.firm.id} where firm_id = ${firmA.firm.id}`),
-      );
-      // Refused by the policy, or by the (firm, id) references that keep a row inside its firm.
-      expect(moved).toMatch(/^(42501|23503)$/);
-      const deleted = await app.db.execute(sql`delete from clients where firm_id = ${firmB.firm.id}`);
-      expect(deleted.rowCount).toBe(0);
-    });
+    const db = inFirm(app.db, firmA.firm.id);
+    expect(await failure(() => insertClient(db, { firmId: firmB.firm.id }))).toBe(INSUFFICIENT_PRIVILEGE);
+    const moved = await failure(() =>
+      db.execute(sql`update clients set firm_id = ${firmB.firm.id} where firm_id = ${firmA.firm.id}`),
+    );
+    // Refused by the policy, or by the (firm, id) references that keep a row inside its firm.
+    expect(moved).toMatch(/^(42501|23503)$/);
+    const deleted = await db.execute(sql`delete from clients where firm_id = ${firmB.firm.id}`);
+    expect(deleted.rowCount).toBe(0);
     const [stillThere] = (
       await ctx.database.pool.query("select count(*)::int as n from clients where firm_id = $1", [firmB.firm.id])
     ).rows;
@@ -197,7 +193,7 @@ describe("a database made before the roles existed", () => {
     }
     const app = connectDatabase({ url: asUser(empty.url, APP_ROLE), poolSize: 1 });
     try {
-      const seen = await withFirm(world.firm.id, () => app.db.select({ id: clients.id }).from(clients));
+      const seen = await inFirm(app.db, world.firm.id).select({ id: clients.id }).from(clients);
       expect(seen.length).toBe(world.clients.length);
     } finally {
       await app.close();

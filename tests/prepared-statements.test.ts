@@ -38,7 +38,7 @@ describe("prepared statements", () => {
     }
     const after = await prepared();
     const ran = (name: string) => (after.get(name)?.executions ?? 0) - (before.get(name)?.executions ?? 0);
-    expect(ran("session_by_token_hash")).toBe(6);
+    expect(ran("session_by_token")).toBe(6);
     expect(ran("users_of_firm")).toBe(3);
     expect(ran("current_user_by_id")).toBe(3);
     expect(ran("health_check")).toBe(3);
@@ -61,7 +61,7 @@ describe("prepared statements", () => {
     for (const url of reads) expect((await client.get(url)).status, url).toBe(200);
     const after = await prepared();
     const ran = (name: string) => (after.get(name)?.executions ?? 0) - (before.get(name)?.executions ?? 0);
-    expect(ran("session_by_token_hash")).toBe(reads.length);
+    expect(ran("session_by_token")).toBe(reads.length);
     for (const name of [
       "clients_page",
       "task_counts_of_clients",

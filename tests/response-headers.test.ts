@@ -89,7 +89,9 @@ describe("response headers", () => {
     const { "set-cookie": _cookies, ...rest } = stableHeaders(response);
     expect(rest).toEqual(apiHeaders);
     expect(response.headers["set-cookie"]).toEqual([
-      expect.stringMatching(/^tendwell_session=[\w-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/),
+      expect.stringMatching(
+        /^tendwell_session=[0-9a-f-]{36}\.[\w-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/,
+      ),
       "tendwell_signed_in=1; Max-Age=43200; Path=/; SameSite=Lax",
     ]);
   });

@@ -94,7 +94,7 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const lines = [`${brand.name} is running at http://localhost:${port}`];
-  if (config.seedDemoData && (await acrossFirms(() => hasDemoData(database.db)))) {
+  if (config.seedDemoData && (await hasDemoData(acrossFirms(database.db)))) {
     lines.push(`Demo sign-ins (password "${demoPassword}"):`);
     for (const login of demoLogins) lines.push(`  ${login.username.padEnd(12)} ${login.role}`);
   }

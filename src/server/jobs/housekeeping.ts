@@ -52,7 +52,7 @@ export function startHousekeeping(options: {
   let running: Promise<unknown> = Promise.resolve();
   const run = () => {
     // Expired rows of every firm, so it acts across firms (row-level security, platform/db/firm-scope.ts).
-    running = acrossFirms(() => purgeExpired(options.db, options.config))
+    running = purgeExpired(acrossFirms(options.db), options.config)
       .then((purged) => options.log.debug(purged, "housekeeping: purged expired rows"))
       .catch((error: unknown) => options.log.warn({ err: error }, "housekeeping failed; retrying next round"));
   };

@@ -16,7 +16,7 @@ export function startScheduler(options: { db: Database; log: Logger; intervalMs?
     // would only find the advisory lock taken.
     if (running !== undefined) return;
     // Every firm's schedules, so it acts across firms (row-level security, platform/db/firm-scope.ts).
-    running = acrossFirms(() => materializeSchedules(db))
+    running = materializeSchedules(acrossFirms(db))
       .then((result) => {
         if (result.tasksCreated > 0) log.info(result, "scheduler: created recurring tasks");
         else if (!result.ran) log.debug("scheduler: another instance is running it; skipped");

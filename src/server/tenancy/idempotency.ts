@@ -74,20 +74,19 @@ declare module "fastify" {
   }
 }
 
-export function registerIdempotency(app: FastifyInstance, { db }: { db: Database }) {
-  // Callback style, so that the handler runs inside markingEachCommit when the request holds a key.
-  const claim = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+export function registerIdempotency(app: FastifyInstance) {
+  const claim = async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-    if (header === undefined) return done();
+    if (header === undefined) return;
     const key = typeof header === "string" ? idempotencyKeyOf(header) : null;
-    if (key === null) return done(new AppError("BAD_REQUEST", idempotencyKeyMessage));
-    claimOrReplay(db, request, reply, key).then(() => {
-      const held = request.idempotencyKey;
-      if (held === undefined || reply.sent) return done();
-      const markDone = (tx: Pick<Database, "update">) =>
-        tx.update(idempotencyKeys).set({ committedAt: sql`now()` }).where(heldRow(held));
-      markingEachCommit(markDone, () => done());
-    }, done);
+    if (key === null) throw new AppError("BAD_REQUEST", idempotencyKeyMessage);
+    await claimOrReplay(request.db, request, reply, key);
+    const held = request.idempotencyKey;
+    if (held === undefined || reply.sent) return;
+    // The handler's transactions mark the key done as they commit.
+    request.db = markingEachCommit(request.db, (tx: Pick<Database, "update">) =>
+      tx.update(idempotencyKeys).set({ committedAt: sql`now()` }).where(heldRow(held)),
+    );
   };
 
   // The answer as serialized, before any compression (see the hook order below).
@@ -98,7 +97,7 @@ export function registerIdempotency(app: FastifyInstance, { db }: { db: Database
     const row = heldRow(held);
     if (reply.statusCode >= 200 && reply.statusCode < 300 && typeof payload === "string") {
       const etag = reply.getHeader(ETAG_HEADER);
-      await db
+      await request.db
         .update(idempotencyKeys)
         .set({
           responseStatus: reply.statusCode,
@@ -107,7 +106,7 @@ export function registerIdempotency(app: FastifyInstance, { db }: { db: Database
         })
         .where(row);
     } else {
-      await db.delete(idempotencyKeys).where(and(row, isNull(idempotencyKeys.committedAt)));
+      await request.db.delete(idempotencyKeys).where(and(row, isNull(idempotencyKeys.committedAt)));
     }
     return payload;
   };

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { assignClientsSchema, userAssignmentSchema, userClientLinkSchema } from "../../../shared/assignments";
-import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
 import { requireActor } from "../../tenancy/actor";
 import { assignClients, listAssignments } from "./assignments.service";
 
-export function assignmentsRoutes(app: FastifyInstance, { db }: { db: Database }) {
+export function assignmentsRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -18,7 +17,7 @@ export function assignmentsRoutes(app: FastifyInstance, { db }: { db: Database }
         response: { 200: z.array(userClientLinkSchema) },
       },
     },
-    async (request) => listAssignments({ db, actor: requireActor(request) }),
+    async (request) => listAssignments({ db: request.db, actor: requireActor(request) }),
   );
 
   api.post(
@@ -31,6 +30,6 @@ export function assignmentsRoutes(app: FastifyInstance, { db }: { db: Database }
         response: { 200: userAssignmentSchema },
       },
     },
-    async (request) => assignClients({ db, actor: requireActor(request), input: request.body }),
+    async (request) => assignClients({ db: request.db, actor: requireActor(request), input: request.body }),
   );
 }

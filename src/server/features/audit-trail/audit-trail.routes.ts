@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { NEXT_CURSOR_HEADER } from "../../../shared/paging";
 import { auditEventSchema, auditEventsQuerySchema, auditVerificationSchema } from "../../../shared/reports";
-import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
 import { sendNextCursor } from "../../platform/keyset";
 import { requireActor } from "../../tenancy/actor";
@@ -10,7 +9,7 @@ import { listAuditEvents, verifyAuditChain } from "./audit-trail.service";
 
 /** Where GET /api/audit-events says a page has a next one, as GET /api/tasks does. */
 
-export function auditRoutes(app: FastifyInstance, { db }: { db: Database }) {
+export function auditRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -27,7 +26,7 @@ export function auditRoutes(app: FastifyInstance, { db }: { db: Database }) {
       },
     },
     async (request, reply) => {
-      const page = await listAuditEvents({ db, actor: requireActor(request), query: request.query });
+      const page = await listAuditEvents({ db: request.db, actor: requireActor(request), query: request.query });
       sendNextCursor(reply, page.nextCursor);
       return page.events;
     },
@@ -46,6 +45,6 @@ export function auditRoutes(app: FastifyInstance, { db }: { db: Database }) {
         response: { 200: auditVerificationSchema },
       },
     },
-    async (request) => verifyAuditChain(db, requireActor(request).firmId),
+    async (request) => verifyAuditChain(request.db, requireActor(request).firmId),
   );
 }

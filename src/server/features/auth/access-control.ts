@@ -4,7 +4,7 @@ import { SIGNED_IN_COOKIE } from "../../../shared/auth";
 import { type Action, can, forbiddenMessage } from "../../../shared/permissions";
 import type { Config } from "../../platform/config";
 import type { Database } from "../../platform/db/database";
-import { continueInFirm } from "../../platform/db/firm-scope";
+import { inFirm } from "../../platform/db/firm-scope";
 import { AppError } from "../../platform/errors";
 import { requestOrigin } from "../../tenancy/actor";
 import { findSession, SESSION_COOKIE } from "./sessions";
@@ -25,6 +25,14 @@ declare module "fastify" {
      */
     webhook?: boolean;
   }
+  interface FastifyRequest {
+    /**
+     * The database as this request may see it: acting in its actor's firm, so that row-level
+     * security shows it that firm's rows only (platform/db/firm-scope.ts); without a session, in
+     * no firm. What every handler hands its service.
+     */
+    db: Database;
+  }
   interface FastifyInstance {
     /** Every /api route with its access rule, in registration order (HEAD twins left out). */
     apiRoutes: ApiRoute[];
@@ -38,6 +46,7 @@ const stateChanging = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export async function registerAccessControl(app: FastifyInstance, options: { db: Database; config: Config }) {
   await app.register(cookie);
   app.decorateRequest("actor", null);
+  app.decorateRequest("db", null as unknown as Database);
   const apiRoutes: ApiRoute[] = [];
   app.decorate("apiRoutes", apiRoutes);
 
@@ -53,6 +62,7 @@ export async function registerAccessControl(app: FastifyInstance, options: { db:
   });
 
   app.addHook("onRequest", async (request, reply) => {
+    request.db = options.db;
     if (request.routeOptions.config.webhook === true) return;
     if (stateChanging.has(request.method)) refuseCrossSite(request, options.config);
     const access = request.routeOptions.config.access;
@@ -61,6 +71,7 @@ export async function registerAccessControl(app: FastifyInstance, options: { db:
     const session = token ? await findSession(options.db, token, options.config) : undefined;
     // The request's one actor (src/server/tenancy/actor.ts): what every route hands its service.
     request.actor = session ? { ...session, ...requestOrigin(request) } : null;
+    if (session) request.db = inFirm(options.db, session.firmId);
     if (access === "public") return;
     const { actor } = request;
     if (!actor) {
@@ -72,13 +83,6 @@ export async function registerAccessControl(app: FastifyInstance, options: { db:
     if (access !== "signedIn" && !can(actor.role, access)) {
       throw new AppError("FORBIDDEN", forbiddenMessage(actor.role, access));
     }
-  });
-
-  // The handler, and the route's own hooks that run after this one, act in the actor's firm: the
-  // database shows them that firm's rows only (platform/db/firm-scope.ts). Without a session, in none.
-  app.addHook("preHandler", (request, _reply, done) => {
-    if (request.actor) continueInFirm(request.actor.firmId, done);
-    else done();
   });
 }
 

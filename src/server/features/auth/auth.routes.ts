@@ -3,14 +3,13 @@ import { z } from "zod";
 import { changePasswordSchema, loginSchema } from "../../../shared/auth";
 import { currentUserSchema } from "../../../shared/users";
 import type { Config } from "../../platform/config";
-import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
 import { requestOrigin, requireActor } from "../../tenancy/actor";
 import { clearSessionCookie, setSessionCookie } from "./access-control";
 import { changePassword, getCurrentUser, login, logout } from "./auth.service";
 import { SESSION_COOKIE } from "./sessions";
 
-export function authRoutes(app: FastifyInstance, { db, config }: { db: Database; config: Config }) {
+export function authRoutes(app: FastifyInstance, { config }: { config: Config }) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post(
@@ -21,7 +20,7 @@ export function authRoutes(app: FastifyInstance, { db, config }: { db: Database;
     },
     async (request, reply) => {
       const { token, user } = await login({
-        db,
+        db: request.db,
         config,
         input: request.body,
         origin: requestOrigin(request),
@@ -38,7 +37,7 @@ export function authRoutes(app: FastifyInstance, { db, config }: { db: Database;
     { config: { access: "public" }, schema: { summary: "Sign out: ends the session", response: { 204: z.void() } } },
     async (request, reply) => {
       const token = request.cookies[SESSION_COOKIE];
-      if (token) await logout({ db, token, actor: request.actor });
+      if (token) await logout({ db: request.db, token, actor: request.actor });
       clearSessionCookie(reply);
       return reply.status(204).send();
     },
@@ -50,7 +49,7 @@ export function authRoutes(app: FastifyInstance, { db, config }: { db: Database;
       config: { access: "signedIn" },
       schema: { summary: "The signed-in user and their firm", response: { 200: currentUserSchema } },
     },
-    async (request) => getCurrentUser({ db, actor: requireActor(request) }),
+    async (request) => getCurrentUser({ db: request.db, actor: requireActor(request) }),
   );
 
   api.post(
@@ -64,7 +63,7 @@ export function authRoutes(app: FastifyInstance, { db, config }: { db: Database;
       },
     },
     async (request, reply) => {
-      await changePassword({ db, actor: requireActor(request), input: request.body });
+      await changePassword({ db: request.db, actor: requireActor(request), input: request.body });
       return reply.status(204).send();
     },
   );

@@ -3,7 +3,7 @@ import { type ChangePasswordInput, invalidLoginMessage, type LoginInput } from "
 import type { CurrentUser } from "../../../shared/users";
 import type { Config } from "../../platform/config";
 import type { Database } from "../../platform/db/database";
-import { acrossFirms, withFirm } from "../../platform/db/firm-scope";
+import { acrossFirms, inFirm } from "../../platform/db/firm-scope";
 import { preparedStatement } from "../../platform/db/prepared";
 import { firms, users } from "../../platform/db/schema";
 import { AppError, fieldError, uniqueViolation } from "../../platform/errors";
@@ -12,7 +12,7 @@ import { recordAudit } from "../audit-trail/audit-trail.service";
 import { isCommonPassword } from "./common-passwords";
 import { admitPasswordAttempt, clearLoginFailures, forgetAttempt } from "./login-throttle";
 import { hashPassword, verifyPassword } from "./password";
-import { createSession, deleteSessionByToken, deleteUserSessions } from "./sessions";
+import { createSession, deleteSessionByCookie, deleteUserSessions } from "./sessions";
 
 type Origin = Pick<Actor, "ip" | "userAgent">;
 
@@ -56,14 +56,12 @@ export async function login(options: {
     );
   }
   // Who signs in is not known before this read, so it alone looks across firms.
-  const [found] = await acrossFirms(() =>
-    db
-      .select({ user: users, firm: firms })
-      .from(users)
-      .innerJoin(firms, eq(firms.id, users.firmId))
-      .where(eq(sql`lower(${users.username})`, key.usernameKey))
-      .limit(1),
-  );
+  const [found] = await acrossFirms(db)
+    .select({ user: users, firm: firms })
+    .from(users)
+    .innerJoin(firms, eq(firms.id, users.firmId))
+    .where(eq(sql`lower(${users.username})`, key.usernameKey))
+    .limit(1);
   const passwordOk = found
     ? await verifyPassword(found.user.passwordHash, input.password)
     : (await verifyPassword(await timingEqualiser(), input.password)) && false;
@@ -74,7 +72,7 @@ export async function login(options: {
     throw new AppError("ACCOUNT_DISABLED", "This account is disabled. Ask an administrator of your firm to enable it.");
   }
   await clearLoginFailures(db, key.usernameKey);
-  return withFirm(found.firm.id, () => signIn(db, found, options));
+  return signIn(inFirm(db, found.firm.id), found, options);
 }
 
 async function signIn(
@@ -85,7 +83,7 @@ async function signIn(
   const { origin } = options;
   return db.transaction(async (tx) => {
     // A new session on every sign-in; the one the browser held before is ended (no fixation).
-    if (options.previousToken) await deleteSessionByToken(tx, options.previousToken);
+    if (options.previousToken) await deleteSessionByCookie(tx, options.previousToken);
     const token = await createSession(tx, {
       userId: found.user.id,
       firmId: found.firm.id,
@@ -105,7 +103,7 @@ async function signIn(
 export async function logout(options: { db: Database; token: string; actor: Actor | null }) {
   const { actor } = options;
   await options.db.transaction(async (tx) => {
-    await deleteSessionByToken(tx, options.token);
+    await deleteSessionByCookie(tx, options.token);
     if (actor) {
       await recordAudit(tx, actor, { action: "session.signed_out", entityType: "user", entityId: actor.userId });
     }

@@ -31,7 +31,7 @@ describe("register, me, logout, login: the round trip a browser makes", () => {
     expect(trialDays).toBeGreaterThan(13.9);
     expect(trialDays).toBeLessThanOrEqual(14);
     expect(registered.text).not.toMatch(/argon2|passwordHash|tokenHash/);
-    expect(browser.sessionToken()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(browser.sessionToken()).toMatch(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
 
     const me = await browser.get("/api/auth/me");
     expect(me.status).toBe(200);
@@ -150,7 +150,7 @@ describe("sign-in answers", () => {
       fullName: registration.fullName,
       role: "super_admin",
     });
-    expect(browser.sessionToken()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(browser.sessionToken()).toMatch(/^[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}$/);
     expect((await browser.get("/api/auth/me")).body.id).toBe(success.body.id);
   });
 });

@@ -6,7 +6,10 @@ import { useTestApp } from "../../../../tests/test-app";
 import { buildApp } from "../../app";
 import { loadConfig } from "../../platform/config";
 import { sessions } from "../../platform/db/schema";
-import { hashToken } from "../../platform/tokens";
+import { readSessionCookie } from "./sessions";
+
+/** The hash stored for the token a session cookie holds. */
+const tokenHashOf = (cookie: string) => readSessionCookie(cookie)?.tokenHash ?? "";
 
 describe("sessions", () => {
   const ctx = useTestApp();
@@ -29,12 +32,38 @@ describe("sessions", () => {
     const stored = await ctx.database.db
       .select()
       .from(sessions)
-      .where(eq(sessions.tokenHash, hashToken(token)));
+      .where(eq(sessions.tokenHash, tokenHashOf(token)));
     expect(stored).toHaveLength(1);
     const { rows } = await ctx.database.pool.query("select count(*)::int n from sessions where token_hash = $1", [
       token,
     ]);
     expect(rows[0].n).toBe(0);
+  });
+
+  it("S-PRIV-04 finds a session only in the firm its cookie names: another firm's id, a malformed value or a bare token get 401, never a 500", async () => {
+    const own = await seedFirm(ctx.database.db, "Cookie firm");
+    const other = await seedFirm(ctx.database.db, "Other cookie firm");
+    const browser = await signIn(ctx.app, own.users.admin);
+    const value = browser.sessionToken() ?? "";
+    expect(value.startsWith(`${own.firm.id}.`)).toBe(true);
+    const token = value.slice(value.indexOf(".") + 1);
+    const forged = [
+      `${other.firm.id}.${token}`,
+      token,
+      `.${token}`,
+      `${own.firm.id}.`,
+      `not-a-uuid.${token}`,
+      `${own.firm.id.toUpperCase()}x.${token}`,
+      `${own.firm.id}.${token}.${token}`,
+    ];
+    for (const cookie of forged) {
+      const visitor = apiClient(ctx.app);
+      visitor.setSessionToken(cookie);
+      const response = await visitor.get("/api/auth/me");
+      expect(response.status, cookie).toBe(401);
+      expect(response.body).toEqual({ message: "Please sign in to continue", code: "UNAUTHENTICATED" });
+    }
+    expect((await browser.get("/api/auth/me")).status).toBe(200);
   });
 
   it("starts a new session on every sign-in and ends the one the browser held", async () => {
@@ -66,7 +95,7 @@ describe("sessions", () => {
       await ctx.database.db
         .select()
         .from(sessions)
-        .where(eq(sessions.tokenHash, hashToken(token))),
+        .where(eq(sessions.tokenHash, tokenHashOf(token))),
     ).toEqual([]);
     const stolen = apiClient(ctx.app);
     stolen.setSessionToken(token);
@@ -97,7 +126,7 @@ describe("sessions", () => {
   it("refuses and removes a session idle for two hours", async () => {
     const { users } = await seedFirm(ctx.database.db, "Idle");
     const browser = await signIn(ctx.app, users.admin);
-    const tokenHash = hashToken(browser.sessionToken() ?? "");
+    const tokenHash = tokenHashOf(browser.sessionToken() ?? "");
     await ctx.database.db
       .update(sessions)
       .set({ lastSeenAt: new Date(Date.now() - 2 * 3600_000 - 1000) })
@@ -109,7 +138,7 @@ describe("sessions", () => {
   it("keeps an active session alive past the idle timeout by recording activity", async () => {
     const { users } = await seedFirm(ctx.database.db, "Active");
     const browser = await signIn(ctx.app, users.admin);
-    const tokenHash = hashToken(browser.sessionToken() ?? "");
+    const tokenHash = tokenHashOf(browser.sessionToken() ?? "");
     await ctx.database.db
       .update(sessions)
       .set({ lastSeenAt: new Date(Date.now() - 90 * 60_000) })
@@ -125,7 +154,7 @@ describe("sessions", () => {
     await ctx.database.db
       .update(sessions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(sessions.tokenHash, hashToken(browser.sessionToken() ?? "")));
+      .where(eq(sessions.tokenHash, tokenHashOf(browser.sessionToken() ?? "")));
     expect((await browser.get("/api/auth/me")).status).toBe(401);
   });
 

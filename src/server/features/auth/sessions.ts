@@ -2,7 +2,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { Role } from "../../../shared/roles";
 import type { Config } from "../../platform/config";
 import type { Database, DbExecutor } from "../../platform/db/database";
-import { inAnyScope, withFirm } from "../../platform/db/firm-scope";
+import { inFirm } from "../../platform/db/firm-scope";
 import { preparedSql, preparedStatement } from "../../platform/db/prepared";
 import { sessions } from "../../platform/db/schema";
 import { hashToken, newToken } from "../../platform/tokens";
@@ -12,6 +12,10 @@ import type { Actor } from "../../tenancy/actor";
  * Sessions (decision 0005): a random 256-bit token in an HttpOnly cookie; only its SHA-256 is
  * stored, so a database leak yields no usable session. Idle and absolute timeouts; rows live in
  * PostgreSQL, so sessions survive restarts and work across instances.
+ *
+ * The cookie holds the session's firm before its token (`<firm id>.<token>`, decision 0033): the
+ * lookup then runs in that firm's scope like the rest of the request, under row-level security.
+ * The firm is no secret and proves nothing: a token found in no other firm than the one named.
  */
 
 export const SESSION_COOKIE = "tendwell_session";
@@ -21,6 +25,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 /** A live session as stored: the actor of its requests, without where each came from. */
 export type SessionInfo = Omit<Actor, "ip" | "userAgent">;
 
+/** A new session's cookie value: its firm and its token. */
 export async function createSession(
   tx: DbExecutor,
   values: { userId: string; firmId: string; ip: string | null; userAgent: string | null; absoluteMs: number },
@@ -37,7 +42,19 @@ export async function createSession(
     ip: values.ip,
     userAgent: values.userAgent,
   });
-  return token;
+  return `${values.firmId}.${token}`;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A session cookie's firm and the hash of its token (as stored); nothing for a value of another shape. */
+export function readSessionCookie(value: string): { firmId: string; tokenHash: string } | undefined {
+  const dot = value.indexOf(".");
+  if (dot < 0) return undefined;
+  const firmId = value.slice(0, dot);
+  const token = value.slice(dot + 1);
+  if (!uuidPattern.test(firmId) || token === "") return undefined;
+  return { firmId, tokenHash: hashToken(token) };
 }
 
 type SessionRow = {
@@ -51,12 +68,13 @@ type SessionRow = {
   disabled_at: Date | null;
 };
 
-/**
- * The session a token's hash names, with its user, found before anyone knows the firm: through
- * a function that reads it as the tables' owner, so row-level security need not be lifted for it
- * (migration 0011). It reads no other tenant row, so any pooled connection may run it.
- */
-const sessionByTokenHash = preparedSql<SessionRow>("session_by_token_hash", "select * from session_by_token_hash($1)");
+/** The session a token's hash names in a firm, with its user. */
+const sessionByToken = preparedSql<SessionRow>(
+  "session_by_token",
+  `select s.id as session_id, s.user_id, s.firm_id, s.last_seen_at, s.expires_at, u.role, u.username, u.disabled_at
+     from sessions s join users u on u.id = s.user_id and u.firm_id = s.firm_id
+    where s.token_hash = $1 and s.firm_id = $2`,
+);
 
 const touchSession = preparedStatement("session_touch", (db) =>
   db
@@ -65,22 +83,28 @@ const touchSession = preparedStatement("session_touch", (db) =>
     .where(eq(sessions.id, sql.placeholder("sessionId"))),
 );
 
-/** The live session a token belongs to; expired sessions and disabled users' sessions are removed. */
+/**
+ * The live session a cookie names; expired sessions and disabled users' sessions are removed.
+ * `db` acts in no firm: the session is looked for in the firm the cookie names.
+ */
 export async function findSession(
   db: Database,
-  token: string,
+  cookie: string,
   config: Pick<Config, "session">,
   now = new Date(),
 ): Promise<SessionInfo | undefined> {
-  const [row] = await inAnyScope(() => sessionByTokenHash(db, [hashToken(token)]));
+  const named = readSessionCookie(cookie);
+  if (!named) return undefined;
+  const firmDb = inFirm(db, named.firmId);
+  const [row] = await sessionByToken(firmDb, [named.tokenHash, named.firmId]);
   if (!row) return undefined;
   const idleFor = now.getTime() - row.last_seen_at.getTime();
   if (row.disabled_at !== null || now >= row.expires_at || idleFor >= config.session.idleMs) {
-    await withFirm(row.firm_id, () => db.delete(sessions).where(eq(sessions.id, row.session_id)));
+    await firmDb.delete(sessions).where(eq(sessions.id, row.session_id));
     return undefined;
   }
   if (idleFor >= TOUCH_INTERVAL_MS) {
-    await withFirm(row.firm_id, () => touchSession(db).execute({ now, sessionId: row.session_id }));
+    await touchSession(firmDb).execute({ now, sessionId: row.session_id });
   }
   return {
     sessionId: row.session_id,
@@ -91,8 +115,11 @@ export async function findSession(
   };
 }
 
-export async function deleteSessionByToken(tx: DbExecutor, token: string): Promise<void> {
-  await tx.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+/** Ends the session a cookie names, if `tx` acts in its firm. */
+export async function deleteSessionByCookie(tx: DbExecutor, cookie: string): Promise<void> {
+  const named = readSessionCookie(cookie);
+  if (!named) return;
+  await tx.delete(sessions).where(and(eq(sessions.firmId, named.firmId), eq(sessions.tokenHash, named.tokenHash)));
 }
 
 /** Ends every session of a user, or every one but `keepSessionId`. */

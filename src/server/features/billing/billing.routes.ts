@@ -9,7 +9,6 @@ import {
   subscriptionSetupSchema,
 } from "../../../shared/billing";
 import type { Config } from "../../platform/config";
-import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import type { ZodTypeProvider } from "../../platform/http";
 import { requireActor } from "../../tenancy/actor";
@@ -36,7 +35,7 @@ const webhookAnswerSchema = z.object({
 /** Billing's routes (issue 10, decision 0025): card payments with Stripe when it is configured. */
 export async function billingRoutes(
   app: FastifyInstance,
-  { db, config, cardBilling }: { db: Database; config: Config; cardBilling: CardBilling | undefined },
+  { config, cardBilling }: { config: Config; cardBilling: CardBilling | undefined },
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   // Its own count, apart from the general API limit (a Redis store's keys get their own prefix).
@@ -84,7 +83,7 @@ export async function billingRoutes(
     async (request, reply) => {
       if (!cardBilling) throw new AppError("CONFLICT", cardsNotConfiguredMessage);
       const setup = await createSubscriptionSetup({
-        db,
+        db: request.db,
         billing: cardBilling,
         input: request.body,
         token: request.cookies[SETUP_COOKIE],
@@ -101,7 +100,7 @@ export async function billingRoutes(
       config: { access: "billing.manage" },
       schema: { summary: "The firm's plan and subscription", response: { 200: billingSchema } },
     },
-    async (request) => getBilling({ db, actor: requireActor(request) }),
+    async (request) => getBilling({ db: request.db, actor: requireActor(request) }),
   );
 
   api.put(
@@ -118,7 +117,7 @@ export async function billingRoutes(
     },
     async (request) =>
       changePlan({
-        db,
+        db: request.db,
         billing: cardBilling,
         actor: requireActor(request),
         plan: request.body.plan,
@@ -159,7 +158,7 @@ export async function billingRoutes(
           }
           throw error;
         }
-        const outcome = await applyStripeEvent(db, event, request.log);
+        const outcome = await applyStripeEvent(request.db, event, request.log);
         request.log.info({ event: event.id, type: event.type, outcome }, "Stripe webhook event");
         return { received: true as const, outcome };
       },

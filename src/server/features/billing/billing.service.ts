@@ -309,93 +309,91 @@ export async function applyStripeEvent(db: Database, event: Stripe.Event, log: L
   const subscription = subscriptionEvents.has(event.type) ? (event.data.object as Stripe.Subscription) : undefined;
   const stripeCreatedAt = new Date(event.created * 1000);
   // Which firm an event is for is known only from the subscription it names: found across firms.
-  return acrossFirms(() =>
-    db.transaction(async (tx) => {
-      const recorded = await tx
-        .insert(stripeEvents)
-        .values({
-          id: event.id,
-          type: event.type,
-          stripeSubscriptionId: subscription?.id ?? null,
-          stripeCreatedAt,
-          outcome: "ignored",
-        })
-        .onConflictDoNothing({ target: stripeEvents.id })
-        .returning({ id: stripeEvents.id });
-      if (recorded.length === 0) return "duplicate";
-      if (!subscription) return "ignored";
+  return acrossFirms(db).transaction(async (tx) => {
+    const recorded = await tx
+      .insert(stripeEvents)
+      .values({
+        id: event.id,
+        type: event.type,
+        stripeSubscriptionId: subscription?.id ?? null,
+        stripeCreatedAt,
+        outcome: "ignored",
+      })
+      .onConflictDoNothing({ target: stripeEvents.id })
+      .returning({ id: stripeEvents.id });
+    if (recorded.length === 0) return "duplicate";
+    if (!subscription) return "ignored";
 
-      const customerId = typeof subscription.customer === "string" ? subscription.customer : subscription.customer.id;
-      // The firm holding this subscription; else one of this customer's with no subscription recorded yet.
-      const bySubscription = await tx.select().from(firms).where(eq(firms.stripeSubscriptionId, subscription.id));
-      const [firm] =
-        bySubscription.length > 0
-          ? bySubscription
-          : await tx
-              .select()
-              .from(firms)
-              .where(and(eq(firms.stripeCustomerId, customerId), isNull(firms.stripeSubscriptionId)));
-      if (!firm) {
-        log.info({ event: event.id, subscription: subscription.id }, "Stripe event for no known firm: acknowledged");
-        return "ignored";
-      }
-      const status = knownStatus(subscription.status);
-      if (!status) {
-        log.warn({ event: event.id, status: subscription.status }, "Stripe event with an unknown status: acknowledged");
-        return "ignored";
-      }
-      await lockFirm(tx, firm.id);
-      const [newer] = await tx
-        .select({ id: stripeEvents.id })
-        .from(stripeEvents)
-        .where(
-          and(
-            eq(stripeEvents.stripeSubscriptionId, subscription.id),
-            eq(stripeEvents.outcome, "applied"),
-            gt(stripeEvents.stripeCreatedAt, stripeCreatedAt),
-          ),
-        )
-        .limit(1);
-      if (newer) {
-        await tx.update(stripeEvents).set({ outcome: "stale", firmId: firm.id }).where(eq(stripeEvents.id, event.id));
-        return "stale";
-      }
-      const trialEndsAt = subscription.trial_end ? new Date(subscription.trial_end * 1000) : firm.trialEndsAt;
-      const [current] = await tx.select().from(firms).where(eq(firms.id, firm.id));
-      if (!current) return "ignored";
-      if (
-        current.subscriptionStatus !== status ||
-        current.trialEndsAt.getTime() !== trialEndsAt.getTime() ||
-        current.stripeSubscriptionId !== subscription.id
-      ) {
-        await tx
-          .update(firms)
-          .set({
+    const customerId = typeof subscription.customer === "string" ? subscription.customer : subscription.customer.id;
+    // The firm holding this subscription; else one of this customer's with no subscription recorded yet.
+    const bySubscription = await tx.select().from(firms).where(eq(firms.stripeSubscriptionId, subscription.id));
+    const [firm] =
+      bySubscription.length > 0
+        ? bySubscription
+        : await tx
+            .select()
+            .from(firms)
+            .where(and(eq(firms.stripeCustomerId, customerId), isNull(firms.stripeSubscriptionId)));
+    if (!firm) {
+      log.info({ event: event.id, subscription: subscription.id }, "Stripe event for no known firm: acknowledged");
+      return "ignored";
+    }
+    const status = knownStatus(subscription.status);
+    if (!status) {
+      log.warn({ event: event.id, status: subscription.status }, "Stripe event with an unknown status: acknowledged");
+      return "ignored";
+    }
+    await lockFirm(tx, firm.id);
+    const [newer] = await tx
+      .select({ id: stripeEvents.id })
+      .from(stripeEvents)
+      .where(
+        and(
+          eq(stripeEvents.stripeSubscriptionId, subscription.id),
+          eq(stripeEvents.outcome, "applied"),
+          gt(stripeEvents.stripeCreatedAt, stripeCreatedAt),
+        ),
+      )
+      .limit(1);
+    if (newer) {
+      await tx.update(stripeEvents).set({ outcome: "stale", firmId: firm.id }).where(eq(stripeEvents.id, event.id));
+      return "stale";
+    }
+    const trialEndsAt = subscription.trial_end ? new Date(subscription.trial_end * 1000) : firm.trialEndsAt;
+    const [current] = await tx.select().from(firms).where(eq(firms.id, firm.id));
+    if (!current) return "ignored";
+    if (
+      current.subscriptionStatus !== status ||
+      current.trialEndsAt.getTime() !== trialEndsAt.getTime() ||
+      current.stripeSubscriptionId !== subscription.id
+    ) {
+      await tx
+        .update(firms)
+        .set({
+          subscriptionStatus: status,
+          trialEndsAt,
+          stripeSubscriptionId: subscription.id,
+          updatedAt: new Date(),
+        })
+        .where(eq(firms.id, firm.id));
+      await recordAudit(
+        tx,
+        { firmId: firm.id, userId: null, ip: null, userAgent: null },
+        {
+          action: "billing.subscription_updated",
+          entityType: "firm",
+          entityId: firm.id,
+          before: { subscriptionStatus: current.subscriptionStatus, trialEndsAt: current.trialEndsAt.toISOString() },
+          after: {
             subscriptionStatus: status,
-            trialEndsAt,
-            stripeSubscriptionId: subscription.id,
-            updatedAt: new Date(),
-          })
-          .where(eq(firms.id, firm.id));
-        await recordAudit(
-          tx,
-          { firmId: firm.id, userId: null, ip: null, userAgent: null },
-          {
-            action: "billing.subscription_updated",
-            entityType: "firm",
-            entityId: firm.id,
-            before: { subscriptionStatus: current.subscriptionStatus, trialEndsAt: current.trialEndsAt.toISOString() },
-            after: {
-              subscriptionStatus: status,
-              trialEndsAt: trialEndsAt.toISOString(),
-              stripeEvent: event.id,
-              stripeEventType: event.type,
-            },
+            trialEndsAt: trialEndsAt.toISOString(),
+            stripeEvent: event.id,
+            stripeEventType: event.type,
           },
-        );
-      }
-      await tx.update(stripeEvents).set({ outcome: "applied", firmId: firm.id }).where(eq(stripeEvents.id, event.id));
-      return "applied";
-    }),
-  );
+        },
+      );
+    }
+    await tx.update(stripeEvents).set({ outcome: "applied", firmId: firm.id }).where(eq(stripeEvents.id, event.id));
+    return "applied";
+  });
 }

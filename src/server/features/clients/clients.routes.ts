@@ -32,7 +32,7 @@ import {
   updateClient,
 } from "./clients.service";
 
-export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
+export function clientsRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -50,9 +50,9 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       if (wantsCsv(request, request.query.format)) {
-        return sendClientsCsv(reply, { db, actor: requireActor(request), query: request.query });
+        return sendClientsCsv(reply, { db: request.db, actor: requireActor(request), query: request.query });
       }
-      const page = await listClients({ db, actor: requireActor(request), query: request.query });
+      const page = await listClients({ db: request.db, actor: requireActor(request), query: request.query });
       sendNextCursor(reply, page.nextCursor);
       return page.clients;
     },
@@ -70,7 +70,7 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
         response: { 200: z.array(clientNameMatchSchema) },
       },
     },
-    async (request) => findClientsNamed({ db, actor: requireActor(request), name: request.query.name }),
+    async (request) => findClientsNamed({ db: request.db, actor: requireActor(request), name: request.query.name }),
   );
 
   api.get(
@@ -84,7 +84,7 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
       },
     },
     async (request, reply) =>
-      withEtag(reply, await getClient({ db, actor: requireActor(request), clientId: request.params.id })),
+      withEtag(reply, await getClient({ db: request.db, actor: requireActor(request), clientId: request.params.id })),
   );
 
   api.post(
@@ -101,7 +101,7 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       const client = await createClient({
-        db,
+        db: request.db,
         actor: requireActor(request),
         input: request.body,
       });
@@ -125,7 +125,7 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
       withEtag(
         reply,
         await updateClient({
-          db,
+          db: request.db,
           actor: requireActor(request),
           clientId: request.params.id,
           input: request.body,
@@ -148,7 +148,7 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       await deleteClient({
-        db,
+        db: request.db,
         actor: requireActor(request),
         clientId: request.params.id,
         purge: request.query.purge === "true",
@@ -168,7 +168,10 @@ export function clientsRoutes(app: FastifyInstance, { db }: { db: Database }) {
       },
     },
     async (request, reply) =>
-      withEtag(reply, await restoreClient({ db, actor: requireActor(request), clientId: request.params.id })),
+      withEtag(
+        reply,
+        await restoreClient({ db: request.db, actor: requireActor(request), clientId: request.params.id }),
+      ),
   );
 }
 

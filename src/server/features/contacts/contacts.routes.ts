@@ -1,14 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { contactSchema, createContactSchema, updateContactSchema } from "../../../shared/clients";
-import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
 import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { requireActor } from "../../tenancy/actor";
 import { idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import { createContact, deleteContact, getContact, updateContact } from "./contacts.service";
 
-export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
+export function contactsRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post(
@@ -24,7 +23,7 @@ export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       const contact = await createContact({
-        db,
+        db: request.db,
         actor: requireActor(request),
         input: request.body,
       });
@@ -43,7 +42,7 @@ export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
       },
     },
     async (request, reply) =>
-      withEtag(reply, await getContact({ db, actor: requireActor(request), contactId: request.params.id })),
+      withEtag(reply, await getContact({ db: request.db, actor: requireActor(request), contactId: request.params.id })),
   );
 
   api.patch(
@@ -63,7 +62,7 @@ export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
       withEtag(
         reply,
         await updateContact({
-          db,
+          db: request.db,
           actor: requireActor(request),
           contactId: request.params.id,
           input: request.body,
@@ -80,7 +79,7 @@ export function contactsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       await deleteContact({
-        db,
+        db: request.db,
         actor: requireActor(request),
         contactId: request.params.id,
       });

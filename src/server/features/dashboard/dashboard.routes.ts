@@ -1,11 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { dashboardSchema } from "../../../shared/dashboard";
-import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
 import { requireActor } from "../../tenancy/actor";
 import { getDashboard } from "./dashboard.service";
 
-export function dashboardRoutes(app: FastifyInstance, { db }: { db: Database }) {
+export function dashboardRoutes(app: FastifyInstance) {
   app.withTypeProvider<ZodTypeProvider>().get(
     "/api/dashboard",
     {
@@ -16,6 +15,6 @@ export function dashboardRoutes(app: FastifyInstance, { db }: { db: Database }) 
         response: { 200: dashboardSchema },
       },
     },
-    async (request) => getDashboard({ db, actor: requireActor(request) }),
+    async (request) => getDashboard({ db: request.db, actor: requireActor(request) }),
   );
 }

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { firmSchema, updateFirmSchema } from "../../../shared/firm";
-import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
 import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { requireActor } from "../../tenancy/actor";
 import { getFirm, updateFirm } from "./firm.service";
 
-export function firmRoutes(app: FastifyInstance, { db }: { db: Database }) {
+export function firmRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -15,7 +14,7 @@ export function firmRoutes(app: FastifyInstance, { db }: { db: Database }) {
       config: { access: "signedIn" },
       schema: { summary: "The signed-in user's firm, with its plan and time zone", response: { 200: firmSchema } },
     },
-    async (request, reply) => withEtag(reply, await getFirm({ db, actor: requireActor(request) })),
+    async (request, reply) => withEtag(reply, await getFirm({ db: request.db, actor: requireActor(request) })),
   );
 
   api.patch(
@@ -33,7 +32,12 @@ export function firmRoutes(app: FastifyInstance, { db }: { db: Database }) {
     async (request, reply) =>
       withEtag(
         reply,
-        await updateFirm({ db, actor: requireActor(request), input: request.body, ifMatch: ifMatchOf(request) }),
+        await updateFirm({
+          db: request.db,
+          actor: requireActor(request),
+          input: request.body,
+          ifMatch: ifMatchOf(request),
+        }),
       ),
   );
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import { isoDateIn } from "../../../shared/dates";
 import { clientReportSchema, type ReportRange, reportQuerySchema, userReportSchema } from "../../../shared/reports";
 import { csvDate, fileSlug, sendCsv, sendCsvStream, toCsv, wantsCsv } from "../../platform/csv/csv";
-import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
 import { requireActor } from "../../tenancy/actor";
 import { getClientReport, getUserReport, userCompletions } from "./reports.service";
@@ -14,7 +13,7 @@ export function reportFilename(kind: "client" | "user", name: string, range: Rep
 
 const csvNote = " With format=csv (or Accept: text/csv and no format), a CSV download instead of JSON";
 
-export function reportsRoutes(app: FastifyInstance, { db }: { db: Database }) {
+export function reportsRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -33,7 +32,12 @@ export function reportsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       const { days, format } = request.query;
-      const report = await getClientReport({ db, actor: requireActor(request), clientId: request.params.id, days });
+      const report = await getClientReport({
+        db: request.db,
+        actor: requireActor(request),
+        clientId: request.params.id,
+        days,
+      });
       if (!wantsCsv(request, format)) return report;
       const date = csvDate(report.range.timeZone);
       const csv = toCsv(
@@ -82,8 +86,8 @@ export function reportsRoutes(app: FastifyInstance, { db }: { db: Database }) {
     async (request, reply) => {
       const { days, format } = request.query;
       const actor = requireActor(request);
-      if (!wantsCsv(request, format)) return getUserReport({ db, actor, userId: request.params.id, days });
-      const { user, range, rows } = await userCompletions({ db, actor, userId: request.params.id, days });
+      if (!wantsCsv(request, format)) return getUserReport({ db: request.db, actor, userId: request.params.id, days });
+      const { user, range, rows } = await userCompletions({ db: request.db, actor, userId: request.params.id, days });
       const date = csvDate(range.timeZone);
       async function* cells() {
         for await (const row of rows) {

@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import { registerSchema } from "../../../shared/auth";
 import { currentUserSchema } from "../../../shared/users";
 import type { Config } from "../../platform/config";
-import type { Database } from "../../platform/db/database";
 import type { ZodTypeProvider } from "../../platform/http";
 import { requestOrigin } from "../../tenancy/actor";
 import { setSessionCookie } from "../auth/access-control";
@@ -17,7 +16,7 @@ import { register } from "./signup.service";
  */
 export function signupRoutes(
   app: FastifyInstance,
-  { db, config, cardBilling }: { db: Database; config: Config; cardBilling: CardBilling | undefined },
+  { config, cardBilling }: { config: Config; cardBilling: CardBilling | undefined },
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -35,7 +34,7 @@ export function signupRoutes(
     },
     async (request, reply) => {
       const { token, user } = await register({
-        db,
+        db: request.db,
         config,
         input: request.body,
         origin: requestOrigin(request),
@@ -43,7 +42,7 @@ export function signupRoutes(
           ? {
               cardSetup: () =>
                 findSetupForRegistration({
-                  db,
+                  db: request.db,
                   billing: cardBilling,
                   token: request.cookies[SETUP_COOKIE],
                   email: request.body.email,

@@ -5,7 +5,7 @@ import { trialDays } from "../../../shared/plans";
 import type { CurrentUser } from "../../../shared/users";
 import type { Config } from "../../platform/config";
 import type { Database } from "../../platform/db/database";
-import { withFirm } from "../../platform/db/firm-scope";
+import { inFirm } from "../../platform/db/firm-scope";
 import { firms, users } from "../../platform/db/schema";
 import { AppError, uniqueViolation } from "../../platform/errors";
 import type { Actor } from "../../tenancy/actor";
@@ -36,71 +36,69 @@ export async function register(options: {
   // The new firm's id is chosen here, so the registration acts for that firm alone.
   const firmId = randomUUID();
   try {
-    return await withFirm(firmId, () =>
-      db.transaction(async (tx) => {
-        const now = new Date();
-        const [firm] = await tx
-          .insert(firms)
-          .values({
-            id: firmId,
-            name: input.fullName,
-            plan: input.subscriptionPlan,
-            trialEndsAt: link?.trialEndsAt ?? addDays(now, trialDays),
-            ...(link
-              ? {
-                  subscriptionStatus: link.subscriptionStatus,
-                  stripeCustomerId: link.stripeCustomerId,
-                  stripeSubscriptionId: link.stripeSubscriptionId,
-                }
-              : {}),
-          })
-          .returning();
-        if (!firm) throw new Error("firm insert returned nothing");
-        if (link) await claimSetup(tx, link.setupId, firm.id);
-        const [user] = await tx
-          .insert(users)
-          .values({
-            firmId: firm.id,
-            username: input.username,
-            email: input.email,
-            fullName: input.fullName,
-            role: "super_admin",
-            passwordHash,
-          })
-          .returning();
-        if (!user) throw new Error("user insert returned nothing");
-        const token = await createSession(tx, {
-          userId: user.id,
+    return await inFirm(db, firmId).transaction(async (tx) => {
+      const now = new Date();
+      const [firm] = await tx
+        .insert(firms)
+        .values({
+          id: firmId,
+          name: input.fullName,
+          plan: input.subscriptionPlan,
+          trialEndsAt: link?.trialEndsAt ?? addDays(now, trialDays),
+          ...(link
+            ? {
+                subscriptionStatus: link.subscriptionStatus,
+                stripeCustomerId: link.stripeCustomerId,
+                stripeSubscriptionId: link.stripeSubscriptionId,
+              }
+            : {}),
+        })
+        .returning();
+      if (!firm) throw new Error("firm insert returned nothing");
+      if (link) await claimSetup(tx, link.setupId, firm.id);
+      const [user] = await tx
+        .insert(users)
+        .values({
           firmId: firm.id,
-          ...origin,
-          absoluteMs: options.config.session.absoluteMs,
-        });
-        await recordAudit(
-          tx,
-          { firmId: firm.id, userId: user.id, ...origin },
-          {
-            action: "account.registered",
-            entityType: "firm",
-            entityId: firm.id,
-            after: {
-              firm: {
-                name: firm.name,
-                plan: firm.plan,
-                ...(link
-                  ? {
-                      subscriptionStatus: firm.subscriptionStatus,
-                      stripeCustomerId: link.stripeCustomerId,
-                      stripeSubscriptionId: link.stripeSubscriptionId,
-                    }
-                  : {}),
-              },
-              user: { username: user.username, email: user.email },
+          username: input.username,
+          email: input.email,
+          fullName: input.fullName,
+          role: "super_admin",
+          passwordHash,
+        })
+        .returning();
+      if (!user) throw new Error("user insert returned nothing");
+      const token = await createSession(tx, {
+        userId: user.id,
+        firmId: firm.id,
+        ...origin,
+        absoluteMs: options.config.session.absoluteMs,
+      });
+      await recordAudit(
+        tx,
+        { firmId: firm.id, userId: user.id, ...origin },
+        {
+          action: "account.registered",
+          entityType: "firm",
+          entityId: firm.id,
+          after: {
+            firm: {
+              name: firm.name,
+              plan: firm.plan,
+              ...(link
+                ? {
+                    subscriptionStatus: firm.subscriptionStatus,
+                    stripeCustomerId: link.stripeCustomerId,
+                    stripeSubscriptionId: link.stripeSubscriptionId,
+                  }
+                : {}),
             },
+            user: { username: user.username, email: user.email },
           },
-        );
-        return { token, user: toCurrentUser(user, firm) };
-      }),
-    );
+        },
+      );
+      return { token, user: toCurrentUser(user, firm) };
+    });
   } catch (error) {
     throw userConflict(error) ?? setupTaken(error) ?? error;
   }

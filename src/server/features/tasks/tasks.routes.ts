@@ -32,7 +32,7 @@ import {
   updateTask,
 } from "./tasks.service";
 
-export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
+export function tasksRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -53,9 +53,9 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       if (wantsCsv(request, request.query.format)) {
-        return sendTasksCsv(reply, { db, actor: requireActor(request), query: request.query });
+        return sendTasksCsv(reply, { db: request.db, actor: requireActor(request), query: request.query });
       }
-      const page = await listTasks({ db, actor: requireActor(request), query: request.query });
+      const page = await listTasks({ db: request.db, actor: requireActor(request), query: request.query });
       sendNextCursor(reply, page.nextCursor);
       return page.tasks;
     },
@@ -75,7 +75,7 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
       },
     },
     async (request, reply) => {
-      const overdue = await listOverdueTasks({ db, actor: requireActor(request), query: request.query });
+      const overdue = await listOverdueTasks({ db: request.db, actor: requireActor(request), query: request.query });
       if (overdue.total !== undefined) reply.header(TOTAL_COUNT_HEADER, String(overdue.total));
       return overdue.tasks;
     },
@@ -92,7 +92,7 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
       },
     },
     async (request, reply) =>
-      withEtag(reply, await getTask({ db, actor: requireActor(request), taskId: request.params.id })),
+      withEtag(reply, await getTask({ db: request.db, actor: requireActor(request), taskId: request.params.id })),
   );
 
   api.post(
@@ -109,7 +109,7 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       const task = await createTask({
-        db,
+        db: request.db,
         actor: requireActor(request),
         input: request.body,
       });
@@ -134,7 +134,7 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
       withEtag(
         reply,
         await updateTask({
-          db,
+          db: request.db,
           actor: requireActor(request),
           taskId: request.params.id,
           input: request.body,
@@ -154,7 +154,7 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
       },
     },
     async (request, reply) => {
-      await deleteTask({ db, actor: requireActor(request), taskId: request.params.id });
+      await deleteTask({ db: request.db, actor: requireActor(request), taskId: request.params.id });
       return reply.status(204).send();
     },
   );
@@ -177,7 +177,7 @@ export function tasksRoutes(app: FastifyInstance, { db }: { db: Database }) {
       withEtag(
         reply,
         await completeTask({
-          db,
+          db: request.db,
           actor: requireActor(request),
           taskId: request.params.id,
           input: request.body,

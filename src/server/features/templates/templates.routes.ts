@@ -6,7 +6,6 @@ import {
   templateSchema,
   updateTemplateSchema,
 } from "../../../shared/templates";
-import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
 import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { requireActor } from "../../tenancy/actor";
@@ -29,7 +28,7 @@ const libraryKeyParams = z.object({
     .max(60, "Library template not found"),
 });
 
-export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) {
+export function templatesRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -38,7 +37,7 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
       config: { access: "templates.read" },
       schema: { summary: "The firm's task templates", response: { 200: z.array(templateSchema) } },
     },
-    async (request) => listTemplates({ db, actor: requireActor(request) }),
+    async (request) => listTemplates({ db: request.db, actor: requireActor(request) }),
   );
 
   api.get(
@@ -48,7 +47,10 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
       schema: { summary: "One task template", params: idParams("Task template"), response: { 200: templateSchema } },
     },
     async (request, reply) =>
-      withEtag(reply, await getTemplate({ db, actor: requireActor(request), templateId: request.params.id })),
+      withEtag(
+        reply,
+        await getTemplate({ db: request.db, actor: requireActor(request), templateId: request.params.id }),
+      ),
   );
 
   api.post(
@@ -64,7 +66,7 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
     },
     async (request, reply) => {
       const template = await createTemplate({
-        db,
+        db: request.db,
         actor: requireActor(request),
         input: request.body,
       });
@@ -89,7 +91,7 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
       withEtag(
         reply,
         await updateTemplate({
-          db,
+          db: request.db,
           actor: requireActor(request),
           templateId: request.params.id,
           input: request.body,
@@ -110,7 +112,7 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
     },
     async (request, reply) => {
       await deleteTemplate({
-        db,
+        db: request.db,
         actor: requireActor(request),
         templateId: request.params.id,
       });
@@ -127,7 +129,7 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
         response: { 200: z.array(libraryTemplateSchema) },
       },
     },
-    async (request) => listLibrary({ db, actor: requireActor(request) }),
+    async (request) => listLibrary({ db: request.db, actor: requireActor(request) }),
   );
 
   api.post(
@@ -143,7 +145,7 @@ export function templatesRoutes(app: FastifyInstance, { db }: { db: Database }) 
     },
     async (request, reply) => {
       const template = await addFromLibrary({
-        db,
+        db: request.db,
         actor: requireActor(request),
         key: request.params.key,
       });

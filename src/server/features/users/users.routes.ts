@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { userActivityQuerySchema, userActivitySchema } from "../../../shared/reports";
 import { createUserSchema, updateUserSchema, userSummarySchema } from "../../../shared/users";
-import type { Database } from "../../platform/db/database";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
 import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { requireActor } from "../../tenancy/actor";
@@ -10,7 +9,7 @@ import { idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import { getUserActivity } from "./user-activity.service";
 import { createUser, getUser, listUsers, updateUser } from "./users.service";
 
-export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
+export function usersRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -19,7 +18,7 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
       config: { access: "users.read" },
       schema: { summary: "The firm's users, by name", response: { 200: z.array(userSummarySchema) } },
     },
-    async (request) => listUsers({ db, actor: requireActor(request) }),
+    async (request) => listUsers({ db: request.db, actor: requireActor(request) }),
   );
 
   api.get(
@@ -29,7 +28,7 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
       schema: { summary: "One of the firm's users", params: idParams("User"), response: { 200: userSummarySchema } },
     },
     async (request, reply) =>
-      withEtag(reply, await getUser({ db, actor: requireActor(request), userId: request.params.id })),
+      withEtag(reply, await getUser({ db: request.db, actor: requireActor(request), userId: request.params.id })),
   );
 
   api.get(
@@ -48,7 +47,12 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
       },
     },
     async (request) =>
-      getUserActivity({ db, actor: requireActor(request), userId: request.params.id, days: request.query.days }),
+      getUserActivity({
+        db: request.db,
+        actor: requireActor(request),
+        userId: request.params.id,
+        days: request.query.days,
+      }),
   );
 
   api.post(
@@ -64,7 +68,7 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
     },
     async (request, reply) => {
       const user = await createUser({
-        db,
+        db: request.db,
         actor: requireActor(request),
         input: request.body,
       });
@@ -89,7 +93,7 @@ export function usersRoutes(app: FastifyInstance, { db }: { db: Database }) {
       withEtag(
         reply,
         await updateUser({
-          db,
+          db: request.db,
           actor: requireActor(request),
           userId: request.params.id,
           input: request.body,

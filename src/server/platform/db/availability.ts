@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
 import type pg from "pg";
-import { inAnyScope } from "./firm-scope";
 
 /*
  * Whether the database can be reached, and which errors say it cannot.
@@ -125,7 +124,7 @@ export function watchDatabaseAvailability(options: {
   let probe: NodeJS.Timeout | undefined;
   let stopped = false;
   // It reads no table, so any pooled connection will do, whatever firm it last served.
-  const selectOne = () => inAnyScope(() => pool.query("select 1"));
+  const selectOne = () => pool.query("select 1");
 
   const scheduleProbe = () => {
     if (stopped || state !== "unreachable") return;

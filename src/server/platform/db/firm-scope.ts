@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import type { Database } from "./database";
 
 /*
  * Row-level security's half in the app (decision 0033). Every tenant table has a policy that
@@ -6,11 +6,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * firm's when `tendwell.all_firms` is on; with neither set it shows none. The services already
  * filter every query by firm; this is the second wall, for a query that forgets to.
  *
- * Which firm a query acts for travels with the code that runs it (AsyncLocalStorage), so the
- * services keep taking one database handle: a signed-in request's handler runs in its actor's firm
- * (features/auth/access-control.ts), the few things that must reach across firms (finding who
- * signs in, the background jobs) say so with `acrossFirms`, and anything else runs in no firm at
- * all and sees no tenant row.
+ * Which firm a query acts for is the database handle it runs on. connectDatabase's `db` acts in no
+ * firm and sees no tenant row; `inFirm(db, id)` is the same database acting for one firm (a
+ * signed-in request's handler gets it as `request.db`, features/auth/access-control.ts);
+ * `acrossFirms(db)` is for the few things that must reach across firms (finding who signs in, the
+ * background jobs), each named where it is used. A handle is explicit on purpose: carried
+ * implicitly (AsyncLocalStorage), the scope cost every promise of the process on Node 20.
  */
 
 export type FirmScope =
@@ -20,55 +21,45 @@ export type FirmScope =
   /** For statements that read no tenant table (or only through a function that decides itself). */
   | { kind: "any" };
 
-/**
- * What travels with the running code: its firm scope, and the statement each transaction it opens
- * runs last before it commits, if any (markingEachCommit). One AsyncLocalStorage holds both: on
- * Node 20 each one in use adds work to every promise the process makes.
- */
-type Context = { scope: FirmScope; beforeCommit?: CommitMark };
-/** A statement added to the end of a transaction; `tx` is the transaction (platform/db/database.ts). */
+/** A commit mark: a statement added to the end of each transaction; `tx` is the transaction. */
 export type CommitMark = (tx: never) => Promise<unknown>;
 
-const storage = new AsyncLocalStorage<Context>();
-const noFirm: FirmScope = { kind: "no-firm" };
+/** What a handle knows of its database: how to make the same database's handle for another scope. */
+export type ScopedHandles = {
+  scoped: (scope: FirmScope) => Database;
+  marking: (db: Database, mark: CommitMark) => Database;
+};
 
-/** The scope the code running now acts in; outside any, no firm. */
-export const currentScope = (): FirmScope => storage.getStore()?.scope ?? noFirm;
+const handlesOf = new WeakMap<Database, ScopedHandles>();
 
-/** The mark the running code's transactions end with, if any. */
-export const currentCommitMark = (): CommitMark | undefined => storage.getStore()?.beforeCommit;
+/** Links a handle to its database's others (platform/db/database.ts, for every handle it makes). */
+export function registerHandle(db: Database, handles: ScopedHandles): Database {
+  handlesOf.set(db, handles);
+  return db;
+}
 
-const inScope = (scope: FirmScope): Context => ({ scope, beforeCommit: storage.getStore()?.beforeCommit });
+function handles(db: Database): ScopedHandles {
+  const found = handlesOf.get(db);
+  if (!found) throw new Error("not a database handle of connectDatabase (a transaction has no other scope)");
+  return found;
+}
 
-/*
- * Each runs `work` in a scope and awaits it there: a query builder runs its query only when
- * awaited, so `withFirm(id, () => db.select()…)` must await inside the scope, not after it.
- */
+/** `db`'s database acting for one firm: its queries see that firm's rows only. */
+export const inFirm = (db: Database, firmId: string): Database => handles(db).scoped({ kind: "firm", firmId });
 
-/** Runs `work` acting for one firm: its queries see that firm's rows only. */
-export const withFirm = <T>(firmId: string, work: () => T | PromiseLike<T>): Promise<T> =>
-  storage.run(inScope({ kind: "firm", firmId }), async () => await work());
+/** `db`'s database across every firm: for the few reads and jobs that must, each named where it is used. */
+export const acrossFirms = (db: Database): Database => handles(db).scoped({ kind: "all-firms" });
 
-/** Calls `next` acting for one firm: for a hook that hands the rest of a request over to it. */
-export const continueInFirm = (firmId: string, next: () => void): void =>
-  storage.run(inScope({ kind: "firm", firmId }), next);
-
-/** Runs `work` across every firm: for the few reads and jobs that must, each named where it is used. */
-export const acrossFirms = <T>(work: () => T | PromiseLike<T>): Promise<T> =>
-  storage.run(inScope({ kind: "all-firms" }), async () => await work());
-
-/** Runs `work` on whatever scope a pooled connection has: for statements that read no tenant row. */
-export const inAnyScope = <T>(work: () => T | PromiseLike<T>): Promise<T> =>
-  storage.run(inScope({ kind: "any" }), async () => await work());
+/** `db`'s database on whatever scope a pooled connection has: for statements that read no tenant row. */
+export const inAnyScope = (db: Database): Database => handles(db).scoped({ kind: "any" });
 
 /**
- * Runs `work` (in the current scope) so that every transaction it opens on the database, not the
- * savepoints nested in one, runs `mark` as its last statement before it commits: a write that must
- * be atomic with whatever the work commits, without the services knowing of it. An Idempotency-Key
- * records this way that its create happened (tenancy/idempotency.ts).
+ * `db` (in its scope) with every transaction it opens, not the savepoints nested in one, running
+ * `mark` as its last statement before it commits: a write that must be atomic with whatever the
+ * request commits, without the services knowing of it. An Idempotency-Key records this way that
+ * its create happened (tenancy/idempotency.ts).
  */
-export const markingEachCommit = <T>(mark: CommitMark, work: () => T): T =>
-  storage.run({ scope: currentScope(), beforeCommit: mark }, work);
+export const markingEachCommit = (db: Database, mark: CommitMark): Database => handles(db).marking(db, mark);
 
 /** The settings a connection needs for `scope`, as the values of tendwell.firm_id and tendwell.all_firms. */
 export function scopeSettings(scope: Exclude<FirmScope, { kind: "any" }>): [firmId: string, allFirms: string] {

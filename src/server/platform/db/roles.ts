@@ -118,7 +118,6 @@ export async function grantAppRole(ownerUrl: string, appRole: string): Promise<v
     await client.query(`revoke update, delete, truncate on audit_events from ${role}`);
     // The blog's posts are loaded from content/blog at start, by the owner.
     await client.query(`revoke insert, update, delete, truncate on blog_posts from ${role}`);
-    await client.query(`grant execute on function session_by_token_hash(text) to ${role}`);
     // So that an instance started with the app's URL alone can tell whether the migrations ran.
     await client.query(`grant usage on schema drizzle to ${role}`);
     await client.query(`grant select on drizzle.__drizzle_migrations to ${role}`);

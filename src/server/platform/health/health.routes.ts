@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import type pg from "pg";
 import { z } from "zod";
 import { DATABASE_RETRY_AFTER_SECONDS, type DatabaseAvailability } from "../db/availability";
-import { inAnyScope } from "../db/firm-scope";
 import { AppError } from "../errors";
 import type { ZodTypeProvider } from "../http";
 
@@ -23,7 +22,7 @@ export function healthRoutes(app: FastifyInstance, options: { pool: pg.Pool; ava
       try {
         // Named, so PostgreSQL parses it once per connection: load balancers ask often.
         // It reads no table, so any pooled connection will do, whatever firm it last served.
-        await inAnyScope(() => pool.query({ name: "health_check", text: "select 1" }));
+        await pool.query({ name: "health_check", text: "select 1" });
       } catch (error) {
         // An outage (refused, gone, timed out) is logged once by the tracker, not per check;
         // anything else (a missing database, a refused password) is worth a line each time.
