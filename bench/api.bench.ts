@@ -101,13 +101,19 @@ try {
   }
 
   const origin = new URL(app.baseUrl).origin;
-  const signIn = await fetch(`${app.baseUrl}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin },
-    body: JSON.stringify({ username: demoLogins[0].username, password: demoPassword }),
-  });
-  if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
-  const cookie = signIn.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+  // Each app signs in for itself and its floor: a checkout's session cookie is its own.
+  const cookies = new Map<Target, string>();
+  for (let pair = 0; pair < targets.length; pair += 2) {
+    const signIn = await fetch(`${targets[pair]?.baseUrl}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin },
+      body: JSON.stringify({ username: demoLogins[0].username, password: demoPassword }),
+    });
+    if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
+    const cookie = signIn.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+    for (const target of targets.slice(pair, pair + 2)) cookies.set(target, cookie);
+  }
+  const cookie = cookies.get(tendwell) ?? "";
 
   const load = (target: Target, url: string, duration: number, options: autocannon.Options | object = {}) =>
     autocannon({ url: `${target.baseUrl}${url}`, connections: CONNECTIONS, duration, ...options }).then((result) => {
@@ -134,11 +140,12 @@ try {
   const table: string[] = [];
   for (const listed of chosen) {
     const read = { ...listed, path: listed.path.replace("{busiest}", busiest) };
-    const headers = { origin, ...(read.signedIn ? { cookie } : {}) };
-    // Both must answer the same bytes, or the comparison would be unfair to one of them.
+    const headersOf = (target: Target) => ({ origin, ...(read.signedIn ? { cookie: cookies.get(target) ?? "" } : {}) });
     // Each app and its floor must answer the same bytes, or the comparison would be unfair to one of them.
     const answers = await Promise.all(
-      targets.map((target) => fetch(`${target.baseUrl}${read.path}`, { headers }).then((r) => r.text())),
+      targets.map((target) =>
+        fetch(`${target.baseUrl}${read.path}`, { headers: headersOf(target) }).then((r) => r.text()),
+      ),
     );
     for (const pair of [0, 2]) {
       const [app, itsFloor] = [answers[pair], answers[pair + 1]];
@@ -147,11 +154,12 @@ try {
     }
 
     const samples = new Map<Target, Sample[]>(targets.map((target) => [target, []]));
-    for (const target of targets) await load(target, read.path, 2, { headers }); // warm-up
+    for (const target of targets) await load(target, read.path, 2, { headers: headersOf(target) }); // warm-up
     for (let turn = 0; turn < slices; turn++) {
       // Each turn starts with another server (ABBA for two), so none always runs first.
       const order = turn % 2 === 0 ? targets : [...targets].reverse();
-      for (const target of order) samples.get(target)?.push(await load(target, read.path, slice, { headers }));
+      for (const target of order)
+        samples.get(target)?.push(await load(target, read.path, slice, { headers: headersOf(target) }));
     }
     const [t, f, b, bf] = targets.map((target) => pooled(samples.get(target) ?? []));
     if (!t || !f) throw new Error("the bench has Tendwell and the floor");
