@@ -104,9 +104,10 @@ try {
   // Each app signs in for itself and its floor: a checkout's session cookie is its own.
   const cookies = new Map<Target, string>();
   for (let pair = 0; pair < targets.length; pair += 2) {
-    const signIn = await fetch(`${targets[pair]?.baseUrl}/api/auth/login`, {
+    const baseUrl = targets[pair]?.baseUrl ?? "";
+    const signIn = await fetch(`${baseUrl}/api/auth/login`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin },
+      headers: { "content-type": "application/json", origin: new URL(baseUrl).origin },
       body: JSON.stringify({ username: demoLogins[0].username, password: demoPassword }),
     });
     if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
