@@ -13,3 +13,8 @@ z.config({
     return undefined;
   },
 });
+
+const uuidText = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a string is a uuid as text: checked before one reaches PostgreSQL, whose cast would fail. */
+export const isUuidText = (value: string): boolean => uuidText.test(value);

@@ -6,6 +6,7 @@ import {
   reportDays,
 } from "../../../shared/reports";
 import { type TaskPriority, type TaskStatus, taskPriorities } from "../../../shared/tasks";
+import { isUuidText } from "../../../shared/validation";
 
 /*
  * Pure helpers of the Reports screen: how its figures read and what its URL means. Kept apart
@@ -65,14 +66,12 @@ export type ReportTab = "client" | "user";
 /** What the page's URL holds, so a report can be linked and reloaded (docs/design/reports-screen.md). */
 export type ReportParams = { tab: ReportTab; clientId: string | null; userId: string | null; days: ReportDays };
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Reads the search params; anything unknown falls back to the defaults (Client Audit, 30 days). */
 export function parseReportParams(params: URLSearchParams): ReportParams {
   const days = Number(params.get("days"));
   const id = (name: string) => {
     const value = params.get(name);
-    return value && uuidPattern.test(value) ? value : null;
+    return value && isUuidText(value) ? value : null;
   };
   return {
     tab: params.get("tab") === "user" ? "user" : "client",

@@ -1,5 +1,6 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Role } from "../../../shared/roles";
+import { isUuidText } from "../../../shared/validation";
 import type { Config } from "../../platform/config";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { inFirm } from "../../platform/db/firm-scope";
@@ -45,15 +46,13 @@ export async function createSession(
   return `${values.firmId}.${token}`;
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** A session cookie's firm and the hash of its token (as stored); nothing for a value of another shape. */
 export function readSessionCookie(value: string): { firmId: string; tokenHash: string } | undefined {
   const dot = value.indexOf(".");
   if (dot < 0) return undefined;
   const firmId = value.slice(0, dot);
   const token = value.slice(dot + 1);
-  if (!uuidPattern.test(firmId) || token === "") return undefined;
+  if (!isUuidText(firmId) || token === "") return undefined;
   return { firmId, tokenHash: hashToken(token) };
 }
 

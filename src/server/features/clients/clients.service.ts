@@ -8,6 +8,7 @@ import {
   type ListClientsQuery,
   type UpdateClientInput,
 } from "../../../shared/clients";
+import { isUuidText } from "../../../shared/validation";
 import { changedFields, previousValues } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
@@ -517,8 +518,6 @@ function pickAudited(input: CreateClientInput) {
   return { name, industry, address, phone, email, status };
 }
 
-const uuidText = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The list's keyset cursor key: the last row's name and id, as the list gave them out. Anything
  * else is refused here, before it reaches PostgreSQL: an id that is not a uuid, or a name no
@@ -530,7 +529,7 @@ const readClientKey = (key: unknown[]) => {
     typeof name === "string" &&
     unacceptableInput(name) === undefined &&
     typeof id === "string" &&
-    uuidText.test(id)
+    isUuidText(id)
     ? { name, id }
     : undefined;
 };

@@ -11,6 +11,7 @@ import {
   taskStatus,
   type UpdateTaskInput,
 } from "../../../shared/tasks";
+import { isUuidText } from "../../../shared/validation";
 import { changedFields } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
@@ -592,7 +593,6 @@ const isTimestamp = (value: unknown): value is string => {
   return !Number.isNaN(instant.getTime()) && instant.toISOString().slice(0, 23) === value.slice(0, 23);
 };
 const isTimestampOrNull = (value: unknown): value is string | null => value === null || isTimestamp(value);
-const uuidText = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The list's key: completion, due date, creation and id, as the database wrote them. */
 function readTaskKey(key: unknown[]): Cursor | undefined {
@@ -602,7 +602,7 @@ function readTaskKey(key: unknown[]): Cursor | undefined {
     isTimestampOrNull(due) &&
     isTimestamp(created) &&
     typeof id === "string" &&
-    uuidText.test(id)
+    isUuidText(id)
     ? { completed, due, created, id }
     : undefined;
 }
