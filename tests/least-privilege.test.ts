@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, type Database, type DatabaseHandle } from "../src/server/platform/db/database";
-import { acrossFirms, inFirm } from "../src/server/platform/db/firm-scope";
+import { acrossFirms, inFirm, rawInFirm } from "../src/server/platform/db/firm-scope";
 import { migrateDatabase } from "../src/server/platform/db/migrate";
 import {
   APP_ROLE,
@@ -115,6 +115,9 @@ describe("the app's database role", () => {
       sql`select array_agg(distinct u.firm_id) as firms from users u, clients c, user_clients uc`,
     );
     expect(counted.rows[0]?.firms).toEqual([firmA.firm.id]);
+    // So does a raw statement on the connections of a firm not yet known to exist (a session's).
+    const raw = await rawInFirm(app.db, firmB.firm.id).$client.query({ text: "select distinct firm_id from clients" });
+    expect(raw.rows).toEqual([{ firm_id: firmB.firm.id }]);
   });
 
   it("S-PRIV-05 cannot write a row into another firm, nor move one there", async () => {

@@ -3,7 +3,7 @@ import type { Role } from "../../../shared/roles";
 import { isUuidText } from "../../../shared/validation";
 import type { Config } from "../../platform/config";
 import type { Database, DbExecutor } from "../../platform/db/database";
-import { inFirm } from "../../platform/db/firm-scope";
+import { inFirm, rawInFirm } from "../../platform/db/firm-scope";
 import { preparedSql, preparedStatement } from "../../platform/db/prepared";
 import { sessions } from "../../platform/db/schema";
 import { hashToken, newToken } from "../../platform/tokens";
@@ -94,9 +94,9 @@ export async function findSession(
 ): Promise<SessionInfo | undefined> {
   const named = readSessionCookie(cookie);
   if (!named) return undefined;
-  const firmDb = inFirm(db, named.firmId);
-  const [row] = await sessionByToken(firmDb, [named.tokenHash, named.firmId]);
+  const [row] = await sessionByToken(rawInFirm(db, named.firmId), [named.tokenHash, named.firmId]);
   if (!row) return undefined;
+  const firmDb = inFirm(db, named.firmId);
   const idleFor = now.getTime() - row.last_seen_at.getTime();
   if (row.disabled_at !== null || now >= row.expires_at || idleFor >= config.session.idleMs) {
     await firmDb.delete(sessions).where(eq(sessions.id, row.session_id));

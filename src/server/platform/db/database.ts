@@ -7,7 +7,7 @@ import * as schema from "./schema";
 export type Database = NodePgDatabase<typeof schema> & { $client: QueryClient };
 
 /** What a handle's statements run on: the pool, or the pool setting each connection's scope. */
-type QueryClient = {
+export type QueryClient = {
   query: (config: pg.QueryConfig, values?: unknown[]) => Promise<pg.QueryResult>;
   connect: () => Promise<pg.PoolClient>;
 };
@@ -54,6 +54,7 @@ export function connectDatabase(options: { url: string; poolSize: number }): Dat
       }
       return firm;
     },
+    client: (scope: FirmScope) => (scope.kind === "any" ? pool : new ScopedPool(pool, scope)),
     marking: (db: Database, mark: CommitMark) => {
       const marked = handleOver(db.$client);
       const transaction = marked.transaction.bind(marked);

@@ -1,4 +1,4 @@
-import type { Database } from "./database";
+import type { Database, QueryClient } from "./database";
 
 /*
  * Row-level security's half in the app (decision 0033). Every tenant table has a policy that
@@ -27,6 +27,7 @@ export type CommitMark = (tx: never) => Promise<unknown>;
 /** What a handle knows of its database: how to make the same database's handle for another scope. */
 export type ScopedHandles = {
   scoped: (scope: FirmScope) => Database;
+  client: (scope: FirmScope) => QueryClient;
   marking: (db: Database, mark: CommitMark) => Database;
 };
 
@@ -46,6 +47,16 @@ function handles(db: Database): ScopedHandles {
 
 /** `db`'s database acting for one firm: its queries see that firm's rows only. */
 export const inFirm = (db: Database, firmId: string): Database => handles(db).scoped({ kind: "firm", firmId });
+
+/**
+ * `db`'s connections acting for one firm, for raw statements (platform/db/prepared.ts's
+ * preparedSql) where the firm is not yet known to exist: nothing is made or kept for it, as
+ * `inFirm`'s handle is, so a made-up firm id (a forged session cookie's) costs no more than its
+ * statement.
+ */
+export const rawInFirm = (db: Database, firmId: string): { $client: QueryClient } => ({
+  $client: handles(db).client({ kind: "firm", firmId }),
+});
 
 /** `db`'s database across every firm: for the few reads and jobs that must, each named where it is used. */
 export const acrossFirms = (db: Database): Database => handles(db).scoped({ kind: "all-firms" });

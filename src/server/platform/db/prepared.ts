@@ -1,4 +1,4 @@
-import type { Database } from "./database";
+import type { Database, QueryClient } from "./database";
 
 /*
  * The hot reads (the session lookup every signed-in request makes, and the queries behind the
@@ -44,7 +44,10 @@ export const preparedStatementNames = (): ReadonlySet<string> => names;
  * A named prepared statement written in SQL, for reads drizzle's builder cannot express well
  * (several aggregates over common table expressions). `$1`, `$2`… are bound from `values`.
  */
-export function preparedSql<Row>(name: string, text: string): (db: Database, values: unknown[]) => Promise<Row[]> {
+export function preparedSql<Row>(
+  name: string,
+  text: string,
+): (db: { $client: QueryClient }, values: unknown[]) => Promise<Row[]> {
   if (names.has(name)) throw new Error(`Two prepared statements are named ${name}`);
   names.add(name);
   return async (db, values) => (await db.$client.query({ name, text, values })).rows as Row[];
