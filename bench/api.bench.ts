@@ -12,6 +12,7 @@ import { clients, tasks, users } from "../src/server/platform/db/schema";
 import { demoLogins, demoPassword, seedDemoData } from "../src/server/seed/demo-seed";
 import { startApp } from "../tests/app-process";
 import { makeTempDir } from "../tests/temp-dir";
+import { type CpuSnapshot, cpuBetween, cpuReadable, postgresCpu, processCpu } from "./cpu-time";
 
 /*
  * Throughput and latency of the API as `npm start` runs it, side by side with the floor
@@ -21,8 +22,11 @@ import { makeTempDir } from "../tests/temp-dir";
  * noisy neighbour slows both alike. Each read route is reported as Tendwell's requests/s and
  * latency, the floor's, and their ratio: the one number that means the same on any machine.
  *
- * The host's speed drifts by tens of percent within seconds, so the two servers take turns in
- * short slices (ABBA order) and each one's figures are pooled over its slices.
+ * The host's speed drifts by tens of percent within seconds, so the servers take turns in short
+ * slices and each one's figures are pooled over its slices. The turns' orders form a balanced
+ * Latin square (balancedOrder): each server runs in each place of a turn, and after each other
+ * server, equally often, so that a place's own advantage (running first, or right after the same
+ * server) favours none of them.
  * Run: npm run bench (about five minutes). BENCH_SECONDS (default 12) is each server's total time
  * per route, BENCH_SLICE (default 2) the length of one turn, BENCH_ROUTES (a comma-separated list of
  * path prefixes, e.g. "/api/health,/api/users") the reads to run, all by default.
@@ -38,9 +42,10 @@ const slice = Number(process.env.BENCH_SLICE ?? 2);
 const slices = Math.max(1, Math.round(seconds / slice));
 const CONNECTIONS = 10;
 
-type Target = { name: string; baseUrl: string };
+type Target = { name: string; baseUrl: string; cpu: () => CpuSnapshot };
 const baselineRoot = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : undefined;
-type Sample = { requests: number; seconds: number; p50: number; p99: number };
+/** One turn of one server: its answers, and the CPU seconds its process and the database used. */
+type Sample = { requests: number; seconds: number; p50: number; p99: number; cpu?: number; dbCpu?: number };
 
 const reads = [
   { path: "/api/health", what: "one database round trip", signedIn: false },
@@ -87,7 +92,7 @@ try {
   processes.push(app);
   const floor = await startFloor(embedded.url);
   processes.push(floor);
-  const tendwell: Target = { name: "Tendwell", baseUrl: app.baseUrl };
+  const tendwell: Target = { name: "Tendwell", baseUrl: app.baseUrl, cpu: processCpu(app.child.pid) };
   const targets: Target[] = [tendwell, floor];
   if (baselineRoot) {
     const other = await startApp(
@@ -97,9 +102,14 @@ try {
     processes.push(other);
     const otherFloor = await startFloor(embedded.url, baselineRoot);
     processes.push(otherFloor);
-    targets.push({ name: "baseline", baseUrl: other.baseUrl }, { ...otherFloor, name: "baseline floor" });
+    targets.push(
+      { name: "baseline", baseUrl: other.baseUrl, cpu: processCpu(other.child.pid) },
+      { ...otherFloor, name: "baseline floor" },
+    );
   }
 
+  // Whole squares of turns, so every server has every place in a turn equally often.
+  const turns = Math.ceil(slices / targets.length) * targets.length;
   const origin = new URL(app.baseUrl).origin;
   // Each app signs in for itself and its floor: a checkout's session cookie is its own.
   const cookies = new Map<Target, string>();
@@ -116,20 +126,30 @@ try {
   }
   const cookie = cookies.get(tendwell) ?? "";
 
-  const load = (target: Target, url: string, duration: number, options: autocannon.Options | object = {}) =>
-    autocannon({ url: `${target.baseUrl}${url}`, connections: CONNECTIONS, duration, ...options }).then((result) => {
-      const failures = result.non2xx + result.errors + result.timeouts;
-      if (failures > 0)
-        throw new Error(
-          `${target.name} ${url}: ${failures} of ${result.requests.total} requests failed: ${JSON.stringify(result.statusCodeStats)}`,
-        );
-      return {
-        requests: result.requests.total,
-        seconds: result.duration,
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-      };
-    });
+  const databaseCpu = postgresCpu(dataDir);
+  const load = async (
+    target: Target,
+    url: string,
+    duration: number,
+    options: autocannon.Options | object = {},
+  ): Promise<Sample> => {
+    const before = { app: target.cpu(), db: databaseCpu() };
+    const result = await autocannon({ url: `${target.baseUrl}${url}`, connections: CONNECTIONS, duration, ...options });
+    const after = { app: target.cpu(), db: databaseCpu() };
+    const failures = result.non2xx + result.errors + result.timeouts;
+    if (failures > 0)
+      throw new Error(
+        `${target.name} ${url}: ${failures} of ${result.requests.total} requests failed: ${JSON.stringify(result.statusCodeStats)}`,
+      );
+    return {
+      requests: result.requests.total,
+      seconds: result.duration,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      cpu: cpuBetween(before.app, after.app),
+      dbCpu: cpuBetween(before.db, after.db),
+    };
+  };
 
   // The detail case reads the client with the most tasks: the heaviest detail the demo has.
   const list = (await (await fetch(`${app.baseUrl}/api/clients`, { headers: { cookie } })).json()) as {
@@ -139,6 +159,7 @@ try {
   const busiest = [...list].sort((a, b) => b.taskCounts.total - a.taskCounts.total)[0]?.id ?? "";
 
   const table: string[] = [];
+  const cpuTable: string[] = [];
   for (const listed of chosen) {
     const read = { ...listed, path: listed.path.replace("{busiest}", busiest) };
     const headersOf = (target: Target) => ({ origin, ...(read.signedIn ? { cookie: cookies.get(target) ?? "" } : {}) });
@@ -156,19 +177,23 @@ try {
 
     const samples = new Map<Target, Sample[]>(targets.map((target) => [target, []]));
     for (const target of targets) await load(target, read.path, 2, { headers: headersOf(target) }); // warm-up
-    for (let turn = 0; turn < slices; turn++) {
-      // Each turn starts with another server (ABBA for two), so none always runs first.
-      const order = turn % 2 === 0 ? targets : [...targets].reverse();
+    for (let turn = 0; turn < turns; turn++) {
+      const order = balancedOrder(targets.length, turn).map((index) => targets[index] as Target);
       for (const target of order)
         samples.get(target)?.push(await load(target, read.path, slice, { headers: headersOf(target) }));
     }
     const [t, f, b, bf] = targets.map((target) => pooled(samples.get(target) ?? []));
     if (!t || !f) throw new Error("the bench has Tendwell and the floor");
     const ratio = t.rps / f.rps;
-    const compared = b && bf ? ` ${(b.rps / bf.rps).toFixed(2)} | ${signed(ratio - b.rps / bf.rps)} |` : "";
+    const compared =
+      b && bf
+        ? ` ${(b.rps / bf.rps).toFixed(2)} | ${signed(ratio - b.rps / bf.rps)} | ${spread(turnChanges(samples, targets))} |`
+        : "";
     table.push(
       `| GET ${listed.path.replace("{busiest}", "{id}")} (${read.what}) | ${Math.round(t.rps)} | ${t.p50} | ${t.p99} | ${Math.round(f.rps)} | ${f.p50} | ${f.p99} | **${ratio.toFixed(2)}** |${compared}`,
     );
+    const perRequest = [t, f, b, bf].flatMap((server) => (server ? [server.cpu, server.dbCpu] : []));
+    cpuTable.push(`| GET ${listed.path.replace("{busiest}", "{id}")} | ${perRequest.map(microseconds).join(" | ")} |`);
     console.error(`${read.path}: done`);
   }
 
@@ -183,15 +208,22 @@ try {
   const cpu = os.cpus();
   console.log(
     `\n${cpu.length} × ${cpu[0]?.model ?? "CPU"}, Node ${process.version}, embedded PostgreSQL 17 on a Unix socket, ` +
-      `demo firm (${size}); ${CONNECTIONS} connections, ${slices} alternating turns of ${slice} s per server and route\n`,
+      `demo firm (${size}); ${CONNECTIONS} connections, ${turns} alternating turns of ${slice} s per server and route\n`,
   );
   if (baselineRoot) console.log(`baseline: ${baselineRoot} as the superuser\n`);
-  const extra = baselineRoot ? [" baseline ratio |", " change |"] : [];
+  const extra = baselineRoot ? [" baseline ratio |", " change |", " turns' change ± 2 SE |"] : [];
   console.log(
     `| request | Tendwell req/s | p50 ms | p99 ms | floor req/s | p50 ms | p99 ms | ratio |${extra.join("")}`,
   );
   console.log(`| --- | --- | --- | --- | --- | --- | --- | --- |${extra.map(() => " --- |").join("")}`);
   for (const row of table) console.log(row);
+  if (cpuReadable) {
+    const columns = targets.flatMap((target) => [`${target.name} process`, `${target.name}'s database`]);
+    console.log("\nCPU time per request, in µs (the process's every thread; the database's every backend):\n");
+    console.log(`| request | ${columns.join(" | ")} |`);
+    console.log(`| --- |${columns.map(() => " --- |").join("")}`);
+    for (const row of cpuTable) console.log(row);
+  }
   console.log(
     `\nPOST /api/auth/login (argon2id verification, new session), 4 connections: ${Math.round(login.requests / login.seconds)} req/s, p50 ${login.p50} ms, p99 ${login.p99} ms`,
   );
@@ -201,19 +233,63 @@ try {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
+/**
+ * The order of turn `turn` among `count` servers (an even number): a row of a Williams square.
+ * Over `count` turns each server takes each place once and follows each other server once.
+ */
+function balancedOrder(count: number, turn: number): number[] {
+  const first = Array.from({ length: count }, (_, place) =>
+    place % 2 === 1 ? (place + 1) / 2 : (count - place / 2) % count,
+  );
+  return first.map((server) => (server + turn) % count);
+}
+
 function signed(value: number): string {
   return `${value >= 0 ? "+" : ""}${value.toFixed(2)}`;
 }
 
-/** Requests/s over all of a server's turns; latency percentiles as the median of its turns'. */
-function pooled(samples: Sample[]): { rps: number; p50: number; p99: number } {
+/**
+ * The change of each turn on its own: Tendwell's ratio to its floor in that turn minus the
+ * baseline's in the same turn. Their spread says how far the pooled change can be trusted.
+ */
+function turnChanges(samples: Map<Target, Sample[]>, targets: Target[]): number[] {
+  const [t, f, b, bf] = targets.map((target) => samples.get(target) ?? []);
+  const rate = (sample: Sample | undefined) => (sample ? sample.requests / sample.seconds : Number.NaN);
+  return (t ?? []).map((_, turn) => {
+    const at = (series: Sample[] | undefined) => rate(series?.[turn]);
+    return at(t) / at(f) - at(b) / at(bf);
+  });
+}
+
+/** The mean of `values` and twice its standard error: about a 95 % interval for six turns or more. */
+function spread(values: number[]): string {
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / Math.max(1, values.length - 1);
+  return `${signed(mean)} ± ${(2 * Math.sqrt(variance / values.length)).toFixed(2)}`;
+}
+
+function microseconds(seconds: number | undefined): string {
+  return seconds === undefined ? "–" : String(Math.round(seconds * 1e6));
+}
+
+/**
+ * Requests/s over all of a server's turns; latency percentiles as the median of its turns'; CPU
+ * seconds per request of the process and of the database over all its turns.
+ */
+function pooled(samples: Sample[]): { rps: number; p50: number; p99: number; cpu?: number; dbCpu?: number } {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? 0;
   const requests = samples.reduce((sum, sample) => sum + sample.requests, 0);
   const elapsed = samples.reduce((sum, sample) => sum + sample.seconds, 0);
+  const perRequest = (cpu: (sample: Sample) => number | undefined) =>
+    samples.every((sample) => cpu(sample) !== undefined)
+      ? samples.reduce((sum, sample) => sum + (cpu(sample) ?? 0), 0) / requests
+      : undefined;
   return {
     rps: requests / elapsed,
     p50: median(samples.map((sample) => sample.p50)),
     p99: median(samples.map((sample) => sample.p99)),
+    cpu: perRequest((sample) => sample.cpu),
+    dbCpu: perRequest((sample) => sample.dbCpu),
   };
 }
 
@@ -245,6 +321,7 @@ async function startFloor(
   return {
     name: "floor",
     baseUrl,
+    cpu: processCpu(child.pid),
     stop: async () => {
       child.kill("SIGTERM");
       return exited;
