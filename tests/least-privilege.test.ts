@@ -136,6 +136,20 @@ describe("the app's database role", () => {
     expect(stillThere?.n).toBe(firmB.clients.length);
   });
 
+  it("S-PRIV-09 learns a username's firm from the database's one function for it, and reads no user outside a firm", async () => {
+    const user = firmB.users.admin;
+    const firmOf = async (usernameKey: string) =>
+      (await app.db.execute<{ firm_id: string | null }>(sql`select firm_of_username(${usernameKey}) as firm_id`))
+        .rows[0]?.firm_id;
+    expect(await firmOf(user.username.toLowerCase())).toBe(firmB.firm.id);
+    expect(await firmOf("nobody-by-this-name")).toBeNull();
+    // The function answers a firm's id and nothing else; the user's own row stays behind the policy.
+    const direct = await app.db.execute(
+      sql`select id from users where lower(username) = ${user.username.toLowerCase()}`,
+    );
+    expect(direct.rows).toEqual([]);
+  });
+
   it("S-PRIV-06 signs in, finds sessions and serves a firm's screens as the app role, and never another firm's", async () => {
     const client = await signIn(ctx.app, firmB.users.admin);
     const list: { id: string }[] = (await client.get("/api/clients")).body;

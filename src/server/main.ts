@@ -7,7 +7,7 @@ import { type Config, ConfigError, loadConfig } from "./platform/config";
 import { DataDirLockedError } from "./platform/db/data-dir-lock";
 import { connectDatabase } from "./platform/db/database";
 import { EmbeddedPostgresError, startEmbeddedPostgres } from "./platform/db/embedded-postgres";
-import { acrossFirms } from "./platform/db/firm-scope";
+import { inAnyScope } from "./platform/db/firm-scope";
 import { pendingMigrations } from "./platform/db/migrate";
 import { embeddedRoleUrls, mayCreateIn, userOf } from "./platform/db/roles";
 import { createLogger } from "./platform/logger";
@@ -94,7 +94,7 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const lines = [`${brand.name} is running at http://localhost:${port}`];
-  if (config.seedDemoData && (await hasDemoData(acrossFirms(database.db)))) {
+  if (config.seedDemoData && (await hasDemoData(inAnyScope(database.db)))) {
     lines.push(`Demo sign-ins (password "${demoPassword}"):`);
     for (const login of demoLogins) lines.push(`  ${login.username.padEnd(12)} ${login.role}`);
   }

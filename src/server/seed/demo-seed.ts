@@ -2,9 +2,10 @@ import { and, asc, count, eq, sql } from "drizzle-orm";
 import { addDays } from "../../shared/dates";
 import { trialDays } from "../../shared/plans";
 import type { Frequency, TaskPriority } from "../../shared/tasks";
+import { firmOfUsername } from "../features/auth/auth.service";
 import { createSchedule } from "../features/schedules/schedules.service";
 import type { Database, DbExecutor } from "../platform/db/database";
-import { clients, firms, users } from "../platform/db/schema";
+import { clients, firms } from "../platform/db/schema";
 import {
   companyProfile,
   industries,
@@ -313,9 +314,5 @@ const earlier = (at: Date, now: Date) => new Date(Math.min(at.getTime(), now.get
 
 /** Whether the demo firm exists, so start-up knows to print its sign-ins. */
 export async function hasDemoData(db: DbExecutor): Promise<boolean> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(users)
-    .where(eq(sql`lower(${users.username})`, demoLogins[0].username));
-  return (row?.n ?? 0) > 0;
+  return (await firmOfUsername(db, demoLogins[0].username)) !== undefined;
 }

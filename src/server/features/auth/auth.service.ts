@@ -2,8 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { type ChangePasswordInput, invalidLoginMessage, type LoginInput } from "../../../shared/auth";
 import type { CurrentUser } from "../../../shared/users";
 import type { Config } from "../../platform/config";
-import type { Database } from "../../platform/db/database";
-import { acrossFirms, inFirm } from "../../platform/db/firm-scope";
+import type { Database, DbExecutor } from "../../platform/db/database";
+import { inAnyScope, inFirm } from "../../platform/db/firm-scope";
 import { preparedStatement } from "../../platform/db/prepared";
 import { firms, users } from "../../platform/db/schema";
 import { AppError, fieldError, uniqueViolation } from "../../platform/errors";
@@ -55,13 +55,15 @@ export async function login(options: {
       { retryAfterSeconds: wait },
     );
   }
-  // Who signs in is not known before this read, so it alone looks across firms.
-  const [found] = await acrossFirms(db)
-    .select({ user: users, firm: firms })
-    .from(users)
-    .innerJoin(firms, eq(firms.id, users.firmId))
-    .where(eq(sql`lower(${users.username})`, key.usernameKey))
-    .limit(1);
+  const firmId = await firmOfUsername(inAnyScope(db), key.usernameKey);
+  const [found] =
+    firmId === undefined
+      ? []
+      : await inFirm(db, firmId)
+          .select({ user: users, firm: firms })
+          .from(users)
+          .innerJoin(firms, eq(firms.id, users.firmId))
+          .where(and(eq(users.firmId, firmId), eq(sql`lower(${users.username})`, key.usernameKey)));
   const passwordOk = found
     ? await verifyPassword(found.user.passwordHash, input.password)
     : (await verifyPassword(await timingEqualiser(), input.password)) && false;
@@ -73,6 +75,18 @@ export async function login(options: {
   }
   await clearLoginFailures(db, key.usernameKey);
   return signIn(inFirm(db, found.firm.id), found, options);
+}
+
+/**
+ * The firm a username belongs to, if any. Usernames are unique across firms, and who signs in is
+ * not known before this: the database's `firm_of_username` answers it as the tables' owner, so
+ * the app role itself never reads across firms (decision 0033).
+ */
+export async function firmOfUsername(db: DbExecutor, usernameKey: string): Promise<string | undefined> {
+  const { rows } = await db.execute<{ firm_id: string | null }>(
+    sql`select firm_of_username(${usernameKey}) as firm_id`,
+  );
+  return rows[0]?.firm_id ?? undefined;
 }
 
 async function signIn(

@@ -118,6 +118,8 @@ export async function grantAppRole(ownerUrl: string, appRole: string): Promise<v
     await client.query(`revoke update, delete, truncate on audit_events from ${role}`);
     // The blog's posts are loaded from content/blog at start, by the owner.
     await client.query(`revoke insert, update, delete, truncate on blog_posts from ${role}`);
+    // Signing in asks which firm a username belongs to before any firm is known (migration 0014).
+    await client.query(`grant execute on function firm_of_username(text) to ${role}`);
     // So that an instance started with the app's URL alone can tell whether the migrations ran.
     await client.query(`grant usage on schema drizzle to ${role}`);
     await client.query(`grant select on drizzle.__drizzle_migrations to ${role}`);
