@@ -9,7 +9,7 @@ describe("housekeeping", () => {
   const ctx = useTestApp();
   const config = loadConfig({ NODE_ENV: "test" });
 
-  it("removes expired and idle sessions, stale failed sign-ins, lapsed card setups and day-old idempotency keys, and nothing else", async () => {
+  it("removes expired and idle sessions, stale failed sign-ins, lapsed card setups and day-old idempotency keys, and nothing else, as the app role", async () => {
     const db = ctx.database.db;
     const { users } = await seedFirm(db);
     await signIn(ctx.app, users.admin);
@@ -44,7 +44,7 @@ describe("housekeeping", () => {
       { ...keyOf("recent"), createdAt: new Date(now - 23 * 3600_000) },
     ]);
 
-    expect(await purgeExpired(db, config)).toEqual({
+    expect(await purgeExpired(ctx.appDatabase.db, config)).toEqual({
       sessions: 2,
       loginFailures: 1,
       billingSetups: 1,
@@ -54,7 +54,7 @@ describe("housekeeping", () => {
     expect((await db.select().from(billingSetups)).map((row) => row.tokenHash).sort()).toEqual(["claimed", "open"]);
     expect((await db.select().from(sessions)).map((row) => row.userId)).toEqual([users.admin.id]);
     expect((await db.select().from(loginFailures)).map((row) => row.usernameKey)).toEqual(["recent"]);
-    expect(await purgeExpired(db, config)).toEqual({
+    expect(await purgeExpired(ctx.appDatabase.db, config)).toEqual({
       sessions: 0,
       loginFailures: 0,
       billingSetups: 0,

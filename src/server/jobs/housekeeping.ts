@@ -1,10 +1,10 @@
-import { and, isNull, lt, or } from "drizzle-orm";
+import { and, isNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { THROTTLE_WINDOW_MS } from "../features/auth/login-throttle";
 import type { Config } from "../platform/config";
 import type { Database } from "../platform/db/database";
-import { acrossFirms } from "../platform/db/firm-scope";
-import { billingSetups, idempotencyKeys, loginFailures, sessions } from "../platform/db/schema";
+import { inAnyScope } from "../platform/db/firm-scope";
+import { billingSetups, loginFailures } from "../platform/db/schema";
 import { expiredBefore } from "../tenancy/idempotency";
 
 /**
@@ -12,16 +12,16 @@ import { expiredBefore } from "../tenancy/idempotency";
  * otherwise only removed when its cookie is presented again) and failed sign-ins older than the
  * throttling window, card setups that expired unclaimed (a claimed one stays, linked to its
  * firm), and idempotency keys past their 24 hours. Safe to run from every instance at once.
+ * Sessions and idempotency keys belong to firms: the database's purge functions (migration 0014)
+ * delete those of every firm, so the app role itself never acts across firms.
  */
 export async function purgeExpired(
   db: Database,
   config: Pick<Config, "session">,
   now = new Date(),
 ): Promise<{ sessions: number; loginFailures: number; billingSetups: number; idempotencyKeys: number }> {
-  const deadSessions = await db
-    .delete(sessions)
-    .where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, new Date(now.getTime() - config.session.idleMs))))
-    .returning({ id: sessions.id });
+  const idleSince = new Date(now.getTime() - config.session.idleMs);
+  const deadSessions = await purged(db, sql`select purge_expired_sessions(${now}, ${idleSince}) as purged`);
   const oldFailures = await db
     .delete(loginFailures)
     .where(lt(loginFailures.createdAt, new Date(now.getTime() - THROTTLE_WINDOW_MS)))
@@ -30,16 +30,19 @@ export async function purgeExpired(
     .delete(billingSetups)
     .where(and(isNull(billingSetups.claimedAt), lt(billingSetups.expiresAt, now)))
     .returning({ id: billingSetups.id });
-  const oldKeys = await db
-    .delete(idempotencyKeys)
-    .where(lt(idempotencyKeys.createdAt, expiredBefore(now)))
-    .returning({ key: idempotencyKeys.key });
+  const oldKeys = await purged(db, sql`select purge_expired_idempotency_keys(${expiredBefore(now)}) as purged`);
   return {
-    sessions: deadSessions.length,
+    sessions: deadSessions,
     loginFailures: oldFailures.length,
     billingSetups: lapsedSetups.length,
-    idempotencyKeys: oldKeys.length,
+    idempotencyKeys: oldKeys,
   };
+}
+
+/** What a purge function answers: how many rows it deleted. */
+async function purged(db: Database, statement: SQL): Promise<number> {
+  const { rows } = await db.execute<{ purged: number }>(statement);
+  return rows[0]?.purged ?? 0;
 }
 
 /** Runs purgeExpired now and then every `intervalMs`; the returned function stops it. */
@@ -51,8 +54,7 @@ export function startHousekeeping(options: {
 }): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   const run = () => {
-    // Expired rows of every firm, so it acts across firms (row-level security, platform/db/firm-scope.ts).
-    running = purgeExpired(acrossFirms(options.db), options.config)
+    running = purgeExpired(inAnyScope(options.db), options.config)
       .then((purged) => options.log.debug(purged, "housekeeping: purged expired rows"))
       .catch((error: unknown) => options.log.warn({ err: error }, "housekeeping failed; retrying next round"));
   };
