@@ -1,11 +1,11 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { type Billing, paymentNotInitializedMessage, type SubscriptionSetupInput } from "../../../shared/billing";
 import { addDays } from "../../../shared/dates";
 import { type PlanId, plans, type SubscriptionStatus, subscriptionStatuses, trialDays } from "../../../shared/plans";
 import type { StripeConfig } from "../../platform/config";
 import type { Database, DbExecutor } from "../../platform/db/database";
-import { acrossFirms } from "../../platform/db/firm-scope";
+import { inAnyScope, inFirm } from "../../platform/db/firm-scope";
 import { billingSetups, firms, stripeEvents } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
 import { hashToken, newToken } from "../../platform/tokens";
@@ -305,11 +305,24 @@ export type WebhookOutcome = "applied" | "ignored" | "stale" | "duplicate";
  * one applied to the same subscription is recorded as "stale" and not applied; an event for no
  * firm we know, or of a type we do not act on, is "ignored". All are acknowledged with a 200.
  */
+/**
+ * The firm holding a subscription, else the customer's firm with none recorded yet: a database
+ * function answers it as the tables' owner (migration 0014), so the app role never reads across firms.
+ */
+async function firmOfStripeSubscription(db: Database, subscription: Stripe.Subscription): Promise<string | undefined> {
+  const customerId = typeof subscription.customer === "string" ? subscription.customer : subscription.customer.id;
+  const { rows } = await inAnyScope(db).execute<{ firm_id: string | null }>(
+    sql`select firm_of_stripe_subscription(${subscription.id}, ${customerId}) as firm_id`,
+  );
+  return rows[0]?.firm_id ?? undefined;
+}
+
 export async function applyStripeEvent(db: Database, event: Stripe.Event, log: Log): Promise<WebhookOutcome> {
   const subscription = subscriptionEvents.has(event.type) ? (event.data.object as Stripe.Subscription) : undefined;
   const stripeCreatedAt = new Date(event.created * 1000);
-  // Which firm an event is for is known only from the subscription it names: found across firms.
-  return acrossFirms(db).transaction(async (tx) => {
+  // Which firm an event is for is known only from the subscription it names; the event is applied in that firm.
+  const firmId = subscription ? await firmOfStripeSubscription(db, subscription) : undefined;
+  return (firmId ? inFirm(db, firmId) : db).transaction(async (tx) => {
     const recorded = await tx
       .insert(stripeEvents)
       .values({
@@ -324,16 +337,7 @@ export async function applyStripeEvent(db: Database, event: Stripe.Event, log: L
     if (recorded.length === 0) return "duplicate";
     if (!subscription) return "ignored";
 
-    const customerId = typeof subscription.customer === "string" ? subscription.customer : subscription.customer.id;
-    // The firm holding this subscription; else one of this customer's with no subscription recorded yet.
-    const bySubscription = await tx.select().from(firms).where(eq(firms.stripeSubscriptionId, subscription.id));
-    const [firm] =
-      bySubscription.length > 0
-        ? bySubscription
-        : await tx
-            .select()
-            .from(firms)
-            .where(and(eq(firms.stripeCustomerId, customerId), isNull(firms.stripeSubscriptionId)));
+    const [firm] = firmId ? await tx.select().from(firms).where(eq(firms.id, firmId)) : [];
     if (!firm) {
       log.info({ event: event.id, subscription: subscription.id }, "Stripe event for no known firm: acknowledged");
       return "ignored";

@@ -9,8 +9,8 @@ import type { Database, QueryClient } from "./database";
  * Which firm a query acts for is the database handle it runs on. connectDatabase's `db` acts in no
  * firm and sees no tenant row; `inFirm(db, id)` is the same database acting for one firm (a
  * signed-in request's handler gets it as `request.db`, features/auth/access-control.ts);
- * `acrossFirms(db)` is for the few things that must reach across firms (a Stripe event's firm,
- * the background jobs), each named where it is used. A handle is explicit on purpose: carried
+ * `acrossFirms(db)` is for what must reach across firms (the recurrence scheduler), named where
+ * it is used; other such work goes through a database function that does that one thing. A handle is explicit on purpose: carried
  * implicitly (AsyncLocalStorage), the scope cost every promise of the process on Node 20.
  */
 

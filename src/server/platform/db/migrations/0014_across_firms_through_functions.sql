@@ -34,3 +34,17 @@ AS $$
 $$;
 --> statement-breakpoint
 REVOKE ALL ON FUNCTION purge_expired_idempotency_keys(timestamptz) FROM PUBLIC;
+--> statement-breakpoint
+-- A Stripe event names a subscription and its customer, not a firm: the firm holding that
+-- subscription, else the customer's firm that has none recorded yet, or null. The event is then
+-- applied in that firm.
+CREATE FUNCTION firm_of_stripe_subscription(subscription_id text, customer_id text) RETURNS uuid
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp
+AS $$
+  SELECT coalesce(
+    (SELECT id FROM firms WHERE stripe_subscription_id = subscription_id),
+    (SELECT id FROM firms WHERE stripe_customer_id = customer_id AND stripe_subscription_id IS NULL)
+  )
+$$;
+--> statement-breakpoint
+REVOKE ALL ON FUNCTION firm_of_stripe_subscription(text, text) FROM PUBLIC;
