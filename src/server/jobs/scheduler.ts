@@ -1,7 +1,6 @@
 import type { Logger } from "pino";
 import { materializeSchedules } from "../features/schedules/schedules.service";
 import type { Database } from "../platform/db/database";
-import { acrossFirms } from "../platform/db/firm-scope";
 
 /**
  * Runs the recurring-work scheduler (materializeSchedules) now and then every `intervalMs`
@@ -15,8 +14,7 @@ export function startScheduler(options: { db: Database; log: Logger; intervalMs?
     // A run slower than the interval is still working through the same schedules; a second one
     // would only find the advisory lock taken.
     if (running !== undefined) return;
-    // Every firm's schedules, so it acts across firms (row-level security, platform/db/firm-scope.ts).
-    running = materializeSchedules(acrossFirms(db))
+    running = materializeSchedules(db)
       .then((result) => {
         if (result.tasksCreated > 0) log.info(result, "scheduler: created recurring tasks");
         else if (!result.ran) log.debug("scheduler: another instance is running it; skipped");

@@ -9,7 +9,9 @@ import {
 } from "../../../shared/recurrence";
 import type { Frequency } from "../../../shared/tasks";
 import type { Database, DbExecutor } from "../../platform/db/database";
+import { inAnyScope, inFirm } from "../../platform/db/firm-scope";
 import { clients, firms, recurringSchedules, taskTemplates } from "../../platform/db/schema";
+import { lockFirm } from "../../tenancy/firm-lock";
 
 /*
  * Recurring work (S-STATE-14, decision 0009): each schedule gets exactly one pending task per
@@ -187,11 +189,13 @@ export async function createSchedule(
 /**
  * One scheduler run: for every running schedule, creates the tasks of the periods from where it
  * left off up to the one containing `now` (missed periods included, at most
- * `maxPeriodsToMaterialize` per schedule), never a period it handled before. Works in transactions
- * of `chunkSize` schedules (default 500), each holding the scheduler's advisory lock and the locks
- * of the firms it writes to. When another run holds the advisory lock, this run does nothing and
- * answers `ran: false`; should another run take it between two chunks, this one stops there and
- * the other finishes the work. `schedules` counts the schedules that needed work.
+ * `maxPeriodsToMaterialize` per schedule), never a period it handled before. The database names
+ * the firms with schedules that may be due (firms_with_schedules_due, migration 0015); each is
+ * worked through in that firm, in transactions of `chunkSize` schedules (default 500), each holding
+ * the scheduler's advisory lock and the firm's lock. When another run holds the advisory lock,
+ * this run does nothing and answers `ran: false`; should another run take it between two chunks,
+ * this one stops there and the other finishes the work. `schedules` counts the schedules that
+ * needed work.
  */
 export async function materializeSchedules(
   db: Database,
@@ -200,6 +204,30 @@ export async function materializeSchedules(
   const now = options.now ?? new Date();
   const chunkSize = options.chunkSize ?? defaultChunkSize;
   if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new RangeError("chunkSize must be a positive integer");
+  const { rows: due } = await inAnyScope(db).execute<{ firm_id: string }>(
+    sql`select firm_id from firms_with_schedules_due(${now}) as firm_id`,
+  );
+  if (due.length === 0) return { ran: true, schedules: 0, tasksCreated: 0 };
+  let ran = false;
+  let schedules = 0;
+  let tasksCreated = 0;
+  for (const { firm_id: firmId } of due) {
+    const firm = await materializeFirmSchedules(inFirm(db, firmId), firmId, now, chunkSize);
+    if (!firm.ran) break;
+    ran = true;
+    schedules += firm.schedules;
+    tasksCreated += firm.tasksCreated;
+  }
+  return { ran, schedules, tasksCreated };
+}
+
+/** One firm's part of a scheduler run, in that firm: `ran` is false if another run held the lock. */
+async function materializeFirmSchedules(
+  db: Database,
+  firmId: string,
+  now: Date,
+  chunkSize: number,
+): Promise<{ ran: boolean; schedules: number; tasksCreated: number }> {
   let after: string | undefined;
   let ran = false;
   let schedules = 0;
@@ -211,22 +239,24 @@ export async function materializeSchedules(
       );
       if (lock.rows[0]?.locked !== true) return null;
       const candidates = await tx
-        .select({ id: recurringSchedules.id, firmId: recurringSchedules.firmId })
+        .select({ id: recurringSchedules.id })
         .from(recurringSchedules)
         .innerJoin(clients, withClientAndTemplate.client)
         .innerJoin(taskTemplates, withClientAndTemplate.template)
-        .where(and(needsWork(now), after === undefined ? undefined : gt(recurringSchedules.id, after)))
+        .where(
+          and(
+            eq(recurringSchedules.firmId, firmId),
+            needsWork(now),
+            after === undefined ? undefined : gt(recurringSchedules.id, after),
+          ),
+        )
         .orderBy(asc(recurringSchedules.id))
         .limit(chunkSize);
       const last = candidates.at(-1);
       if (last === undefined) return { last: undefined, schedules: 0, tasksCreated: 0 };
-      // Locking the firms, as every firm writer does first (lockFirm), means a client being
-      // archived or purged, or a template being deleted, is seen before tasks are added to it.
-      // In id order: whoever locks several firms must use one order, or two of them can deadlock.
-      const firmIds = [...new Set(candidates.map((candidate) => candidate.firmId))];
-      await tx.execute(
-        sql`select 1 from firms where id = any(${sql.param(firmIds)}::uuid[]) order by id for no key update`,
-      );
+      // Locking the firm, as every firm writer does first, means a client being archived or
+      // purged, or a template being deleted, is seen before tasks are added to it.
+      await lockFirm(tx, firmId);
       // Read again under the locks: anything that changed while waiting for them counts.
       const due = await lockDueSchedules(
         tx,

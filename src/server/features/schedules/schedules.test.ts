@@ -27,6 +27,8 @@ function expectedDueDates(frequency: Frequency, timeZone: string, startsAt: Date
 describe("recurring schedules", () => {
   const ctx = useTestApp();
   const db = () => ctx.database.db;
+  // The scheduler runs as the app role, as in production: under row-level security, in one firm at a time.
+  const app = () => ctx.appDatabase.db;
   const worlds = new Map<string, World>();
 
   /** A firm in `timeZone` with one user, made once per zone and shared by the tests. */
@@ -189,7 +191,7 @@ describe("recurring schedules", () => {
   describe("materializeSchedules", () => {
     it("catches up after downtime: one task per month since the start, the current one included", async () => {
       const legacy = await legacySchedule("monthly", new Date("2025-01-15T10:00:00Z"));
-      expect(await materializeSchedules(db(), { now: new Date("2025-04-10T08:00:00Z") })).toEqual({
+      expect(await materializeSchedules(app(), { now: new Date("2025-04-10T08:00:00Z") })).toEqual({
         ran: true,
         schedules: 1,
         tasksCreated: 4,
@@ -207,7 +209,7 @@ describe("recurring schedules", () => {
         createdBy: null,
         now: new Date("2025-01-15T10:00:00Z"),
       });
-      expect(await materializeSchedules(db(), { now: new Date("2025-04-10T08:00:00Z") })).toEqual({
+      expect(await materializeSchedules(app(), { now: new Date("2025-04-10T08:00:00Z") })).toEqual({
         ran: true,
         schedules: 1,
         tasksCreated: 3,
@@ -218,10 +220,10 @@ describe("recurring schedules", () => {
     it("creates nothing when run again, in the same period or at the same instant", async () => {
       const { scheduleId } = await legacySchedule("weekly", new Date("2025-01-15T10:00:00Z"), "America/New_York");
       const now = new Date("2025-02-12T12:00:00Z");
-      expect((await materializeSchedules(db(), { now })).tasksCreated).toBe(5);
+      expect((await materializeSchedules(app(), { now })).tasksCreated).toBe(5);
       const before = await dueDatesOf(scheduleId);
-      expect(await materializeSchedules(db(), { now })).toEqual({ ran: true, schedules: 0, tasksCreated: 0 });
-      expect(await materializeSchedules(db(), { now: new Date("2025-02-16T12:00:00Z") })).toEqual({
+      expect(await materializeSchedules(app(), { now })).toEqual({ ran: true, schedules: 0, tasksCreated: 0 });
+      expect(await materializeSchedules(app(), { now: new Date("2025-02-16T12:00:00Z") })).toEqual({
         ran: true,
         schedules: 0,
         tasksCreated: 0,
@@ -237,12 +239,12 @@ describe("recurring schedules", () => {
         now: new Date("2025-01-15T10:00:00Z"),
       });
       await db().delete(tasks).where(eq(tasks.scheduleId, scheduleId));
-      expect((await materializeSchedules(db(), { now: new Date("2025-01-20T10:00:00Z") })).tasksCreated).toBe(0);
+      expect((await materializeSchedules(app(), { now: new Date("2025-01-20T10:00:00Z") })).tasksCreated).toBe(0);
       expect(
         await createSchedule(db(), { ...assigned, createdBy: null, now: new Date("2025-01-21T10:00:00Z") }),
       ).toEqual({ scheduleId });
       expect(await dueDatesOf(scheduleId)).toEqual([]);
-      expect((await materializeSchedules(db(), { now: new Date("2025-02-01T00:00:00Z") })).tasksCreated).toBe(1);
+      expect((await materializeSchedules(app(), { now: new Date("2025-02-01T00:00:00Z") })).tasksCreated).toBe(1);
       expect(await dueDatesOf(scheduleId)).toEqual(["2025-02-28T23:59:59.999Z"]);
     });
 
@@ -255,8 +257,8 @@ describe("recurring schedules", () => {
       });
       const [current] = await tasksOf(scheduleId);
       await complete(current?.id ?? "", assigned.userId, new Date("2025-01-16T09:00:00Z"));
-      expect((await materializeSchedules(db(), { now: new Date("2025-01-17T10:00:00Z") })).tasksCreated).toBe(0);
-      expect((await materializeSchedules(db(), { now: new Date("2025-01-20T00:00:00Z") })).tasksCreated).toBe(1);
+      expect((await materializeSchedules(app(), { now: new Date("2025-01-17T10:00:00Z") })).tasksCreated).toBe(0);
+      expect((await materializeSchedules(app(), { now: new Date("2025-01-20T00:00:00Z") })).tasksCreated).toBe(1);
       const rows = await tasksOf(scheduleId);
       expect(rows.map((row) => [row.status, row.dueDate?.toISOString()])).toEqual([
         ["completed", "2025-01-19T23:59:59.999Z"],
@@ -277,7 +279,7 @@ describe("recurring schedules", () => {
       await db().update(taskTemplates).set({ deletedAt: startsAt }).where(eq(taskTemplates.id, deleted.templateId));
       const running = await legacySchedule("monthly", startsAt);
 
-      expect(await materializeSchedules(db(), { now: new Date("2025-03-10T10:00:00Z") })).toEqual({
+      expect(await materializeSchedules(app(), { now: new Date("2025-03-10T10:00:00Z") })).toEqual({
         ran: true,
         schedules: 1,
         tasksCreated: 3,
@@ -303,8 +305,8 @@ describe("recurring schedules", () => {
         createdBy: world.users.super_admin.id,
         now,
       });
-      await materializeSchedules(db(), { now });
-      await materializeSchedules(db());
+      await materializeSchedules(app(), { now });
+      await materializeSchedules(app());
       const thisWeek = periodContaining("weekly", now, "UTC");
       const api = await signIn(ctx.app, world.users.super_admin);
       const shown = await api.get(`/api/clients/${world.assignedClient.id}`);
@@ -320,8 +322,8 @@ describe("recurring schedules", () => {
 
       await complete(pending[0].id, world.users.super_admin.id, new Date());
       const nextWeek = nextPeriod("weekly", thisWeek, "UTC");
-      expect(await materializeSchedules(db(), { now: nextWeek.start })).toMatchObject({ tasksCreated: 1 });
-      await materializeSchedules(db(), { now: nextWeek.start });
+      expect(await materializeSchedules(app(), { now: nextWeek.start })).toMatchObject({ tasksCreated: 1 });
+      await materializeSchedules(app(), { now: nextWeek.start });
       const after = await api.get(`/api/clients/${world.assignedClient.id}`);
       expect(
         after.body.tasks
@@ -338,7 +340,7 @@ describe("recurring schedules", () => {
     it("caps the catch-up of a very old schedule at the latest periods, the current one included", async () => {
       const { scheduleId } = await legacySchedule("daily", new Date("2019-06-01T00:00:00Z"));
       const now = new Date("2025-06-15T12:00:00Z");
-      expect(await materializeSchedules(db(), { now })).toEqual({
+      expect(await materializeSchedules(app(), { now })).toEqual({
         ran: true,
         schedules: 1,
         tasksCreated: maxPeriodsToMaterialize,
@@ -347,7 +349,7 @@ describe("recurring schedules", () => {
       expect(dueDates).toHaveLength(maxPeriodsToMaterialize);
       expect(dueDates.at(-1)).toBe("2025-06-15T23:59:59.999Z");
       expect(dueDates[0]).toBe(new Date(Date.parse("2025-06-15T23:59:59.999Z") - 999 * DAY_MS).toISOString());
-      expect((await materializeSchedules(db(), { now })).tasksCreated).toBe(0);
+      expect((await materializeSchedules(app(), { now })).tasksCreated).toBe(0);
     });
 
     it("works through many schedules in chunks, each schedule once", async () => {
@@ -355,7 +357,7 @@ describe("recurring schedules", () => {
       const made = [];
       for (const frequency of [...frequencies, ...frequencies]) made.push(await legacySchedule(frequency, startsAt));
       const now = new Date("2025-02-03T10:00:00Z");
-      const result = await materializeSchedules(db(), { now, chunkSize: 3 });
+      const result = await materializeSchedules(app(), { now, chunkSize: 3 });
       let total = 0;
       for (const [index, schedule] of made.entries()) {
         const frequency = frequencies[index % frequencies.length] ?? "daily";
@@ -372,7 +374,7 @@ describe("recurring schedules", () => {
       try {
         await other.query("begin");
         await other.query("select pg_advisory_xact_lock($1::bigint)", [schedulerLockId]);
-        expect(await materializeSchedules(db(), { now: new Date("2025-03-10T10:00:00Z") })).toEqual({
+        expect(await materializeSchedules(app(), { now: new Date("2025-03-10T10:00:00Z") })).toEqual({
           ran: false,
           schedules: 0,
           tasksCreated: 0,
@@ -382,18 +384,18 @@ describe("recurring schedules", () => {
         other.release();
       }
       expect(await dueDatesOf(scheduleId)).toEqual([]);
-      expect((await materializeSchedules(db(), { now: new Date("2025-03-10T10:00:00Z") })).tasksCreated).toBe(3);
+      expect((await materializeSchedules(app(), { now: new Date("2025-03-10T10:00:00Z") })).tasksCreated).toBe(3);
     });
 
     it("the unique constraint, not the bookkeeping alone, keeps one task per period", async () => {
       const { scheduleId, firmId, clientId } = await legacySchedule("monthly", new Date("2025-01-15T10:00:00Z"));
       const now = new Date("2025-03-10T10:00:00Z");
-      await materializeSchedules(db(), { now });
+      await materializeSchedules(app(), { now });
       await db()
         .update(recurringSchedules)
         .set({ materializedUntil: null })
         .where(eq(recurringSchedules.id, scheduleId));
-      expect(await materializeSchedules(db(), { now })).toEqual({ ran: true, schedules: 1, tasksCreated: 0 });
+      expect(await materializeSchedules(app(), { now })).toEqual({ ran: true, schedules: 1, tasksCreated: 0 });
       expect(await dueDatesOf(scheduleId)).toHaveLength(3);
       await expect(
         db()
@@ -405,7 +407,7 @@ describe("recurring schedules", () => {
     it("uses UTC for a firm whose stored time zone is not one the runtime knows, rather than failing every firm", async () => {
       const { scheduleId } = await legacySchedule("monthly", new Date("2025-01-15T10:00:00Z"), "Mars/Olympus_Mons");
       const healthy = await legacySchedule("monthly", new Date("2025-01-15T10:00:00Z"));
-      expect((await materializeSchedules(db(), { now: new Date("2025-01-20T10:00:00Z") })).tasksCreated).toBe(2);
+      expect((await materializeSchedules(app(), { now: new Date("2025-01-20T10:00:00Z") })).tasksCreated).toBe(2);
       expect(await dueDatesOf(scheduleId)).toEqual(["2025-01-31T23:59:59.999Z"]);
       expect(await dueDatesOf(healthy.scheduleId)).toEqual(["2025-01-31T23:59:59.999Z"]);
     });
@@ -423,8 +425,8 @@ describe("recurring schedules", () => {
       for (const days of [40, 1, 0, 17, 75]) {
         now = new Date(now.getTime() + days * DAY_MS);
         const results = await Promise.all([
-          materializeSchedules(db(), { now, chunkSize: 3 }),
-          materializeSchedules(db(), { now, chunkSize: 2 }),
+          materializeSchedules(app(), { now, chunkSize: 3 }),
+          materializeSchedules(app(), { now, chunkSize: 2 }),
         ]);
         expect(results.some((result) => result.ran)).toBe(true);
         created += results.reduce((sum, result) => sum + result.tasksCreated, 0);

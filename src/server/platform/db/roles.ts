@@ -122,6 +122,8 @@ export async function grantAppRole(ownerUrl: string, appRole: string): Promise<v
     await client.query(`grant execute on function firm_of_username(text) to ${role}`);
     // A Stripe event's firm (migration 0014).
     await client.query(`grant execute on function firm_of_stripe_subscription(text, text) to ${role}`);
+    // The recurrence scheduler's firms to work through (migration 0015).
+    await client.query(`grant execute on function firms_with_schedules_due(timestamptz) to ${role}`);
     // Housekeeping's purges of what expired in every firm (migration 0014).
     await client.query(`grant execute on function purge_expired_sessions(timestamptz, timestamptz) to ${role}`);
     await client.query(`grant execute on function purge_expired_idempotency_keys(timestamptz) to ${role}`);
