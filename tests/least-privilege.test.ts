@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectDatabase, type Database, type DatabaseHandle } from "../src/server/platform/db/database";
-import { acrossFirms, inFirm, rawInFirm } from "../src/server/platform/db/firm-scope";
+import { inFirm, rawInFirm } from "../src/server/platform/db/firm-scope";
 import { migrateDatabase } from "../src/server/platform/db/migrate";
 import {
   APP_ROLE,
@@ -108,8 +108,12 @@ describe("the app's database role", () => {
     const seenByB = await names(inFirm(app.db, firmB.firm.id));
     expect(new Set(seenByB)).toEqual(new Set([firmB.firm.id]));
     expect(await names(app.db)).toEqual([]);
-    // Every firm, only where the code says so.
-    expect(new Set(await names(acrossFirms(app.db)))).toEqual(new Set([firmA.firm.id, firmB.firm.id]));
+    // The all-firms setting of earlier versions opens nothing any more.
+    const opened = await inFirm(app.db, firmA.firm.id).transaction(async (tx) => {
+      await tx.execute(sql`select set_config('tendwell.all_firms', 'on', true)`);
+      return (await tx.select({ firmId: clients.firmId }).from(clients)).map((row) => row.firmId);
+    });
+    expect(new Set(opened)).toEqual(new Set([firmA.firm.id]));
     // Hand-written SQL with no filter at all, over a join, counts one firm.
     const counted = await inFirm(app.db, firmA.firm.id).execute<{ firms: string[] }>(
       sql`select array_agg(distinct u.firm_id) as firms from users u, clients c, user_clients uc`,

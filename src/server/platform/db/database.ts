@@ -1,6 +1,6 @@
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { type CommitMark, type FirmScope, registerHandle, type ScopedHandles, scopeSettings } from "./firm-scope";
+import { type CommitMark, type FirmScope, registerHandle, type ScopedHandles } from "./firm-scope";
 import * as schema from "./schema";
 
 /** A database handle: drizzle over connections set for one firm scope (platform/db/firm-scope.ts). */
@@ -13,7 +13,7 @@ export type QueryClient = {
 };
 
 export type DatabaseHandle = {
-  /** The database acting in no firm: it sees no tenant row until inFirm or acrossFirms says whose. */
+  /** The database acting in no firm: it sees no tenant row until inFirm says whose. */
   db: Database;
   /** The connections themselves, for statements that read no table (health, availability). */
   pool: pg.Pool;
@@ -44,7 +44,6 @@ export function connectDatabase(options: { url: string; poolSize: number }): Dat
   const handles: ScopedHandles = {
     scoped: (scope: FirmScope) => {
       if (scope.kind === "no-firm") return noFirm;
-      if (scope.kind === "all-firms") return allFirms;
       if (scope.kind === "any") return anyScope;
       let firm = firms.get(scope.firmId);
       if (firm === undefined) {
@@ -68,7 +67,6 @@ export function connectDatabase(options: { url: string; poolSize: number }): Dat
     },
   };
   const noFirm = handleOver(new ScopedPool(pool, { kind: "no-firm" }));
-  const allFirms = handleOver(new ScopedPool(pool, { kind: "all-firms" }));
   const anyScope = handleOver(pool);
   return { db: noFirm, pool, close: () => pool.end() };
 }
@@ -78,12 +76,11 @@ type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 /** Either the database or an open transaction: what services and factories write through. */
 export type DbExecutor = Database | Transaction;
 
-/** The firm scope each pooled connection last had its settings set for (none: a new connection, no firm). */
+/** The firm scope each pooled connection last had its setting set for (none: a new connection, no firm). */
 const appliedScope = new WeakMap<pg.PoolClient, string>();
 
-/** A scope as one string: the firm's id, "*" for all firms, "" for none (a new connection's). */
-const scopeKey = (scope: Exclude<FirmScope, { kind: "any" }>) =>
-  scope.kind === "firm" ? scope.firmId : scope.kind === "all-firms" ? "*" : "";
+/** A scope as its tendwell.firm_id setting: the firm's id, or "" for none (a new connection's). */
+const scopeKey = (scope: Exclude<FirmScope, { kind: "any" }>) => (scope.kind === "firm" ? scope.firmId : "");
 
 type ConnectCallback = (
   err: Error | undefined,
@@ -92,8 +89,8 @@ type ConnectCallback = (
 ) => void;
 
 /**
- * The pool, which can also hand over a connection set for a firm scope: its `tendwell.*` settings
- * are set for that scope before it runs anything. The settings live for the connection's session,
+ * The pool, which can also hand over a connection set for a firm scope: its `tendwell.firm_id`
+ * setting is set for that scope before it runs anything. The setting lives for the connection's session,
  * so a connection already set for the same scope (a firm's requests one after another) costs no
  * extra round trip; one that served another firm costs one `set_config` statement. It works on
  * pg-pool's callbacks, so a connection that needs no setting is handed over without a promise in
@@ -109,8 +106,8 @@ class ScopingPool extends pg.Pool {
       client.query(
         {
           name: "set_firm_scope",
-          text: "select set_config('tendwell.firm_id', $1, false), set_config('tendwell.all_firms', $2, false)",
-          values: scopeSettings(scope),
+          text: "select set_config('tendwell.firm_id', $1, false)",
+          values: [key],
         },
         (queryError: Error | null) => {
           if (queryError) {

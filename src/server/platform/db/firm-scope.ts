@@ -3,20 +3,19 @@ import type { Database, QueryClient } from "./database";
 /*
  * Row-level security's half in the app (decision 0033). Every tenant table has a policy that
  * shows a connection only the rows of the firm named by its `tendwell.firm_id` setting, or every
- * firm's when `tendwell.all_firms` is on; with neither set it shows none. The services already
+ * with none set it shows none. The services already
  * filter every query by firm; this is the second wall, for a query that forgets to.
  *
  * Which firm a query acts for is the database handle it runs on. connectDatabase's `db` acts in no
  * firm and sees no tenant row; `inFirm(db, id)` is the same database acting for one firm (a
  * signed-in request's handler gets it as `request.db`, features/auth/access-control.ts);
- * `acrossFirms(db)` is for what must reach across firms (the recurrence scheduler), named where
- * it is used; other such work goes through a database function that does that one thing. A handle is explicit on purpose: carried
+ * What must reach across firms goes through a database function that does that one thing, as
+ * the tables' owner (migrations 0014 and 0015); the app role itself never sees two firms. A handle is explicit on purpose: carried
  * implicitly (AsyncLocalStorage), the scope cost every promise of the process on Node 20.
  */
 
 export type FirmScope =
   | { kind: "firm"; firmId: string }
-  | { kind: "all-firms" }
   | { kind: "no-firm" }
   /** For statements that read no tenant table (or only through a function that decides itself). */
   | { kind: "any" };
@@ -58,9 +57,6 @@ export const rawInFirm = (db: Database, firmId: string): { $client: QueryClient 
   $client: handles(db).client({ kind: "firm", firmId }),
 });
 
-/** `db`'s database across every firm: for the few reads and jobs that must, each named where it is used. */
-export const acrossFirms = (db: Database): Database => handles(db).scoped({ kind: "all-firms" });
-
 /** `db`'s database on whatever scope a pooled connection has: for statements that read no tenant row. */
 export const inAnyScope = (db: Database): Database => handles(db).scoped({ kind: "any" });
 
@@ -71,10 +67,3 @@ export const inAnyScope = (db: Database): Database => handles(db).scoped({ kind:
  * its create happened (tenancy/idempotency.ts).
  */
 export const markingEachCommit = (db: Database, mark: CommitMark): Database => handles(db).marking(db, mark);
-
-/** The settings a connection needs for `scope`, as the values of tendwell.firm_id and tendwell.all_firms. */
-export function scopeSettings(scope: Exclude<FirmScope, { kind: "any" }>): [firmId: string, allFirms: string] {
-  if (scope.kind === "firm") return [scope.firmId, "off"];
-  if (scope.kind === "all-firms") return ["", "on"];
-  return ["", "off"];
-}
