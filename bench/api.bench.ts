@@ -54,7 +54,7 @@ const reads = [
   { path: "/api/clients?limit=50", what: "a page of clients with their task counts", signedIn: true },
   { path: "/api/clients/{busiest}", what: "the client with the most tasks: contacts, tasks, team", signedIn: true },
   { path: "/api/dashboard", what: "every dashboard figure, counted in SQL", signedIn: true },
-  { path: "/api/tasks?limit=50", what: "the first page of the task audit list, signatures included", signedIn: true },
+  { path: "/api/tasks?limit=50", what: "the first page of the task audit list", signedIn: true },
   { path: "/api/tasks/overdue", what: "overdue tasks with their client's name (the bell)", signedIn: true },
   { path: "/api/task-templates", what: "the firm's task templates", signedIn: true },
   {

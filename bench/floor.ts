@@ -78,6 +78,9 @@ async function findSession(cookieHeader: string | undefined): Promise<Session | 
 }
 
 type Row = Record<string, unknown> & { created_at: Date };
+/** Where a signed task's signature image is, as Tendwell's answers give it. */
+const signaturePath = (id: string, sha256: string | null) =>
+  sha256 === null ? null : `/api/tasks/${id}/signature?v=${sha256}`;
 const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : null);
 
 function clientSummary(row: Row, counts: TaskCounts) {
@@ -180,7 +183,8 @@ const routes: Record<string, Route> = {
         completedByUser:
           task[10] && task[14] !== null ? { id: task[10], fullName: task[14], username: task[15] } : null,
         printedName: task[11],
-        signature: task[12],
+        signature: signaturePath(task[0], task[12]),
+        signatureSha256: task[12],
         version: task[13],
       };
     });
@@ -251,7 +255,8 @@ const routes: Record<string, Route> = {
       completedBy: task[10],
       completedByUser: task[10] && task[15] !== null ? { id: task[10], fullName: task[15], username: task[16] } : null,
       printedName: task[11],
-      signature: task[12],
+      signature: signaturePath(task[0], task[12]),
+      signatureSha256: task[12],
       version: task[13],
       clientName: task[14],
     }));
@@ -278,6 +283,7 @@ const routes: Record<string, Route> = {
       completedByUser: null,
       printedName: null,
       signature: null,
+      signatureSha256: null,
       version: task[8],
       clientName: task[9],
     }));

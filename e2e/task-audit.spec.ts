@@ -60,13 +60,19 @@ async function signatureImage(page: Page): Promise<string> {
   });
 }
 
-async function completeTask(page: Page, taskId: string, printedName: string): Promise<string> {
+/** Signs a task off over the API; gives the PNG sent and the address the answer gives for it. */
+async function completeTask(
+  page: Page,
+  taskId: string,
+  printedName: string,
+): Promise<{ png: Buffer; address: string }> {
   const signature = await signatureImage(page);
   const response = await page.request.patch(`/api/tasks/${taskId}/complete`, {
     data: { completedBy: printedName, signature, printedName },
   });
   expect(response.status(), "complete task").toBe(200);
-  return signature;
+  const png = Buffer.from(signature.replace(/^data:image\/png;base64,/, ""), "base64");
+  return { png, address: ((await response.json()) as TaskListItem).signature ?? "" };
 }
 
 const cards = (page: Page) => page.getByRole("list", { name: "Tasks" }).getByRole("article");
@@ -305,8 +311,10 @@ test.describe("task audit", () => {
     await expect(dialog.getByTestId("completed-by")).toHaveText(`${owner.fullName} @${owner.username}`);
     await expect(dialog.getByText("Audit Printed Name")).toBeVisible();
     const image = dialog.getByRole("img", { name: /Signature of/ });
-    await expect(image).toHaveAttribute("src", signature);
+    // The image is loaded from its own address, and it is the very PNG that was signed (S-SCALE-01).
+    await expect(image).toHaveAttribute("src", signature.address);
     expect(await image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth)).toBe(400);
+    expect((await (await page.request.get(signature.address)).body()).equals(signature.png)).toBe(true);
     await expectNoAxeViolations(page, { popupOpen: true });
     await attachScreenshot(page, testInfo, "task-details-completed");
     await page.keyboard.press("Escape");

@@ -95,8 +95,13 @@ async function storedTask(page: Page, clientId: string, taskId: string): Promise
   return task;
 }
 
-function decodeSignature(dataUrl: string): PNG {
-  return PNG.sync.read(Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ""), "base64"));
+/** The signed PNG, from the address the task's answer gives (S-SCALE-01). */
+async function storedSignature(page: Page, task: Task): Promise<PNG> {
+  expect(task.signature).toMatch(/^\/api\/tasks\/[0-9a-f-]{36}\/signature\?v=[0-9a-f]{64}$/);
+  const response = await page.request.get(task.signature ?? "");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toBe("image/png");
+  return PNG.sync.read(await response.body());
 }
 
 test.describe("task completion", () => {
@@ -269,8 +274,7 @@ test.describe("task completion", () => {
     expect(stored.status).toBe("completed");
     expect(stored.completedBy).toBe(signer.id);
     expect(stored.printedName).toBe("Jordan Q. Signer");
-    expect(stored.signature).toMatch(/^data:image\/png;base64,/);
-    const image = decodeSignature(stored.signature ?? "");
+    const image = await storedSignature(page, stored);
     expect([image.width, image.height]).toEqual([400, 128]);
     const completedAt = new Date(stored.completedAt ?? 0).getTime();
     expect(completedAt).toBeGreaterThan(before - 60_000);
@@ -409,7 +413,7 @@ test.describe("task completion on a touch screen", () => {
     await expect(page.getByText("Task completed successfully!")).toBeVisible();
     const stored = await storedTask(page, client.id, pending.id);
     expect(stored.completedBy).toBe(signer.id);
-    const image = decodeSignature(stored.signature ?? "");
+    const image = await storedSignature(page, stored);
     expect([image.width, image.height]).toEqual([400, 128]);
   });
 
@@ -451,7 +455,7 @@ test.describe("task completion on a high-density screen", () => {
     await dialog(page).getByLabel("Print Name").fill("Retina Signer");
     await dialog(page).getByRole("button", { name: "Submit" }).click();
     await expect(page.getByText("Task completed successfully!")).toBeVisible();
-    const image = decodeSignature((await storedTask(page, client.id, pending.id)).signature ?? "");
+    const image = await storedSignature(page, await storedTask(page, client.id, pending.id));
     expect([image.width, image.height]).toEqual([800, 256]);
   });
 });

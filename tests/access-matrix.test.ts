@@ -853,6 +853,12 @@ const tenantMatrix: Record<string, TenantRow> = {
       message: "Task not found",
     },
   }),
+  "GET /api/tasks/:id/signature": refusesForeignIds({
+    "another firm's signature is answered 404, like a task not signed off": {
+      request: async (world) => ({ path: `/api/tasks/${(await signedTaskOf(world, "a")).id}/signature` }),
+      message: "Signature not found",
+    },
+  }),
   "PATCH /api/tasks/:id": refusesForeignIds({
     "another firm's task cannot be changed": {
       request: async (world) => ({ path: `/api/tasks/${(await taskOf(world, "a")).id}`, body: { name: "Changed" } }),
@@ -879,6 +885,14 @@ const tenantMatrix: Record<string, TenantRow> = {
 /** A fresh pending task on the assigned client of the given firm. */
 const taskOf = (world: World, firm: "a" | "b") =>
   insertTask(world.db, { firmId: world[firm].firm.id, clientId: world[firm].assignedClient.id });
+
+/** A fresh signed-off task on the assigned client of the given firm. */
+const signedTaskOf = (world: World, firm: "a" | "b") =>
+  insertTask(world.db, {
+    firmId: world[firm].firm.id,
+    clientId: world[firm].assignedClient.id,
+    completed: { by: world[firm].users.admin },
+  });
 
 /** A real drawn signature, as the completion dialog sends it. */
 const signatureDataUrl = () => drawSignature("Matrix Signer", createRandom(7)).dataUrl;
@@ -1221,6 +1235,12 @@ const roleMatrix: Record<string, RoleRow> = {
     allowed: signedIn,
     ok: 200,
     request: async (world) => ({ path: `/api/tasks/${(await taskOf(world, "a")).id}` }),
+  },
+  "GET /api/tasks/:id/signature": {
+    access: "clients.read",
+    allowed: signedIn,
+    ok: 200,
+    request: async (world) => ({ path: `/api/tasks/${(await signedTaskOf(world, "a")).id}/signature` }),
   },
   "PATCH /api/tasks/:id": {
     access: "tasks.create",

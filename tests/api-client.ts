@@ -7,6 +7,8 @@ export type ApiResponse = {
   body: any;
   headers: Record<string, string | string[] | number | undefined>;
   text: string;
+  /** The body's bytes, for an answer that is not text (an image). */
+  raw: Buffer;
 };
 
 /** What a browser sends with a request from a page on the app's own origin (as inject addresses it). */
@@ -51,7 +53,7 @@ export function apiClient(app: FastifyInstance, options: { ip?: string; userAgen
     } catch {
       parsed = undefined;
     }
-    return { status: response.statusCode, body: parsed, headers: response.headers, text };
+    return { status: response.statusCode, body: parsed, headers: response.headers, text, raw: response.rawPayload };
   }
 
   return {

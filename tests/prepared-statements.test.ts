@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { floorStatements } from "../bench/floor-statements";
 import { preparedStatement, preparedStatementNames } from "../src/server/platform/db/prepared";
+import { insertTask } from "../src/server/seed/factories";
 import { apiClient } from "./api-client";
 import { type SeededFirm, seedFirm, signIn } from "./fixtures";
 import { useTestApp } from "./test-app";
@@ -82,8 +83,13 @@ describe("prepared statements", () => {
     }
   });
 
-  it("the reports' reads, the profile's activity and the task list's CSV download (without signatures) run prepared, once per request each", async () => {
+  it("the reports' reads, the profile's activity, the task list's CSV download and a signature's image run prepared, once per request each", async () => {
     const client = await signIn(ctx.app, world.users.admin);
+    const signed = await insertTask(ctx.database.db, {
+      firmId: world.firm.id,
+      clientId: world.assignedClient.id,
+      completed: { by: world.users.admin },
+    });
     const before = await prepared();
     const reads = [
       `/api/reports/clients/${world.assignedClient.id}`,
@@ -91,6 +97,7 @@ describe("prepared statements", () => {
       `/api/users/${world.users.user.id}/activity?days=90`,
       "/api/tasks?format=csv",
       `/api/tasks?format=csv&clientId=${world.assignedClient.id}`,
+      `/api/tasks/${signed.id}/signature`,
     ];
     for (const url of reads) expect((await client.get(url)).status, url).toBe(200);
     const after = await prepared();
@@ -105,8 +112,9 @@ describe("prepared statements", () => {
       "user_work_range",
       "user_work_signed_off",
       "user_work_tasks",
-      "tasks_csv_page",
-      "tasks_csv_page_of_client",
+      "tasks_page",
+      "tasks_page_of_client",
+      "signature_of_task",
     ]) {
       expect(ran(name), name).toBe(1);
     }

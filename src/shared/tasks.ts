@@ -37,11 +37,24 @@ export const taskSchema = z.object({
   completedBy: z.uuid().nullable(),
   completedByUser: z.object({ id: z.uuid(), fullName: z.string(), username: z.string() }).nullable(),
   printedName: z.string().nullable(),
-  /** The drawn signature as a PNG data URL. */
+  /**
+   * Where the drawn signature's PNG is (GET /api/tasks/{id}/signature, its hash as `v`), for an
+   * `<img>`; the image itself is never inline, so a list stays small (docs/decisions/0035).
+   */
   signature: z.string().nullable(),
+  /** The hex SHA-256 of the signature's PNG bytes, as the audit trail records it. */
+  signatureSha256: z.string().nullable(),
   version: versionSchema,
 });
 export type Task = z.infer<typeof taskSchema>;
+
+/** GET /api/tasks/{id}/signature: `v`, the image's hash, makes its address one that never changes. */
+export const signatureQuerySchema = z.object({
+  v: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, "v must be the signature's SHA-256 in lower-case hex, as the task's signatureSha256")
+    .optional(),
+});
 
 /** GET /api/tasks and GET /api/tasks/overdue: a task with its client's name, for lists across clients. */
 export const taskListItemSchema = taskSchema.extend({ clientName: z.string() });

@@ -52,6 +52,12 @@ export const serializerCompiler: FastifySerializerCompiler<z.ZodType> =
     return JSON.stringify(result.data);
   };
 
+/**
+ * The answer of a route that sends a PNG image: it goes out as the bytes it is, never through a
+ * serializer, and /api/docs describes it as image/png.
+ */
+export const pngAnswer = z.custom<Buffer>((value) => Buffer.isBuffer(value));
+
 /** The `:id` path parameter of a route about one `entity`; a malformed id is "<entity> not found". */
 export const idParams = (entity: string) => z.object({ id: z.uuid({ error: `${entity} not found` }) });
 

@@ -74,3 +74,21 @@ export function withEtag<Resource extends { version: number }>(reply: FastifyRep
   void reply.header(ETAG_HEADER, etagOf(resource.version));
   return resource;
 }
+
+/**
+ * Whether an If-None-Match header names `etag` (RFC 9110 §13.1.2: "*", or one of its tags by weak
+ * comparison), so a cached copy is still good and the answer is 304. A header that is not valid
+ * syntax matches nothing: the full answer is never wrong.
+ */
+export function matchesEtag(header: string | string[] | undefined, etag: string): boolean {
+  if (typeof header !== "string") return false;
+  if (header.trim() === "*") return true;
+  let rest = header;
+  while (rest.trim() !== "") {
+    const match = entityTag.exec(rest);
+    if (!match) return false;
+    if (`"${match[2]}"` === etag) return true;
+    rest = rest.slice(match[0].length);
+  }
+  return false;
+}

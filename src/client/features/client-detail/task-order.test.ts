@@ -17,6 +17,7 @@ const task = (name: string, fields: Partial<Task>): Task => ({
   completedByUser: null,
   printedName: null,
   signature: null,
+  signatureSha256: null,
   version: 1,
   ...fields,
 });

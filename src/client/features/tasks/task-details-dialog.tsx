@@ -101,8 +101,11 @@ function SignOff({ task }: { task: TaskListItem }) {
       {task.signature ? (
         <figure className="flex flex-col gap-1.5">
           <div className="rounded-md border bg-white p-2">
+            {/* Loaded from its own address (the list carries no image); sized up front, so nothing shifts. */}
             <img
               src={task.signature}
+              width={400}
+              height={128}
               alt={`Signature of ${task.printedName ?? signer?.fullName ?? "the signer"}`}
               className="mx-auto h-auto max-h-32 w-full max-w-[400px] object-contain"
             />

@@ -3,6 +3,7 @@ import { apiErrorBodySchema } from "../../../shared/api-error";
 import { brand } from "../../../shared/brand";
 import { policies } from "../../../shared/permissions";
 import { roles } from "../../../shared/roles";
+import { pngAnswer } from "../../platform/http";
 import type { ApiRoute, RouteAccess } from "../auth/access-control";
 import { SESSION_COOKIE } from "../auth/sessions";
 
@@ -85,7 +86,12 @@ function operation({ method, url, access, schema = {} }: ApiRoute) {
           status,
           answer instanceof z.ZodVoid
             ? { description: "Done; no content" }
-            : { description: "Done", content: { "application/json": { schema: jsonSchema(answer, "output") } } },
+            : answer === pngAnswer
+              ? {
+                  description: "The image",
+                  content: { "image/png": { schema: { type: "string", contentMediaType: "image/png" } } },
+                }
+              : { description: "Done", content: { "application/json": { schema: jsonSchema(answer, "output") } } },
         ]),
       ),
       "4XX": {

@@ -345,7 +345,8 @@ describe("clients API", () => {
           username: world.users.admin.username,
         },
         printedName: world.users.admin.fullName,
-        signature: expect.stringMatching(/^data:image\/png;base64,/),
+        signature: expect.stringMatching(/^\/api\/tasks\/[0-9a-f-]{36}\/signature\?v=[0-9a-f]{64}$/),
+        signatureSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       }),
     ]);
     expect(response.body.team).toEqual([]);

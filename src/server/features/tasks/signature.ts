@@ -80,6 +80,19 @@ export function checkSignature(dataUrl: string): SignatureCheck {
   return { ok: true, dataUrl: `${PREFIX}${base64}`, sha256: createHash("sha256").update(bytes).digest("hex") };
 }
 
+/** The PNG bytes of a stored signature (a data URL checkSignature accepted). */
+export function signatureBytes(dataUrl: string): Buffer {
+  return Buffer.from(dataUrl.slice(PREFIX.length), "base64");
+}
+
+/**
+ * Where a task's signature image is served, with its hash as `v`: the image at that address
+ * never changes, so a browser may keep it (GET /api/tasks/{id}/signature).
+ */
+export function signaturePath(taskId: string, sha256: string): string {
+  return `/api/tasks/${taskId}/signature?v=${sha256}`;
+}
+
 function refuse(reason: keyof typeof signatureMessages): SignatureCheck {
   return { ok: false, message: signatureMessages[reason] };
 }

@@ -9,6 +9,7 @@ import {
   listOverdueQuerySchema,
   listTasksQuerySchema,
   maxTasksPage,
+  signatureQuerySchema,
   taskListItemSchema,
   taskSchema,
   updateTaskSchema,
@@ -16,9 +17,9 @@ import {
 import { csvDate, sendCsvStream, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
-import { idParams, type ZodTypeProvider } from "../../platform/http";
+import { idParams, pngAnswer, type ZodTypeProvider } from "../../platform/http";
 import { sendNextCursor } from "../../platform/keyset";
-import { ifMatchHeader, ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
+import { ifMatchHeader, ifMatchHeaders, ifMatchOf, matchesEtag, withEtag } from "../../platform/preconditions";
 import { type Actor, requestOrigin, requireActor } from "../../tenancy/actor";
 import { idempotencyKeyHeader, idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import { getFirm } from "../firm/firm.service";
@@ -26,6 +27,7 @@ import {
   completeTask,
   createTask,
   deleteTask,
+  getSignature,
   getTask,
   listOverdueTasks,
   listTasks,
@@ -93,6 +95,37 @@ export function tasksRoutes(app: FastifyInstance) {
     },
     async (request, reply) =>
       withEtag(reply, await getTask({ db: request.db, actor: requireActor(request), taskId: request.params.id })),
+  );
+
+  api.get(
+    "/api/tasks/:id/signature",
+    {
+      config: { access: "clients.read" },
+      schema: {
+        summary:
+          "A signed-off task's drawn signature, as a PNG (the address each task's answer gives as signature). " +
+          "With v (the image's SHA-256, as the task's signatureSha256), the image never changes and may be kept " +
+          "for a year; without it, revalidate with If-None-Match (the ETag is the hash)",
+        params: idParams("Task"),
+        querystring: signatureQuerySchema,
+        response: { 200: pngAnswer, 304: z.void() },
+      },
+    },
+    async (request, reply) => {
+      const { png, sha256 } = await getSignature({
+        db: request.db,
+        actor: requireActor(request),
+        taskId: request.params.id,
+        sha256: request.query.v,
+      });
+      const etag = `"${sha256}"`;
+      // Private: the image is a firm's evidence, for this browser's cache only, never a shared one.
+      reply
+        .header("cache-control", request.query.v ? "private, max-age=31536000, immutable" : "private, no-cache")
+        .header("etag", etag);
+      if (matchesEtag(request.headers["if-none-match"], etag)) return reply.status(304).send();
+      return reply.type("image/png").send(png);
+    },
   );
 
   api.post(
@@ -210,7 +243,6 @@ async function sendTasksCsv(reply: FastifyReply, options: { db: Database; actor:
         actor,
         query: { ...query, limit: maxTasksPage, cursor },
         now,
-        withoutSignatures: true,
       });
       for (const task of page.tasks) {
         yield [

@@ -24,7 +24,7 @@ import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { assignedUserOf, overdue, pending, visibleClient } from "../../tenancy/scopes";
 import { recordAudit } from "../audit-trail/audit-trail.service";
-import { checkSignature } from "./signature";
+import { checkSignature, signatureBytes, signaturePath } from "./signature";
 
 /*
  * Tasks: the work a firm does for its clients, and its sign-off. Every query is scoped to the
@@ -54,7 +54,10 @@ const dueKey = sql`coalesce(${tasks.dueDate}, '-infinity'::timestamptz)`;
 /** A key as text the cursor can carry and PostgreSQL reads back exactly (UTC, microseconds). */
 const keyText = (column: AnyPgColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-/** The columns a task's answer is made from (its signature's hash, IP and user agent stay out). */
+/**
+ * The columns a task's answer is made from: the signature's hash, never its image (which only
+ * GET /api/tasks/{id}/signature reads), nor the IP and user agent of the sign-off.
+ */
 export const taskColumns = {
   id: tasks.id,
   clientId: tasks.clientId,
@@ -68,7 +71,7 @@ export const taskColumns = {
   completedAt: tasks.completedAt,
   completedBy: tasks.completedBy,
   printedName: tasks.printedName,
-  signature: tasks.signature,
+  signatureSha256: tasks.signatureSha256,
   version: tasks.version,
 };
 
@@ -77,13 +80,11 @@ export const taskColumns = {
  * each has one plan: the firm's walks the audit-order index, a client's reads its few tasks by
  * the client index and sorts them.
  */
-const tasksPage = (scope: "firm" | "client", name: string, options: { signatures: boolean }) =>
+const tasksPage = (scope: "firm" | "client", name: string) =>
   preparedStatement(name, (db) =>
     db
       .select({
         ...taskColumns,
-        // A CSV download never shows the drawn signature: it is not even read (nor de-TOASTed).
-        signature: options.signatures ? tasks.signature : sql<string | null>`null::text`,
         clientName: clients.name,
         completerFullName: completer.fullName,
         completerUsername: completer.username,
@@ -117,10 +118,8 @@ const tasksPage = (scope: "firm" | "client", name: string, options: { signatures
       .orderBy(sql`${completedKey} desc`, sql`${dueKey} desc`, sql`${tasks.createdAt} desc`, sql`${tasks.id} desc`)
       .limit(sql.placeholder("limit")),
   );
-const firmTasksPage = tasksPage("firm", "tasks_page", { signatures: true });
-const clientTasksPage = tasksPage("client", "tasks_page_of_client", { signatures: true });
-const firmTasksCsvPage = tasksPage("firm", "tasks_csv_page", { signatures: false });
-const clientTasksCsvPage = tasksPage("client", "tasks_csv_page_of_client", { signatures: false });
+const firmTasksPage = tasksPage("firm", "tasks_page");
+const clientTasksPage = tasksPage("client", "tasks_page_of_client");
 
 /**
  * The stretch of the audit order a status filter can be found in. Its first page starts at
@@ -176,6 +175,14 @@ const overdueTasks = preparedStatement("overdue_tasks", (db) =>
     .limit(sql.placeholder("limit")),
 );
 
+/** The one read of a drawn signature's image. */
+const signatureOfTask = preparedStatement("signature_of_task", (db) =>
+  db
+    .select({ signature: tasks.signature, sha256: tasks.signatureSha256 })
+    .from(tasks)
+    .where(and(eq(tasks.firmId, sql.placeholder("firmId")), eq(tasks.id, sql.placeholder("taskId")), visibleTo)),
+);
+
 // -------------------------------------------------------------------------------------------
 // Reads
 
@@ -185,21 +192,13 @@ export async function listTasks(options: {
   actor: Actor;
   query: ListTasksQuery;
   now?: Date;
-  /** For a CSV download: the same page without the signatures (`signature` is null). */
-  withoutSignatures?: boolean;
 }): Promise<{ tasks: TaskListItem[]; nextCursor: string | null }> {
   const { db, actor, query, now = new Date() } = options;
   const range = statusRange(query.status, now);
   const after = query.cursor === undefined ? range.start : decodeCursor(query.cursor, readTaskKey);
   // A firm may hold a million tasks: without a limit the answer is the largest page, never all.
   const limit = query.limit ?? maxTasksPage;
-  const statement = options.withoutSignatures
-    ? query.clientId === undefined
-      ? firmTasksCsvPage
-      : clientTasksCsvPage
-    : query.clientId === undefined
-      ? firmTasksPage
-      : clientTasksPage;
+  const statement = query.clientId === undefined ? firmTasksPage : clientTasksPage;
   const rows = await statement(db).execute({
     firmId: actor.firmId,
     userId: assignedUserOf(actor, "clients.read"),
@@ -253,6 +252,30 @@ export async function getTask(options: { db: Database; actor: Actor; taskId: str
 }
 
 /**
+ * A signed-off task's signature, as the PNG it was drawn as, and its hash; 404 when the actor may
+ * not see the task's client, when the task is not signed off, or when `sha256` (the `v` of the
+ * image's URL) names another image.
+ */
+export async function getSignature(options: {
+  db: Database;
+  actor: Actor;
+  taskId: string;
+  sha256?: string;
+}): Promise<{ png: Buffer; sha256: string }> {
+  const { db, actor, taskId } = options;
+  const [row] = await signatureOfTask(db).execute({
+    firmId: actor.firmId,
+    taskId,
+    userId: assignedUserOf(actor, "clients.read"),
+  });
+  if (!row || row.signature === null || row.sha256 === null) throw new AppError("NOT_FOUND", "Signature not found");
+  if (options.sha256 !== undefined && options.sha256 !== row.sha256) {
+    throw new AppError("NOT_FOUND", "Signature not found");
+  }
+  return { png: signatureBytes(row.signature), sha256: row.sha256 };
+}
+
+/**
  * Tasks not completed whose due date has passed, oldest due first, each with its client's name.
  * With a limit, only the first ones and, counted in SQL, how many there are.
  */
@@ -276,7 +299,7 @@ export async function listOverdueTasks(options: {
         completedAt: null,
         completedBy: null,
         printedName: null,
-        signature: null,
+        signatureSha256: null,
       },
       now,
       null,
@@ -554,7 +577,7 @@ export type TaskFields = Pick<
   | "completedAt"
   | "completedBy"
   | "printedName"
-  | "signature"
+  | "signatureSha256"
   | "version"
 >;
 
@@ -578,7 +601,8 @@ export function toTask(
     completedBy: task.completedBy,
     completedByUser: task.completedBy && completedByUser ? { id: task.completedBy, ...completedByUser } : null,
     printedName: task.printedName,
-    signature: task.signature,
+    signature: task.signatureSha256 === null ? null : signaturePath(task.id, task.signatureSha256),
+    signatureSha256: task.signatureSha256,
     version: task.version,
   };
 }

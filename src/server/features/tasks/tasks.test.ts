@@ -96,6 +96,7 @@ describe("tasks API", () => {
       completedByUser: null,
       printedName: null,
       signature: null,
+      signatureSha256: null,
       version: 1,
     });
     const stored = await storedTask(response.body.id);
@@ -287,12 +288,13 @@ describe("tasks API", () => {
           username: world.users.admin.username,
         },
         printedName: world.users.admin.fullName,
-        signature: signed.signature,
+        // The image's address, never the image (docs/decisions/0035).
+        signature: `/api/tasks/${signed.id}/signature?v=${signed.signatureSha256}`,
+        signatureSha256: signed.signatureSha256,
         version: signed.version,
       },
     ]);
-    // The signature's hash and where it was signed from stay on the server.
-    expect(Object.keys(response.body[0])).not.toContain("signatureSha256");
+    // Where it was signed from stays on the server.
     expect(Object.keys(response.body[0])).not.toContain("completedIp");
   });
 
@@ -665,8 +667,9 @@ describe("tasks API", () => {
     expect(detail.status).toBe(200);
     expect(detail.body.tasks.find((task: { id: string }) => task.id === signed.id)).toMatchObject({
       status: "completed",
-      signature: signed.signature,
+      signatureSha256: signed.signatureSha256,
     });
+    expect((await client.get(`/api/tasks/${signed.id}/signature`)).status).toBe(200);
 
     expect((await client.post(`/api/clients/${archived.id}/restore`)).status).toBe(200);
     const completed = await client.patch(`/api/tasks/${pending.id}/complete`, {
@@ -706,7 +709,8 @@ describe("tasks API", () => {
         username: world.users.admin.username,
       },
       printedName: "Ann Lee",
-      signature: drawn.dataUrl,
+      signature: `/api/tasks/${task.id}/signature?v=${drawn.sha256}`,
+      signatureSha256: drawn.sha256,
     });
     const completedAt = Date.parse(response.body.completedAt);
     expect(Math.abs(completedAt - Date.now())).toBeLessThan(60 * SECOND);
@@ -843,6 +847,121 @@ describe("tasks API", () => {
     const ids = (await client.get("/api/tasks")).body.map((row: ListedTask) => row.id);
     expect(ids).not.toContain(foreign.id);
     expect((await client.get(`/api/tasks?clientId=${other.assignedClient.id}`)).body).toEqual([]);
+  });
+
+  describe("GET /api/tasks/:id/signature", () => {
+    const pngOf = (dataUrl: string) => Buffer.from(dataUrl.slice("data:image/png;base64,".length), "base64");
+
+    it("S-SCALE-01 S-TAUD-14 answers the signed PNG, byte for byte, at the address the task's answers give; lists carry no image", async () => {
+      const signed = await insertTask(db(), {
+        firmId: firmId(),
+        clientId: world.assignedClient.id,
+        name: "Signed with an image",
+        completed: { by: world.users.admin },
+      });
+      const client = await admin();
+      const listed = (await client.get(`/api/tasks?clientId=${world.assignedClient.id}`)).body.find(
+        (task: { id: string }) => task.id === signed.id,
+      );
+      const detail = (await client.get(`/api/clients/${world.assignedClient.id}`)).body.tasks.find(
+        (task: { id: string }) => task.id === signed.id,
+      );
+      const one = (await client.get(`/api/tasks/${signed.id}`)).body;
+      for (const task of [listed, detail, one]) {
+        expect(task).toMatchObject({
+          signature: `/api/tasks/${signed.id}/signature?v=${signed.signatureSha256}`,
+          signatureSha256: signed.signatureSha256,
+        });
+      }
+      const list = await client.get(`/api/tasks?clientId=${world.assignedClient.id}`);
+      expect(list.text).not.toContain("base64");
+
+      const image = await client.get(one.signature);
+      expect(image.status).toBe(200);
+      expect(image.headers["content-type"]).toBe("image/png");
+      expect(image.raw.equals(pngOf(signed.signature ?? ""))).toBe(true);
+      expect(createHash("sha256").update(image.raw).digest("hex")).toBe(signed.signatureSha256);
+      expect(PNG.sync.read(image.raw).width).toBe(400);
+    });
+
+    it("S-SCALE-02 is kept privately for a year at its hashed address, revalidated without it, and 304 for a matching If-None-Match", async () => {
+      const signed = await insertTask(db(), {
+        firmId: firmId(),
+        clientId: world.assignedClient.id,
+        completed: { by: world.users.admin },
+      });
+      const client = await admin();
+      const etag = `"${signed.signatureSha256}"`;
+      const hashed = await client.get(`/api/tasks/${signed.id}/signature?v=${signed.signatureSha256}`);
+      expect(hashed.status).toBe(200);
+      expect(hashed.headers["cache-control"]).toBe("private, max-age=31536000, immutable");
+      expect(hashed.headers.etag).toBe(etag);
+      const bare = await client.get(`/api/tasks/${signed.id}/signature`);
+      expect(bare.status).toBe(200);
+      expect(bare.headers["cache-control"]).toBe("private, no-cache");
+      expect(bare.headers.etag).toBe(etag);
+      for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, "*"]) {
+        const again = await client.request("GET", `/api/tasks/${signed.id}/signature`, undefined, {
+          "if-none-match": ifNoneMatch,
+        });
+        expect(again.status, ifNoneMatch).toBe(304);
+        expect(again.raw.length).toBe(0);
+      }
+      for (const ifNoneMatch of ['"other"', "not a tag"]) {
+        const again = await client.request("GET", `/api/tasks/${signed.id}/signature`, undefined, {
+          "if-none-match": ifNoneMatch,
+        });
+        expect(again.status, ifNoneMatch).toBe(200);
+      }
+    });
+
+    it("S-SCALE-01 S-ROLE-19 follows the task's access rules: another firm's, an unassigned client's for a user, a pending task's, another hash's and a malformed one's are refused", async () => {
+      const other = await seedFirm(db(), "Signature Elsewhere");
+      const foreign = await insertTask(db(), {
+        firmId: other.firm.id,
+        clientId: other.assignedClient.id,
+        completed: { by: other.users.admin },
+      });
+      const unassigned = await insertClient(db(), { firmId: firmId(), name: "Not Theirs Ltd" });
+      const notTheirs = await insertTask(db(), {
+        firmId: firmId(),
+        clientId: unassigned.id,
+        completed: { by: world.users.admin },
+      });
+      const theirs = await insertTask(db(), {
+        firmId: firmId(),
+        clientId: world.assignedClient.id,
+        completed: { by: world.users.admin },
+      });
+      const pendingTask = await insertTask(db(), { firmId: firmId(), clientId: world.assignedClient.id });
+      const notFound = { message: "Signature not found", code: "NOT_FOUND" };
+
+      const user = await signIn(ctx.app, world.users.user);
+      expect((await user.get(`/api/tasks/${theirs.id}/signature`)).status).toBe(200);
+      expect((await user.get(`/api/tasks/${notTheirs.id}/signature`)).body).toEqual(notFound);
+      const staff = await admin();
+      expect((await staff.get(`/api/tasks/${notTheirs.id}/signature`)).status).toBe(200);
+      for (const path of [
+        `/api/tasks/${foreign.id}/signature`,
+        `/api/tasks/${foreign.id}/signature?v=${foreign.signatureSha256}`,
+        `/api/tasks/${pendingTask.id}/signature`,
+        `/api/tasks/${theirs.id}/signature?v=${foreign.signatureSha256}`,
+        "/api/tasks/01934c8e-0000-7000-8000-000000000000/signature",
+      ]) {
+        const response = await staff.get(path);
+        expect(response.status, path).toBe(404);
+        expect(response.body, path).toEqual(notFound);
+      }
+      const malformed = await staff.get("/api/tasks/not-an-id/signature");
+      expect(malformed.status).toBe(404);
+      expect(malformed.body).toEqual({ message: "Task not found", code: "NOT_FOUND" });
+      const badHash = await staff.get(`/api/tasks/${theirs.id}/signature?v=XYZ`);
+      expect(badHash.status).toBe(400);
+      expect(badHash.body.message).toBe(
+        "v must be the signature's SHA-256 in lower-case hex, as the task's signatureSha256",
+      );
+      expect((await apiClient(ctx.app).get(`/api/tasks/${theirs.id}/signature`)).status).toBe(401);
+    });
   });
 
   it("refuses anonymous callers with 401", async () => {
