@@ -109,7 +109,7 @@ test.describe("users", () => {
     const listed = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/clients");
     await uma.getByRole("button", { name: "Assign Clients to Uma User" }).click();
     expect((await listed).status()).toBe(200);
-    await expect(assignDialog(page).getByTestId("assign-selected-count")).toHaveText("5 of 6 selected");
+    await expect(assignDialog(page).getByTestId("assign-selected-count")).toHaveText("5 selected");
     await page.keyboard.press("Escape");
 
     // Archive one of Uma's first three clients (by name) on its page: the card moves up the fourth.
@@ -255,12 +255,12 @@ test.describe("users", () => {
     await expect(dialog.getByLabel("Full Name")).toHaveValue("Bob Again");
   });
 
-  test("S-USERS-07 S-USERS-13 S-USERS-14 S-USERS-15 S-USERS-16 S-ERR-24 S-USERS-17 S-API-26 Assign Clients: a checkbox per client, scrolls beyond 24rem, searchable; saves, refreshes the card and the client's team; an empty list removes all", async ({
+  test("S-USERS-07 S-USERS-13 S-USERS-14 S-USERS-15 S-USERS-16 S-ERR-24 S-USERS-17 S-API-26 S-SCALE-03 Assign Clients: a checkbox per client, scrolls beyond 24rem, paged and searched on the server; saves, refreshes the card and the client's team; an empty list removes all", async ({
     page,
   }) => {
     await signInToNewFirm(page);
     const clients = [];
-    for (let index = 1; index <= 24; index++) {
+    for (let index = 1; index <= 64; index++) {
       clients.push(
         await createClientWith(page, { name: `Client ${String(index).padStart(2, "0")} ${uniqueName("Co")}` }),
       );
@@ -274,7 +274,11 @@ test.describe("users", () => {
     const dialog = assignDialog(page);
     await expect(dialog).toBeVisible();
     const list = dialog.getByTestId("assign-client-list");
-    await expect(list.getByRole("checkbox")).toHaveCount(24);
+    // A page of 60 in name order, then the rest on request: the firm is never loaded whole.
+    await expect(list.getByRole("checkbox")).toHaveCount(60);
+    await dialog.getByRole("button", { name: "Show more clients" }).click();
+    await expect(list.getByRole("checkbox")).toHaveCount(64);
+    await expect(dialog.getByRole("button", { name: "Show more clients" })).toHaveCount(0);
     const box = await list.evaluate((element) => ({
       maxHeight: getComputedStyle(element).maxHeight,
       overflowY: getComputedStyle(element).overflowY,
@@ -283,15 +287,20 @@ test.describe("users", () => {
     expect(box).toEqual({ maxHeight: "384px", overflowY: "auto", scrolls: true });
     await expectNoAxeViolations(page);
 
-    // Search narrows the list; a checked client stays checked when the search changes.
+    // Search narrows the list, asked of the API; a checked client stays checked when the search changes.
+    const searched = page.waitForRequest((request) => {
+      const url = new URL(request.url());
+      return url.pathname === "/api/clients" && url.searchParams.get("q") === first.name;
+    });
     await dialog.getByRole("searchbox", { name: "Search clients by name or industry" }).fill(first.name);
+    expect(new URL((await searched).url()).searchParams.get("limit")).toBe("60");
     await expect(list.getByRole("checkbox")).toHaveCount(1);
     await list.getByRole("checkbox", { name: first.name }).check();
     await dialog.getByRole("searchbox").fill(second.name);
     await list.getByRole("checkbox", { name: second.name }).check();
     await dialog.getByRole("searchbox").fill("");
     await expect(list.getByRole("checkbox", { checked: true })).toHaveCount(2);
-    await expect(dialog.getByTestId("assign-selected-count")).toHaveText("2 of 24 selected");
+    await expect(dialog.getByTestId("assign-selected-count")).toHaveText("2 selected");
 
     const [sent] = await Promise.all([
       page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith("/api/user-clients/assign")),
@@ -318,7 +327,7 @@ test.describe("users", () => {
     // An empty list is allowed and removes every assignment.
     await page.goto("/users");
     await card.getByRole("button", { name: "Assign Clients to Uma User" }).click();
-    await expect(dialog.getByTestId("assign-selected-count")).toHaveText("2 of 24 selected");
+    await expect(dialog.getByTestId("assign-selected-count")).toHaveText("2 selected");
     await dialog.getByRole("button", { name: "Clear all" }).click();
     const [emptied] = await Promise.all([
       page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith("/api/user-clients/assign")),

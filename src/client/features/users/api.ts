@@ -1,6 +1,5 @@
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { AssignClientsInput, UserAssignment, UserClientLink } from "../../../shared/assignments";
-import type { ClientSummary } from "../../../shared/clients";
 import type { ReportDays, UserActivity } from "../../../shared/reports";
 import type { CreateUserInput, UpdateUserInput, UserSummary } from "../../../shared/users";
 import { type Change, requestJson } from "../../lib/api";
@@ -38,14 +37,6 @@ export function userActivityQueryOptions(userId: string, days: ReportDays) {
 /** GET /api/user-clients: who serves which client (a `user` sees only their own links). */
 export function userClientsQueryOptions() {
   return queryOptions<UserClientLink[]>({ queryKey: ["/api/user-clients"] });
-}
-
-/**
- * GET /api/clients: every client the actor can see, for the assign dialog's list. The key is the
- * list's own path, so a client change refreshes it too.
- */
-export function allClientsQueryOptions() {
-  return queryOptions<ClientSummary[]>({ queryKey: ["/api/clients"] });
 }
 
 export function useCreateUser() {

@@ -1,6 +1,6 @@
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { Loader2, Search } from "lucide-react";
-import { useId, useMemo, useState } from "react";
+import { useId, useState } from "react";
 import type { UserSummary } from "../../../shared/users";
 import { Button } from "../../components/ui/button";
 import { Checkbox } from "../../components/ui/checkbox";
@@ -15,19 +15,22 @@ import {
 import { Input } from "../../components/ui/input";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
-import { allClientsQueryOptions, useAssignClients } from "./api";
-import { matchesClientSearch } from "./people";
+import { useDebouncedValue } from "../../lib/use-debounced-value";
+import { clientGridQueryOptions } from "../clients/api";
+import { useAssignClients } from "./api";
 
-/** Rows drawn at once: a firm may have thousands of clients; the search narrows the rest. */
-export const assignListLimit = 200;
+/** How long typing must pause before the search asks the API. */
+const searchDebounceMs = 250;
 
 export const assignTexts = { success: "Clients assigned successfully", failure: "Failed to assign clients" } as const;
 
 /**
  * The Assign Clients dialog (S-USERS-13..15): a checkbox per client in a list that scrolls beyond 24rem
  * (max-h-96), searchable, saved as the user's whole list (an empty list removes every client).
- * Mounted only while open, so each opening starts from the user's current clients, and the
- * firm's client list (GET /api/clients) is loaded only then.
+ * Mounted only while open, so each opening starts from the user's current clients. The list is
+ * the firm's clients a page at a time, and the search is the API's (GET /api/clients?q=…), the
+ * same as the Clients page's: a firm of 10,000 clients is never loaded whole. A ticked client stays
+ * ticked while the search shows others.
  */
 export function AssignClientsDialog({
   user,
@@ -40,13 +43,12 @@ export function AssignClientsDialog({
 }) {
   const [selected, setSelected] = useState(() => new Set(assignedIds));
   const [search, setSearch] = useState("");
+  const q = useDebouncedValue(search.trim(), searchDebounceMs);
   const assign = useAssignClients();
-  const list = useQuery(allClientsQueryOptions());
+  const list = useInfiniteQuery(clientGridQueryOptions(q));
   const listId = useId();
   const pending = assign.isPending;
-  const clients = useMemo(() => [...(list.data ?? [])].sort((a, b) => a.name.localeCompare(b.name)), [list.data]);
-  const matching = useMemo(() => clients.filter((client) => matchesClientSearch(client, search)), [clients, search]);
-  const shown = matching.slice(0, assignListLimit);
+  const shown = list.data?.pages.flatMap((page) => page.clients) ?? [];
 
   const toggle = (clientId: string, checked: boolean) =>
     setSelected((current) => {
@@ -99,7 +101,7 @@ export function AssignClientsDialog({
           </span>
           <div className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
             <span data-testid="assign-selected-count" aria-live="polite">
-              {list.isSuccess ? `${selected.size} of ${clients.length} selected` : `${selected.size} selected`}
+              {selected.size} selected
             </span>
             <Button
               variant="link"
@@ -132,7 +134,7 @@ export function AssignClientsDialog({
                   Try again
                 </Button>
               </div>
-            ) : clients.length === 0 ? (
+            ) : shown.length === 0 && q === "" ? (
               <p className="px-4 py-6 text-center text-sm text-muted-foreground">
                 The firm has no clients yet. Add clients first, then assign them here.
               </p>
@@ -160,10 +162,18 @@ export function AssignClientsDialog({
                 })}
               </ul>
             )}
-            {matching.length > shown.length && (
-              <p className="border-t px-3 py-2 text-xs text-muted-foreground">
-                Showing {shown.length} of {matching.length} clients. Search to find the others.
-              </p>
+            {list.hasNextPage && (
+              <div className="flex justify-center border-t px-3 py-2">
+                <Button
+                  variant="link"
+                  size="sm"
+                  onClick={() => void list.fetchNextPage()}
+                  disabled={list.isFetchingNextPage}
+                >
+                  {list.isFetchingNextPage && <Loader2 className="animate-spin" aria-hidden="true" />}
+                  {list.isFetchingNextPage ? "Loading more..." : "Show more clients"}
+                </Button>
+              </div>
             )}
           </fieldset>
         </div>

@@ -26,13 +26,6 @@ export function matchesUserSearch(user: { username: string; fullName: string; ro
   );
 }
 
-/** The assign dialog's search: by client name or industry. */
-export function matchesClientSearch(client: { name: string; industry: string | null }, search: string): boolean {
-  const needle = search.trim().toLowerCase();
-  if (needle === "") return true;
-  return client.name.toLowerCase().includes(needle) || (client.industry ?? "").toLowerCase().includes(needle);
-}
-
 export type RateTone = "good" | "fair" | "poor" | "none";
 
 /** S-CONST-27, user profile: green at 80 or above, yellow at 60 or above, red below; none without tasks. */
