@@ -235,11 +235,10 @@ const routes: Record<string, Route> = {
     const now = new Date();
     const lowest = ["-infinity", "-infinity"];
     const before = ["infinity", "infinity", "infinity", "ffffffff-ffff-ffff-ffff-ffffffffffff"];
-    const status = [null, null, null, now, null, now];
-    const search = [null, null, null, session.firmId, null];
+    const filters = [null, null, null, now, null, now, null, null, null, null, null, null];
     const { rows } = await pool.query({
       ...statements.tasksPage,
-      values: [session.firmId, ...lowest, ...before, ...status, ...search, null, null, Number(limit) + 1],
+      values: [session.firmId, ...lowest, ...before, ...filters, Number(limit) + 1],
       rowMode: "array",
     });
     return rows.slice(0, Number(limit)).map((task) => ({

@@ -111,11 +111,7 @@ const tasksPage = (scope: "firm" | "client", name: string) =>
             or (${sql.placeholder("status")}::text = 'completed' and ${tasks.status} = 'completed')
             or (${sql.placeholder("status")}::text = 'overdue' and ${overdue(tasks.status, tasks.dueDate, sql.placeholder("now"))})
             or (${sql.placeholder("status")}::text = 'pending' and ${pending(tasks.status, tasks.dueDate, sql.placeholder("now"))}))`,
-          // The search: each arm is one the planner can read from an index (decision 0036), the
-          // task's own text from the trigram index, its client's name as the ids of the
-          // clients whose names match, from theirs.
-          sql`(${sql.placeholder("pattern")}::text is null or ${tasks.name} ilike ${sql.placeholder("pattern")}::text or ${tasks.description} ilike ${sql.placeholder("pattern")}::text
-            or ${tasks.clientId} = any(array(select c.id from clients c where c.firm_id = ${sql.placeholder("firmId")} and c.name ilike ${sql.placeholder("pattern")}::text)))`,
+          sql`(${sql.placeholder("pattern")}::text is null or ${tasks.name} ilike ${sql.placeholder("pattern")}::text or ${tasks.description} ilike ${sql.placeholder("pattern")}::text or ${clients.name} ilike ${sql.placeholder("pattern")}::text)`,
           visibleTo,
         ),
       )

@@ -70,12 +70,9 @@ describe("migrations", () => {
       const ledByOther = indexes.rows.filter(
         (index) => !/\(firm_id[,)]/.test(index.indexdef) && !index.indexname.endsWith("_expires_at_idx"),
       );
-      // users' global username/e-mail uniqueness is deliberate (S-USERS-12, decision 0005); so are
-      // the searches' trigram indexes, whose scans the firm would make dearer (decision 0036).
+      // users' global username/e-mail uniqueness is deliberate (S-USERS-12, decision 0005).
       expect(
-        ledByOther
-          .map((index) => index.indexname)
-          .filter((name) => !/^users_(username|email)_key$/.test(name) && !/^(clients|tasks)_search_idx$/.test(name)),
+        ledByOther.map((index) => index.indexname).filter((name) => !/^users_(username|email)_key$/.test(name)),
         table,
       ).toEqual([]);
     }

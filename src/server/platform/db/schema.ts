@@ -152,13 +152,6 @@ export const clients = pgTable(
     index("clients_firm_id_name_idx").on(t.firmId, t.name, t.id),
     // "Is this name taken" before a create (S-EDGE-04): an exact lookup ignoring case.
     index("clients_firm_id_lower_name_idx").on(t.firmId, sql`lower(${t.name})`),
-    // The search (ILIKE '%…%' on name, industry and status) by trigrams (decision 0036).
-    index("clients_search_idx").using(
-      "gin",
-      t.name.op("gin_trgm_ops"),
-      t.industry.op("gin_trgm_ops"),
-      t.status.op("gin_trgm_ops"),
-    ),
     check("clients_status_check", oneOf(t.status, clientStatuses)),
   ],
 );
@@ -315,8 +308,6 @@ export const tasks = pgTable(
       foreignColumns: [users.firmId, users.id],
     }),
     index("tasks_firm_id_client_id_idx").on(t.firmId, t.clientId),
-    // The search (ILIKE '%…%' on name and description) by trigrams (decision 0036).
-    index("tasks_search_idx").using("gin", t.name.op("gin_trgm_ops"), t.description.op("gin_trgm_ops")),
     // Overdue work is a range of this index; the client id rides along so counting it per client
     // (the dashboard) never reads the table.
     index("tasks_firm_id_status_due_date_client_id_idx").on(t.firmId, t.status, t.dueDate, t.clientId),
