@@ -14,33 +14,19 @@ export const floorStatements = {
   client_by_id: `select "id", "name", "industry", "address", "phone", "email", "status", "created_at", "archived_at", "version" from "clients" where ("clients"."firm_id" = $1 and "clients"."id" = $2 and ($3::uuid is null or exists (select 1 from user_clients uc where uc.firm_id = "clients"."firm_id" and uc.client_id = "clients"."id" and uc.user_id = $4::uuid)))`,
   clients_page: `select "id", "name", "industry", "address", "phone", "email", "status", "created_at", "archived_at" from "clients" where ("clients"."firm_id" = $1 and ("clients"."archived_at" is not null) = $2::boolean and ($3::text is null or "clients"."status" = $4::text) and ($5::text is null or "clients"."name" ilike $6::text or "clients"."industry" ilike $7::text or "clients"."status" ilike $8::text) and ($9::text is null or ("clients"."name", "clients"."id") > ($10::text, $11::uuid)) and ($12::uuid is null or exists (select 1 from user_clients uc where uc.firm_id = "clients"."firm_id" and uc.client_id = "clients"."id" and uc.user_id = $13::uuid))) order by "clients"."name" asc, "clients"."id" asc limit $14`,
   contacts_of_client: `select "id", "client_id", "name", "title", "phone", "email", "is_primary", "created_at", "version" from "contacts" where ("contacts"."firm_id" = $1 and "contacts"."client_id" = $2) order by "contacts"."is_primary" desc, "contacts"."name" asc, "contacts"."id" asc`,
-  dashboard_counts: `with visible as (
-     select c.id, c.status from clients c
-     where c.firm_id = $1 and c.archived_at is null
-       and ($2::uuid is null or exists (select 1 from user_clients uc where uc.firm_id = c.firm_id and uc.client_id = c.id and uc.user_id = $2::uuid))
-   ),
-   overdue as (
-     select t.client_id, count(*) as n from tasks t join visible v on v.id = t.client_id
-     where t.firm_id = $1 and (t.status = 'pending' and t.due_date < $3::timestamptz)
-     group by t.client_id
-   ),
-   counted as (
-     select coalesce(sum(k.total), 0) as total, coalesce(sum(k.completed), 0) as completed
-     from client_task_counts k join visible v on v.id = k.client_id
-     where k.firm_id = $1
-   ),
-   late as (select coalesce(sum(n), 0) as n, count(*) as clients from overdue)
-   select
-     (select count(*) from visible)::int as clients_total,
-     (select count(*) from visible where status = 'active')::int as clients_active,
-     (select count(*) from visible where status = 'inactive')::int as clients_inactive,
-     (select count(*) from visible where status = 'prospect')::int as clients_prospect,
+  dashboard_counts: `select
+     (f.clients_active + f.clients_inactive + f.clients_prospect)::int as clients_total,
+     f.clients_active::int as clients_active,
+     f.clients_inactive::int as clients_inactive,
+     f.clients_prospect::int as clients_prospect,
      late.clients::int as clients_with_overdue,
-     counted.total::int as tasks_total,
-     (counted.total - counted.completed - late.n)::int as tasks_pending,
-     late.n::int as tasks_overdue,
-     counted.completed::int as tasks_completed
-   from counted, late`,
+     f.tasks_total::int as tasks_total,
+     (f.tasks_total - f.tasks_completed - late.tasks)::int as tasks_pending,
+     late.tasks::int as tasks_overdue,
+     f.tasks_completed::int as tasks_completed
+   from (select coalesce(sum(p.tasks), 0) as tasks, coalesce(sum(p.clients), 0) as clients
+         from pending_due_counts p where p.firm_id = $1 and p.due_date < $2::timestamptz) as late
+   left join firm_work_counts f on f.firm_id = $1`,
   task_counts_of_clients: `select "client_id", count(*)::int, (count(*) filter (where "status" = 'completed'))::int, (count(*) filter (where ("tasks"."status" = 'pending' and "tasks"."due_date" < $1::timestamptz)))::int from "tasks" where ("tasks"."firm_id" = $2 and "tasks"."client_id" = any($3::uuid[])) group by "tasks"."client_id"`,
   tasks_of_client: `select "tasks"."id", "tasks"."client_id", "tasks"."template_id", "tasks"."name", "tasks"."description", "tasks"."priority", "tasks"."status", "tasks"."due_date", "tasks"."created_at", "tasks"."completed_at", "tasks"."completed_by", "tasks"."printed_name", "tasks"."signature_sha256", "tasks"."version", completer.full_name, completer.username from "tasks" left join "users" as completer on completer.firm_id = "tasks"."firm_id" and completer.id = "tasks"."completed_by" where ("tasks"."firm_id" = $1 and "tasks"."client_id" = $2) order by "tasks"."completed_at" desc nulls last, "tasks"."due_date" desc nulls last, "tasks"."created_at" desc, "tasks"."id" desc`,
   team_of_client: `select "users"."id", "users"."username", "users"."full_name", "users"."role" from "user_clients" inner join "users" on ("users"."firm_id" = "user_clients"."firm_id" and "users"."id" = "user_clients"."user_id") where ("user_clients"."firm_id" = $1 and "user_clients"."client_id" = $2) order by "users"."full_name" asc, "users"."id" asc`,

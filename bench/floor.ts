@@ -212,7 +212,7 @@ const routes: Record<string, Route> = {
     };
   },
   "/api/dashboard": async (session) => {
-    const { rows } = await pool.query({ ...statements.dashboard, values: [session.firmId, null, new Date()] });
+    const { rows } = await pool.query({ ...statements.dashboard, values: [session.firmId, new Date()] });
     const row = rows[0];
     return {
       clients: {

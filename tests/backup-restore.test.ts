@@ -155,7 +155,13 @@ describe("backups of a configured database", () => {
     const target = await emptyDatabase();
     const restored = await restoreBackup({ url: target, file });
     expect(restored.migratedAfterLoad).toEqual([tags.at(-1)]);
-    expect(await tableCounts(target)).toEqual(await tableCounts(older));
+    // Every table of the older schema holds the same rows; a table the last migration added is
+    // left out, since it may fill itself from them.
+    const olderCounts = await tableCounts(older);
+    const restoredCounts = await tableCounts(target);
+    expect(Object.fromEntries(Object.keys(olderCounts).map((name) => [name, restoredCounts[name]]))).toEqual(
+      olderCounts,
+    );
     const check = new pg.Client({ connectionString: target });
     await check.connect();
     try {

@@ -36,10 +36,10 @@ export async function seedLargeFirm(
   const clientIds = rows.map((row) => row.id);
   await insertUserClients(database.db, { firmId: firm.id, userId: user.id, clientIds: clientIds.slice(0, 25) });
   const signature = drawSignature(superAdmin.fullName, random);
-  // In slices, as many at once as the pool has connections: each PostgreSQL backend writes on a
-  // core of its own. With one "now" for all, the rows are those of one statement over the whole
-  // series. The count trigger (migration 0004) takes its rows in key order, so two slices that
-  // end together wait for each other instead of deadlocking.
+  // In slices, as many at once as the pool has connections: each PostgreSQL backend writes its
+  // rows and indexes on a core of its own. With one "now" for all, the rows are those of one
+  // statement over the whole series. The count trigger at each statement's end locks the firm
+  // (decision 0036), so the slices' counting takes turns.
   const now = new Date();
   const slice = 50_000;
   const firsts = Array.from({ length: Math.ceil(size.tasks / slice) }, (_, index) => index * slice);

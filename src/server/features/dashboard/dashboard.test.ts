@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
+import { inFirm } from "../../platform/db/firm-scope";
 import { insertClient, insertFirm, insertTask, insertUser, insertUserClients } from "../../seed/factories";
+import { getDashboard } from "./dashboard.service";
 
 const SECOND = 1000;
 
@@ -41,6 +43,41 @@ describe("GET /api/dashboard", () => {
       clients: { total: 1, active: 1, inactive: 0, prospect: 0, withOverdueTasks: 1 },
       tasks: { total: 2, pending: 0, overdue: 2, completed: 0 },
     });
+  });
+
+  it("S-SCALE-05 a firm-wide role's dashboard and bell total read the firm's kept counts, and overdue moves with the clock without a write", async () => {
+    const db = ctx.database.db;
+    const firm = await insertFirm(db);
+    const owner = await insertUser(db, { firmId: firm.id, role: "super_admin" });
+    const client = await insertClient(db, { firmId: firm.id, status: "active" });
+    const now = new Date();
+    const soon = new Date(now.getTime() + 60 * SECOND);
+    await insertTask(db, { firmId: firm.id, clientId: client.id, dueDate: soon });
+    const actor = { firmId: firm.id, userId: owner.id, role: owner.role };
+    const appDb = inFirm(ctx.appDatabase.db, firm.id);
+
+    expect((await getDashboard({ db: appDb, actor, now })).tasks).toMatchObject({ pending: 1, overdue: 0 });
+    // A minute later the same task is overdue, though nothing was written.
+    const later = new Date(soon.getTime() + SECOND);
+    expect(await getDashboard({ db: appDb, actor, now: later })).toMatchObject({
+      clients: { withOverdueTasks: 1 },
+      tasks: { total: 1, pending: 0, overdue: 1 },
+    });
+
+    // The answers are the kept rows': changed behind the app's back, the figures follow them.
+    await ctx.database.pool.query("update firm_work_counts set tasks_total = tasks_total + 1000 where firm_id = $1", [
+      firm.id,
+    ]);
+    await ctx.database.pool.query(
+      "insert into pending_due_counts (firm_id, due_date, tasks, clients) values ($1, now() - interval '1 day', 7, 2)",
+      [firm.id],
+    );
+    const session = await signIn(ctx.app, owner);
+    expect((await session.get("/api/dashboard")).body).toMatchObject({
+      clients: { withOverdueTasks: 2 },
+      tasks: { total: 1001, overdue: 7, pending: 1001 - 7 },
+    });
+    expect((await session.get("/api/tasks/overdue?limit=20")).headers["x-total-count"]).toBe("7");
   });
 
   it("a new firm's dashboard is all zeros", async () => {

@@ -14,7 +14,7 @@ import {
 import { isUuidText } from "../../../shared/validation";
 import { changedFields } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
-import { preparedStatement } from "../../platform/db/prepared";
+import { preparedSql, preparedStatement } from "../../platform/db/prepared";
 import { clients, tasks, taskTemplates, users } from "../../platform/db/schema";
 import { containsPattern } from "../../platform/db/search";
 import { AppError, fieldError } from "../../platform/errors";
@@ -22,7 +22,7 @@ import { decodeCursor, keysetPage } from "../../platform/keyset";
 import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
-import { assignedUserOf, overdue, pending, visibleClient } from "../../tenancy/scopes";
+import { assignedUserOf, overdue, overdueText, pending, visibleClient } from "../../tenancy/scopes";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import { checkSignature, signatureBytes, signaturePath } from "./signature";
 
@@ -147,13 +147,28 @@ const overdueWhere = and(
   isNull(clients.archivedAt),
   visibleTo,
 );
-const overdueCount = preparedStatement("overdue_count", (db) =>
-  db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(tasks)
-    .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
-    .where(overdueWhere),
+/*
+ * The bell's total. For a role that sees the firm it is the firm's kept open work due before now
+ * (pending_due_counts, decision 0036): one row per due date, not one per task. A `user`'s is
+ * counted from their assigned clients' ranges of the (firm, client, status, due date) index.
+ */
+const overdueCountOfFirm = preparedSql<{ total: number }>(
+  "overdue_count",
+  `select coalesce(sum(p.tasks), 0)::int as total from pending_due_counts p
+   where p.firm_id = $1 and p.due_date < $2::timestamptz`,
 );
+const overdueCountOfUser = preparedSql<{ total: number }>(
+  "overdue_count_of_user",
+  `select count(*)::int as total
+   from user_clients uc
+   join clients c on c.firm_id = uc.firm_id and c.id = uc.client_id and c.archived_at is null
+   join tasks t on t.firm_id = uc.firm_id and t.client_id = uc.client_id
+   where uc.firm_id = $1 and uc.user_id = $2 and ${overdueText("t.status", "t.due_date", "$3")}`,
+);
+const overdueCount = (db: Database, scope: { firmId: string; userId: string | null; now: Date }) =>
+  scope.userId === null
+    ? overdueCountOfFirm(db, [scope.firmId, scope.now])
+    : overdueCountOfUser(db, [scope.firmId, scope.userId, scope.now]);
 const overdueTasks = preparedStatement("overdue_tasks", (db) =>
   db
     .select({
@@ -289,7 +304,7 @@ export async function listOverdueTasks(options: {
   const scope = { firmId: actor.firmId, userId: assignedUserOf(actor, "clients.read"), now };
   const [rows, counted] = await Promise.all([
     overdueTasks(db).execute({ ...scope, limit: query.limit ?? null }),
-    query.limit === undefined ? undefined : overdueCount(db).execute(scope),
+    query.limit === undefined ? undefined : overdueCount(db, scope),
   ]);
   const listed = rows.map((row) => ({
     ...toTask(

@@ -14,6 +14,8 @@ const tenantTables = [
   "user_clients",
   "audit_events",
   "client_task_counts",
+  "firm_work_counts",
+  "pending_due_counts",
 ];
 
 describe("migrations", () => {
@@ -43,9 +45,11 @@ describe("migrations", () => {
       "client_task_counts",
       "clients",
       "contacts",
+      "firm_work_counts",
       "firms",
       "idempotency_keys",
       "login_failures",
+      "pending_due_counts",
       "recurring_schedules",
       "sessions",
       "stripe_events",

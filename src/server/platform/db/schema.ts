@@ -307,7 +307,9 @@ export const tasks = pgTable(
       columns: [t.firmId, t.completedBy],
       foreignColumns: [users.firmId, users.id],
     }),
-    index("tasks_firm_id_client_id_idx").on(t.firmId, t.clientId),
+    // A client's tasks; its open ones by due date, so its earliest open due date (kept in
+    // client_task_counts) and its overdue work are a seek each.
+    index("tasks_firm_id_client_id_status_due_date_idx").on(t.firmId, t.clientId, t.status, t.dueDate),
     // Overdue work is a range of this index; the client id rides along so counting it per client
     // (the dashboard) never reads the table.
     index("tasks_firm_id_status_due_date_client_id_idx").on(t.firmId, t.status, t.dueDate, t.clientId),
@@ -363,9 +365,9 @@ export const userClients = pgTable(
 );
 
 /**
- * How many tasks each client has and how many are signed off, kept by triggers on tasks
- * (migration 0004), so the dashboard adds up one row per client instead of counting a million
- * tasks. Overdue is not here: it depends on the clock and is counted from its index range.
+ * How many tasks each client has, how many are signed off, and when its earliest open task falls
+ * due, kept by triggers on tasks (migrations 0004 and 0017), so a `user`'s dashboard adds up one
+ * row per assigned client instead of counting tasks.
  */
 export const clientTaskCounts = pgTable(
   "client_task_counts",
@@ -374,6 +376,7 @@ export const clientTaskCounts = pgTable(
     clientId: uuid("client_id").notNull(),
     total: integer("total").notNull(),
     completed: integer("completed").notNull(),
+    earliestPendingDue: timestamp("earliest_pending_due", { withTimezone: true }),
   },
   (t) => [
     primaryKey({ name: "client_task_counts_pkey", columns: [t.firmId, t.clientId] }),
@@ -383,6 +386,37 @@ export const clientTaskCounts = pgTable(
       foreignColumns: [clients.firmId, clients.id],
     }).onDelete("cascade"),
   ],
+);
+
+/**
+ * The firm's dashboard figures that do not move with the clock, over its live (not archived)
+ * clients: clients by status, tasks and signed-off tasks. Kept by triggers on clients and tasks
+ * (migration 0017, decision 0036), so the dashboard reads one row however large the firm.
+ */
+export const firmWorkCounts = pgTable("firm_work_counts", {
+  firmId: firmId().primaryKey(),
+  clientsActive: integer("clients_active").notNull().default(0),
+  clientsInactive: integer("clients_inactive").notNull().default(0),
+  clientsProspect: integer("clients_prospect").notNull().default(0),
+  tasksTotal: integer("tasks_total").notNull().default(0),
+  tasksCompleted: integer("tasks_completed").notNull().default(0),
+});
+
+/**
+ * The firm's open work by due date, over its live clients: how many open tasks fall due at each
+ * instant, and how many clients have their earliest open task then. Overdue moves with the clock,
+ * so it is not kept; it is the sum of the rows due before now (decision 0036): one row per distinct
+ * due date with open work, not one per task. Kept by the same triggers as firm_work_counts.
+ */
+export const pendingDueCounts = pgTable(
+  "pending_due_counts",
+  {
+    firmId: firmId(),
+    dueDate: timestamp("due_date", { withTimezone: true }).notNull(),
+    tasks: integer("tasks").notNull(),
+    clients: integer("clients").notNull(),
+  },
+  (t) => [primaryKey({ name: "pending_due_counts_pkey", columns: [t.firmId, t.dueDate] })],
 );
 
 /** The vendor's articles (not tenant data), upserted from content/blog at start. */
