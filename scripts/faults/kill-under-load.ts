@@ -3,6 +3,7 @@ import { createRandom } from "../../src/server/seed/random";
 import { drawSignature } from "../../src/server/seed/signature-image";
 import { appInstance, demoSignIn, type Instance, sleep } from "./app-instance";
 import { type Answer, httpSession, NoAnswerError, type Session } from "./http-client";
+import { keptCountMismatchesSql } from "./kept-counts";
 import { type FaultCheck, type FaultReport, runFaultScript } from "./report";
 
 /*
@@ -420,29 +421,12 @@ async function verify(
     complete: completedUnacked.length,
   };
 
-  const mismatches = await instance.query<{
-    client_id: string;
-    total: number;
-    completed: number;
-    kept_total: number;
-    kept_completed: number;
-  }>(
-    `select coalesce(t.client_id, k.client_id) as client_id,
-            coalesce(t.total, 0)::int as total, coalesce(t.completed, 0)::int as completed,
-            coalesce(k.total, 0)::int as kept_total, coalesce(k.completed, 0)::int as kept_completed
-     from (select firm_id, client_id, count(*) as total, count(*) filter (where status = 'completed') as completed
-           from tasks group by firm_id, client_id) as t
-     full join client_task_counts as k on k.firm_id = t.firm_id and k.client_id = t.client_id
-     where coalesce(t.total, 0) <> coalesce(k.total, 0) or coalesce(t.completed, 0) <> coalesce(k.completed, 0)`,
-  );
+  const mismatches = await instance.query<{ mismatch: string }>(keptCountMismatchesSql);
   const [counted] = await instance.query<{ n: number }>("select count(*)::int as n from clients");
   return {
     lost,
     halfCreated,
-    countMismatches: mismatches.map(
-      (row) =>
-        `client ${row.client_id}: ${row.total}/${row.completed} counted, ${row.kept_total}/${row.kept_completed} kept`,
-    ),
+    countMismatches: mismatches.map((row) => row.mismatch),
     loadClients: loadClients.length,
     countedClients: counted?.n ?? 0,
     committedUnacked,
