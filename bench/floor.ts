@@ -135,7 +135,7 @@ const routes: Record<string, Route> = {
     const page = Number(limit);
     const { rows } = await pool.query<Row>({
       ...statements.clientsPage,
-      values: [session.firmId, false, null, null, null, null, null, null, null, null, null, null, null, page + 1],
+      values: [session.firmId, false, null, null, null, null, null, null, null, null, null, page + 1],
     });
     const shown = rows.slice(0, page);
     const now = new Date();

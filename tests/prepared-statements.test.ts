@@ -83,6 +83,43 @@ describe("prepared statements", () => {
     }
   });
 
+  it("a user's client list is read from their assignments, a super admin's from the firm's clients, with the dashboard and bell to match", async () => {
+    const counts = async (client: Awaited<ReturnType<typeof signIn>>) => {
+      const before = await prepared();
+      for (const url of ["/api/clients?limit=50", "/api/dashboard", "/api/tasks/overdue?limit=20"]) {
+        expect((await client.get(url)).status, url).toBe(200);
+      }
+      const after = await prepared();
+      const ran = (name: string) => (after.get(name)?.executions ?? 0) - (before.get(name)?.executions ?? 0);
+      return Object.fromEntries(
+        [
+          "clients_page",
+          "clients_page_of_user",
+          "dashboard_counts",
+          "dashboard_counts_of_user",
+          "overdue_count",
+          "overdue_count_of_user",
+        ].map((name) => [name, ran(name)]),
+      );
+    };
+    expect(await counts(await signIn(ctx.app, world.users.user))).toEqual({
+      clients_page: 0,
+      clients_page_of_user: 1,
+      dashboard_counts: 0,
+      dashboard_counts_of_user: 1,
+      overdue_count: 0,
+      overdue_count_of_user: 1,
+    });
+    expect(await counts(await signIn(ctx.app, world.users.super_admin))).toEqual({
+      clients_page: 1,
+      clients_page_of_user: 0,
+      dashboard_counts: 1,
+      dashboard_counts_of_user: 0,
+      overdue_count: 1,
+      overdue_count_of_user: 0,
+    });
+  });
+
   it("the reports' reads, the profile's activity, the task list's CSV download and a signature's image run prepared, once per request each", async () => {
     const client = await signIn(ctx.app, world.users.admin);
     const signed = await insertTask(ctx.database.db, {

@@ -11,7 +11,7 @@ import {
 import { isUuidText } from "../../../shared/validation";
 import { changedFields, previousValues } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
-import { preparedStatement } from "../../platform/db/prepared";
+import { preparedSql, preparedStatement } from "../../platform/db/prepared";
 import {
   clients,
   contacts,
@@ -28,7 +28,7 @@ import { decodeCursor, keysetPage } from "../../platform/keyset";
 import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
-import { assignedUserOf, overdue, visibleClient } from "../../tenancy/scopes";
+import { assignedUserOf, overdueText, visibleClient } from "../../tenancy/scopes";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import { assertRoomFor } from "../billing/plan-usage";
 import { createSchedule, resumeSchedules } from "../schedules/schedules.service";
@@ -60,40 +60,60 @@ const clientColumns = {
 /** The prepared reads' scope: `$userId` is null or the client is assigned to that user. */
 const visibleTo = visibleClient(clients.firmId, clients.id, sql.placeholder("userId"));
 
+/** The conditions of a page of clients, whoever reads it; the caller's scope is the statement's. */
+const pageConditions = () => [
+  eq(clients.firmId, sql.placeholder("firmId")),
+  sql`(${clients.archivedAt} is not null) = ${sql.placeholder("archived")}::boolean`,
+  sql`(${sql.placeholder("status")}::text is null or ${clients.status} = ${sql.placeholder("status")}::text)`,
+  sql`(${sql.placeholder("pattern")}::text is null or ${clients.name} ilike ${sql.placeholder("pattern")}::text or ${clients.industry} ilike ${sql.placeholder("pattern")}::text or ${clients.status} ilike ${sql.placeholder("pattern")}::text)`,
+  sql`(${sql.placeholder("afterName")}::text is null or (${clients.name}, ${clients.id}) > (${sql.placeholder("afterName")}::text, ${sql.placeholder("afterId")}::uuid))`,
+];
+
+/** A page of the firm's clients, walked in name order. */
 const clientPage = preparedStatement("clients_page", (db) =>
   db
     .select(clientColumns)
     .from(clients)
+    .where(and(...pageConditions()))
+    .orderBy(asc(clients.name), asc(clients.id))
+    .limit(sql.placeholder("limit")),
+);
+
+/**
+ * A page of a `user`'s clients, read from their assignments: a user with 25 clients in a firm of
+ * 10,000 reads 25 rows and sorts them, instead of walking the firm in name order to find them.
+ */
+const assignedClientPage = preparedStatement("clients_page_of_user", (db) =>
+  db
+    .select(clientColumns)
+    .from(userClients)
+    .innerJoin(clients, and(eq(clients.firmId, userClients.firmId), eq(clients.id, userClients.clientId)))
     .where(
       and(
-        eq(clients.firmId, sql.placeholder("firmId")),
-        sql`(${clients.archivedAt} is not null) = ${sql.placeholder("archived")}::boolean`,
-        sql`(${sql.placeholder("status")}::text is null or ${clients.status} = ${sql.placeholder("status")}::text)`,
-        sql`(${sql.placeholder("pattern")}::text is null or ${clients.name} ilike ${sql.placeholder("pattern")}::text or ${clients.industry} ilike ${sql.placeholder("pattern")}::text or ${clients.status} ilike ${sql.placeholder("pattern")}::text)`,
-        sql`(${sql.placeholder("afterName")}::text is null or (${clients.name}, ${clients.id}) > (${sql.placeholder("afterName")}::text, ${sql.placeholder("afterId")}::uuid))`,
-        visibleTo,
+        eq(userClients.firmId, sql.placeholder("firmId")),
+        eq(userClients.userId, sql.placeholder("userId")),
+        ...pageConditions(),
       ),
     )
     .orderBy(asc(clients.name), asc(clients.id))
     .limit(sql.placeholder("limit")),
 );
 
-const taskCountsOfClients = preparedStatement("task_counts_of_clients", (db) =>
-  db
-    .select({
-      clientId: tasks.clientId,
-      total: sql<number>`count(*)::int`,
-      completed: sql<number>`(count(*) filter (where ${tasks.status} = 'completed'))::int`,
-      overdue: sql<number>`(count(*) filter (where ${overdue(tasks.status, tasks.dueDate, sql.placeholder("now"))}))::int`,
-    })
-    .from(tasks)
-    .where(
-      and(
-        eq(tasks.firmId, sql.placeholder("firmId")),
-        sql`${tasks.clientId} = any(${sql.placeholder("clientIds")}::uuid[])`,
-      ),
-    )
-    .groupBy(tasks.clientId),
+/*
+ * The task counts of a page of clients: total and signed off from client_task_counts (kept by
+ * triggers, decision 0036), overdue from each client's range of the (firm, client, status, due
+ * date) index, only for a client whose earliest open task is already due. Nothing here grows with
+ * a client's history.
+ */
+const taskCountsOfClients = preparedSql<{ client_id: string; total: number; completed: number; overdue: number }>(
+  "task_counts_of_clients",
+  `select k.client_id, k.total, k.completed,
+     case when k.earliest_pending_due < $1::timestamptz then
+       (select count(*) from tasks t
+        where t.firm_id = k.firm_id and t.client_id = k.client_id and ${overdueText("t.status", "t.due_date", "$1")})::int
+     else 0 end as overdue
+   from client_task_counts k
+   where k.firm_id = $2 and k.client_id = any($3::uuid[])`,
 );
 
 const clientById = preparedStatement("client_by_id", (db) =>
@@ -168,9 +188,10 @@ export async function listClients(options: {
 }): Promise<{ clients: ClientSummary[]; nextCursor: string | null }> {
   const { db, actor, query, now = new Date() } = options;
   const after = query.cursor === undefined ? null : decodeCursor(query.cursor, readClientKey);
-  const rows = await clientPage(db).execute({
+  const assignedUser = assignedUserOf(actor, "clients.read");
+  const rows = await (assignedUser === null ? clientPage(db) : assignedClientPage(db)).execute({
     firmId: actor.firmId,
-    userId: assignedUserOf(actor, "clients.read"),
+    userId: assignedUser,
     archived: query.archived === "true",
     status: query.status ?? null,
     pattern: query.q ? containsPattern(query.q) : null,
@@ -483,9 +504,9 @@ async function findTemplates(tx: DbExecutor, firmId: string, ids: string[]) {
 async function countTasks(db: Database, firmId: string, page: ClientRow[], now: Date) {
   const counts = new Map<string, { total: number; pending: number; overdue: number; completed: number }>();
   if (page.length === 0) return counts;
-  const rows = await taskCountsOfClients(db).execute({ firmId, clientIds: page.map((row) => row.id), now });
+  const rows = await taskCountsOfClients(db, [now, firmId, page.map((row) => row.id)]);
   for (const row of rows) {
-    counts.set(row.clientId, {
+    counts.set(row.client_id, {
       total: row.total,
       completed: row.completed,
       overdue: row.overdue,

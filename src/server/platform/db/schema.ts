@@ -307,9 +307,14 @@ export const tasks = pgTable(
       columns: [t.firmId, t.completedBy],
       foreignColumns: [users.firmId, users.id],
     }),
-    // A client's tasks; its open ones by due date, so its earliest open due date (kept in
-    // client_task_counts) and its overdue work are a seek each.
-    index("tasks_firm_id_client_id_status_due_date_idx").on(t.firmId, t.clientId, t.status, t.dueDate),
+    index("tasks_firm_id_client_id_idx").on(t.firmId, t.clientId),
+    // A client's open tasks by due date, so its earliest open due date (kept in
+    // client_task_counts) and its overdue work are a seek each. Open tasks only: with every task
+    // in it, the planner took it for the audit list's status filters and walked it client by
+    // client (decision 0036).
+    index("tasks_firm_id_client_id_pending_due_date_idx")
+      .on(t.firmId, t.clientId, t.dueDate)
+      .where(sql`${t.status} = 'pending'`),
     // Overdue work is a range of this index; the client id rides along so counting it per client
     // (the dashboard) never reads the table.
     index("tasks_firm_id_status_due_date_client_id_idx").on(t.firmId, t.status, t.dueDate, t.clientId),

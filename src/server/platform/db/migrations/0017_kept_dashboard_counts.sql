@@ -15,11 +15,10 @@ CREATE TABLE "pending_due_counts" (
 	CONSTRAINT "pending_due_counts_pkey" PRIMARY KEY("firm_id","due_date")
 );
 --> statement-breakpoint
-DROP INDEX "tasks_firm_id_client_id_idx";--> statement-breakpoint
 ALTER TABLE "client_task_counts" ADD COLUMN "earliest_pending_due" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "firm_work_counts" ADD CONSTRAINT "firm_work_counts_firm_id_firms_id_fk" FOREIGN KEY ("firm_id") REFERENCES "public"."firms"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "pending_due_counts" ADD CONSTRAINT "pending_due_counts_firm_id_firms_id_fk" FOREIGN KEY ("firm_id") REFERENCES "public"."firms"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "tasks_firm_id_client_id_status_due_date_idx" ON "tasks" USING btree ("firm_id","client_id","status","due_date");--> statement-breakpoint
+CREATE INDEX "tasks_firm_id_client_id_pending_due_date_idx" ON "tasks" USING btree ("firm_id","client_id","due_date") WHERE "tasks"."status" = 'pending';--> statement-breakpoint
 ALTER TABLE "firm_work_counts" ENABLE ROW LEVEL SECURITY;
 --> statement-breakpoint
 CREATE POLICY "firm_isolation" ON "firm_work_counts"
