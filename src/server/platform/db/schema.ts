@@ -309,9 +309,8 @@ export const tasks = pgTable(
     }),
     index("tasks_firm_id_client_id_idx").on(t.firmId, t.clientId),
     // A client's open tasks by due date, so its earliest open due date (kept in
-    // client_task_counts) and its overdue work are a seek each. Open tasks only: with every task
-    // in it, the planner took it for the audit list's status filters and walked it client by
-    // client (decision 0036).
+    // client_task_counts) and its overdue work are a seek each (decision 0036). Open tasks only:
+    // the statements that read it say `status = 'pending'`, and it stays small.
     index("tasks_firm_id_client_id_pending_due_date_idx")
       .on(t.firmId, t.clientId, t.dueDate)
       .where(sql`${t.status} = 'pending'`),
