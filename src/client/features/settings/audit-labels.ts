@@ -1,5 +1,5 @@
 import type { AuditAction } from "../../../shared/audit-events";
-import type { AuditEntity, AuditEvent, AuditVerification } from "../../../shared/reports";
+import type { AuditEntity, AuditEvent, AuditVerdict } from "../../../shared/reports";
 
 /** What each recorded action reads as in the trail: a short sentence in the past tense. */
 export const actionLabels: Record<AuditAction, string> = {
@@ -86,7 +86,7 @@ const count = (events: number) => `${events.toLocaleString("en-US")} ${events ==
 
 /** The chain's verdict as the banner says it; `formatTime` shows an instant in the firm's zone. */
 export function verificationSummary(
-  result: AuditVerification,
+  result: AuditVerdict,
   formatTime: (iso: string) => string,
 ): { title: string; detail: string } {
   if (result.intact) {
