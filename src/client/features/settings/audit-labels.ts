@@ -120,3 +120,22 @@ export function verificationSummary(
     detail: `${what} The ${count(result.events)} before it verified intact.`,
   };
 }
+
+/**
+ * What the quick check read, when it went on from the checkpoint: the events before it were
+ * verified by an earlier check and are read again only by the full re-verification. Null when
+ * it read the whole trail.
+ */
+export function quickCheckScope(from: number): string | null {
+  if (from <= 1) return null;
+  return (
+    `This check read the events from #${from.toLocaleString("en-US")} on. The ${count(from - 1)} before were ` +
+    "verified by an earlier check; verify the whole trail to read them again."
+  );
+}
+
+/** A full re-verification's progress: "Verified 20,000 of 300,000 events". */
+export function fullProgressLabel(events: number, total: number | null): string {
+  if (total === null) return "Starting...";
+  return `Verified ${events.toLocaleString("en-US")} of ${count(total)}`;
+}

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { apiClient } from "../../../../tests/api-client";
 import { seedFirm, signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
-import { auditEvents } from "../../platform/db/schema";
 import { auditVerifySliceMax } from "../../../shared/reports";
+import { auditEvents } from "../../platform/db/schema";
 import { verifyAuditChain, verifyAuditSlice } from "./audit-trail.service";
 
 describe("the audit trail", () => {
