@@ -353,8 +353,8 @@ function FullVerificationPanel() {
           <div>
             <h2 className="font-semibold">Verify the whole trail</h2>
             <p className="text-sm text-muted-foreground">
-              Reads every event again from the first, including those the check above vouches for from an earlier check.
-              On a long trail this takes a while.
+              Reads every event again from the first, not only those added since the last check. On a long trail this
+              takes a while.
             </p>
           </div>
         </div>
@@ -362,7 +362,7 @@ function FullVerificationPanel() {
           variant={running ? "outline" : "default"}
           size="sm"
           onClick={running ? stop : start}
-          className="shrink-0 self-start sm:self-center"
+          className="shrink-0 sm:self-center"
         >
           {running ? "Stop" : state.status === "idle" ? "Verify the whole trail" : "Verify again"}
         </Button>
