@@ -107,6 +107,58 @@ test.describe("audit trail", () => {
     expect((await page.request.get("/api/audit-events")).status()).toBe(403);
   });
 
+  test("S-SCALE-07 verifies the whole trail from the first event, slice by slice, with a progress bar and its result", async ({
+    page,
+  }) => {
+    // Its slices are held back on purpose, and axe runs twice: more than the default 30 s on a busy machine.
+    test.slow();
+    await signInToNewFirm(page);
+    for (let n = 0; n < 3; n++) await createClient(page, { name: uniqueName(`Whole Trail ${n}`) });
+    // The quick check leaves a checkpoint at the newest event; the full one reads from the first regardless.
+    const quick = await apiGet<AuditVerification>(page, "/api/audit-events/verify");
+    expect(quick).toMatchObject({ intact: true, checkpoint: { seq: quick.events } });
+
+    // Slices of one event, each held back a moment so the bar is seen moving; the real server answers every one.
+    const afters: number[] = [];
+    await page.route("**/api/audit-events/verify?full=true*", async (route) => {
+      const url = new URL(route.request().url());
+      afters.push(Number(url.searchParams.get("after")));
+      url.searchParams.set("limit", "1");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Stop aborts the request in flight: its route may be gone by the time it is continued.
+      await route.continue({ url: url.toString() }).catch(() => undefined);
+    });
+    await page.goto("/settings/audit-trail");
+    await expect(banner(page)).toContainText(`All ${quick.events} events verified`);
+    const panel = page.getByTestId("audit-full-verification");
+    await expect(panel.getByRole("heading", { name: "Verify the whole trail" })).toBeVisible();
+
+    // From the keyboard: the button turns into Stop while it runs, so focus stays on it.
+    await panel.getByRole("button", { name: "Verify the whole trail" }).focus();
+    await page.keyboard.press("Enter");
+    const bar = panel.getByRole("progressbar", { name: "Full re-verification" });
+    await expect(bar).toBeVisible();
+    await expect(panel.getByText(new RegExp(`^Verified [1-9]\\d* of ${quick.events} events$`))).toBeVisible();
+    await expect(panel.getByRole("button", { name: "Stop" })).toBeFocused();
+    await expectNoAxeViolations(page);
+
+    const result = page.getByTestId("audit-full-verification-result");
+    await expect(result).toContainText("Whole trail: Intact");
+    await expect(result).toContainText(`All ${quick.events} events verified`);
+    await expect(bar).toHaveCount(0);
+    // Every slice went on from where the one before stopped, from the first event to the newest.
+    expect(afters).toEqual(Array.from({ length: quick.events + 1 }, (_, n) => n));
+    await expect(panel.getByRole("button", { name: "Verify again" })).toBeFocused();
+    await expectNoAxeViolations(page);
+
+    // Stop ends it where it is, and says so.
+    await page.keyboard.press("Enter");
+    await expect(panel.getByText(/^Verified [1-9]\d* of/)).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(panel.getByText(/— stopped\.$/)).toBeVisible();
+    await expect(panel.getByRole("button", { name: "Verify again" })).toBeFocused();
+  });
+
   for (const [label, viewport] of Object.entries(viewports)) {
     test(`S-ROLE-06 axe and a screenshot at ${viewport.width} px`, async ({ page }, testInfo) => {
       await page.setViewportSize(viewport);

@@ -88,7 +88,9 @@ describe("backups of a configured database", () => {
     const database = connectDatabase({ url: target, poolSize: 1 });
     try {
       const verification = await verifyAuditChain(database.db, firm.id);
-      expect(verification).toEqual(await verifyAuditChain(ctx.database.db, firm.id));
+      const source = await verifyAuditChain(ctx.database.db, firm.id);
+      // The verdicts agree; each database keeps its own checkpoint, written when it was checked.
+      expect({ ...verification, checkpoint: null }).toEqual({ ...source, checkpoint: null });
       expect(verification).toMatchObject({ intact: true, events: expect.any(Number) });
       expect(verification.events).toBeGreaterThanOrEqual(3);
       // The triggers are back on after the load: the append-only one refuses a change.

@@ -242,27 +242,82 @@ export const auditEventSchema = z.object({
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 
+/** Events one call of a full re-verification verifies at most: `limit`'s default and ceiling, well under a second of one core. */
+export const auditVerifySliceMax = 10_000;
+
+const sliceNumber = (name: string, min: number, max: number) => {
+  const message = `${name} must be a whole number from ${min} to ${max.toLocaleString("en-US")}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+};
+
 /**
- * GET /api/audit-events/verify: the firm's hash chain walked from its first event, then held
- * against the head the app recorded (docs/design/audit-trail-and-settings.md). `events` is how many events verified intact
- * (all of them when intact; those before the break otherwise). When broken, either `brokenAt`
+ * GET /api/audit-events/verify's query. Without `full`, the quick check: from the firm's verified
+ * checkpoint to the newest event. With `full=true`, one slice of a full re-verification: the
+ * `limit` events after event `after` (0: from the first event), whatever the checkpoint says;
+ * the caller goes on from the answer's `next` until it is null.
+ */
+export const auditVerifyQuerySchema = z
+  .strictObject({
+    full: z.enum(["true", "false"], { error: "full must be true or false" }).optional(),
+    after: sliceNumber("after", 0, Number.MAX_SAFE_INTEGER).optional(),
+    limit: sliceNumber("limit", 1, auditVerifySliceMax).optional(),
+  })
+  .refine((query) => query.full === "true" || (query.after === undefined && query.limit === undefined), {
+    message: "after and limit are for a full re-verification (full=true)",
+    path: ["full"],
+  });
+export type AuditVerifyQuery = z.infer<typeof auditVerifyQuerySchema>;
+
+/** What every verification answer says besides its verdict: where it read, out of how many, and the checkpoint. */
+const verificationReach = {
+  /** The first event this check read: 1, or the checkpoint (or a slice's `after`) it went on from, re-hashed as the link. */
+  from: z.number().int(),
+  /** How many events the app had recorded when the check began (the head's seq). */
+  total: z.number().int(),
+  /**
+   * The firm's verified checkpoint after this check: every event up to `seq` was found intact by
+   * a walk that ended at `verifiedAt`. Null before the first check. Only the quick check moves it.
+   */
+  checkpoint: z.object({ seq: z.number().int(), verifiedAt: z.iso.datetime() }).nullable(),
+};
+
+/**
+ * GET /api/audit-events/verify: the firm's hash chain walked (from its first event, or from its
+ * verified checkpoint) and held against the head the app recorded
+ * (docs/design/audit-trail-and-settings.md). `events` is how many events verified intact: all of
+ * them up to where the check stopped when intact (those before the checkpoint counted as the
+ * checkpoint vouches for them); those before the break otherwise. When broken, either `brokenAt`
  * names an event and `reason` says what is wrong with it: `changed` (it was edited, or an event
  * before it was removed), `rewritten` (the newest event is not the one the app recorded: the
  * chain was rewritten at or before it) or `added` (it was not written by the app); or `missing`
- * gives the seq range of the newest events, which were removed.
+ * gives the seq range of the newest events, which were removed. `next`, when intact, is where a
+ * full re-verification goes on (its next `after`); null once it reached the newest event.
  */
 export const auditVerificationSchema = z.union([
-  z.object({ intact: z.literal(true), events: z.number().int() }),
+  z.object({
+    intact: z.literal(true),
+    events: z.number().int(),
+    next: z.number().int().nullable(),
+    ...verificationReach,
+  }),
   z.object({
     intact: z.literal(false),
     events: z.number().int(),
     brokenAt: z.object({ id: z.uuid(), seq: z.number().int(), action: z.string(), createdAt: z.iso.datetime() }),
     reason: z.enum(["changed", "rewritten", "added"]),
+    ...verificationReach,
   }),
   z.object({
     intact: z.literal(false),
     events: z.number().int(),
     missing: z.object({ fromSeq: z.number().int(), toSeq: z.number().int() }),
+    ...verificationReach,
   }),
 ]);
 export type AuditVerification = z.infer<typeof auditVerificationSchema>;
+/** A verification's verdict alone, without where it read: what the banner's sentence is made of. */
+export type AuditVerdict = AuditVerification extends infer V
+  ? V extends unknown
+    ? Omit<V, "from" | "total" | "checkpoint" | "next">
+    : never
+  : never;

@@ -1,5 +1,5 @@
 import type { AuditAction } from "../../../shared/audit-events";
-import type { AuditEntity, AuditEvent, AuditVerification } from "../../../shared/reports";
+import type { AuditEntity, AuditEvent, AuditVerdict } from "../../../shared/reports";
 
 /** What each recorded action reads as in the trail: a short sentence in the past tense. */
 export const actionLabels: Record<AuditAction, string> = {
@@ -86,7 +86,7 @@ const count = (events: number) => `${events.toLocaleString("en-US")} ${events ==
 
 /** The chain's verdict as the banner says it; `formatTime` shows an instant in the firm's zone. */
 export function verificationSummary(
-  result: AuditVerification,
+  result: AuditVerdict,
   formatTime: (iso: string) => string,
 ): { title: string; detail: string } {
   if (result.intact) {
@@ -119,4 +119,23 @@ export function verificationSummary(
     title: `Broken at event #${brokenAt.seq}`,
     detail: `${what} The ${count(result.events)} before it verified intact.`,
   };
+}
+
+/**
+ * What the quick check read, when it went on from the checkpoint: the events before it were
+ * verified by an earlier check and are read again only by the full re-verification. Null when
+ * it read the whole trail.
+ */
+export function quickCheckScope(from: number): string | null {
+  if (from <= 1) return null;
+  return (
+    `This check read the events from #${from.toLocaleString("en-US")} on. The ${count(from - 1)} before were ` +
+    "verified by an earlier check; verify the whole trail to read them again."
+  );
+}
+
+/** A full re-verification's progress: "Verified 20,000 of 300,000 events". */
+export function fullProgressLabel(events: number, total: number | null): string {
+  if (total === null) return "Starting...";
+  return `Verified ${events.toLocaleString("en-US")} of ${count(total)}`;
 }

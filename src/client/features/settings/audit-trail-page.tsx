@@ -1,5 +1,15 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { ArrowLeft, Globe, Monitor, RefreshCw, ScrollText, ShieldAlert, ShieldCheck, ShieldOff } from "lucide-react";
+import {
+  ArrowLeft,
+  Globe,
+  ListChecks,
+  Monitor,
+  RefreshCw,
+  ScrollText,
+  ShieldAlert,
+  ShieldCheck,
+  ShieldOff,
+} from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { can } from "../../../shared/permissions";
@@ -11,6 +21,7 @@ import { EmptyState } from "../../components/ui/empty-state";
 import { Input } from "../../components/ui/input";
 import { Label } from "../../components/ui/label";
 import { PageHeader } from "../../components/ui/page-header";
+import { Progress } from "../../components/ui/progress";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { Skeleton } from "../../components/ui/skeleton";
 import { errorMessage } from "../../lib/api";
@@ -23,8 +34,17 @@ import {
   auditVerificationQueryOptions,
   emptyAuditFilter,
   firmUsersQueryOptions,
+  useFullAuditVerification,
 } from "./api";
-import { actionLabel, entityLabels, entityName, shortUserAgent, verificationSummary } from "./audit-labels";
+import {
+  actionLabel,
+  entityLabels,
+  entityName,
+  fullProgressLabel,
+  quickCheckScope,
+  shortUserAgent,
+  verificationSummary,
+} from "./audit-labels";
 
 const backLink = (
   <Link
@@ -92,6 +112,7 @@ function AuditTrail() {
         description={`Every change in your firm: who made it, when and from where.${timeZone ? ` Times are in ${timeZone.replaceAll("_", " ")}.` : ""}`}
       />
       <VerificationBanner />
+      <FullVerificationPanel />
 
       <Card className="p-4">
         <fieldset className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto] lg:items-end">
@@ -285,6 +306,7 @@ function VerificationBanner() {
   const result = verification.data;
   const summary = verificationSummary(result, (iso) => eventTimeFormat(firm.data?.timeZone).format(new Date(iso)));
   const Icon = result.intact ? ShieldCheck : ShieldAlert;
+  const scope = quickCheckScope(result.from);
   return (
     <div
       role={result.intact ? "status" : "alert"}
@@ -301,9 +323,91 @@ function VerificationBanner() {
         <div>
           <p className="font-semibold">{summary.title}</p>
           <p className="text-sm">{summary.detail}</p>
+          {scope && <p className="mt-1 text-xs">{scope}</p>}
         </div>
       </div>
       {recheck}
     </div>
+  );
+}
+
+/**
+ * The full re-verification: every event again from the first, whatever the checkpoint says, so a
+ * change to an event the quick check no longer reads is found too. It runs in slices (one request
+ * each) with a progress bar; one button starts and stops it, so focus stays where it was.
+ */
+function FullVerificationPanel() {
+  const { state, start, stop } = useFullAuditVerification();
+  const firm = useQuery(firmQueryOptions());
+  const running = state.status === "running";
+  const progress = state.status === "running" || state.status === "stopped" || state.status === "failed" ? state : null;
+  const summary =
+    state.status === "done"
+      ? verificationSummary(state.result, (iso) => eventTimeFormat(firm.data?.timeZone).format(new Date(iso)))
+      : null;
+  return (
+    <Card className="flex flex-col gap-3 p-4" data-testid="audit-full-verification">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex items-start gap-3">
+          <ListChecks className="mt-0.5 size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
+          <div>
+            <h2 className="font-semibold">Verify the whole trail</h2>
+            <p className="text-sm text-muted-foreground">
+              Reads every event again from the first, not only those added since the last check. On a long trail this
+              takes a while.
+            </p>
+          </div>
+        </div>
+        <Button
+          variant={running ? "outline" : "default"}
+          size="sm"
+          onClick={running ? stop : start}
+          className="shrink-0 sm:self-center"
+        >
+          {running ? "Stop" : state.status === "idle" ? "Verify the whole trail" : "Verify again"}
+        </Button>
+      </div>
+      {progress && (
+        <div className="flex flex-col gap-1.5">
+          <Progress
+            aria-label="Full re-verification"
+            value={progress.events}
+            max={Math.max(progress.total ?? 1, 1)}
+            getValueLabel={() => fullProgressLabel(progress.events, progress.total)}
+          />
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {fullProgressLabel(progress.events, progress.total)}
+            {state.status === "stopped" && " — stopped."}
+          </p>
+        </div>
+      )}
+      {state.status === "failed" && (
+        <p role="alert" className="text-sm text-destructive">
+          {errorMessage(state.error, "The trail could not be verified. Please try again.")}
+        </p>
+      )}
+      {state.status === "done" && summary && (
+        <div
+          role={state.result.intact ? "status" : "alert"}
+          data-testid="audit-full-verification-result"
+          className={cn(
+            "flex items-start gap-3 rounded-md border px-3 py-2",
+            state.result.intact
+              ? "border-success/30 bg-success-subtle text-success-subtle-foreground"
+              : "border-destructive/30 bg-destructive-subtle text-destructive-subtle-foreground",
+          )}
+        >
+          {state.result.intact ? (
+            <ShieldCheck className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+          ) : (
+            <ShieldAlert className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
+          )}
+          <div>
+            <p className="font-semibold">Whole trail: {summary.title}</p>
+            <p className="text-sm">{summary.detail}</p>
+          </div>
+        </div>
+      )}
+    </Card>
   );
 }

@@ -1,11 +1,17 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { NEXT_CURSOR_HEADER } from "../../../shared/paging";
-import { auditEventSchema, auditEventsQuerySchema, auditVerificationSchema } from "../../../shared/reports";
+import {
+  auditEventSchema,
+  auditEventsQuerySchema,
+  auditVerificationSchema,
+  auditVerifyQuerySchema,
+  auditVerifySliceMax,
+} from "../../../shared/reports";
 import type { ZodTypeProvider } from "../../platform/http";
 import { sendNextCursor } from "../../platform/keyset";
 import { requireActor } from "../../tenancy/actor";
-import { listAuditEvents, verifyAuditChain } from "./audit-trail.service";
+import { listAuditEvents, verifyAuditChain, verifyAuditSlice } from "./audit-trail.service";
 
 /** Where GET /api/audit-events says a page has a next one, as GET /api/tasks does. */
 
@@ -38,13 +44,23 @@ export function auditRoutes(app: FastifyInstance) {
       config: { access: "audit.read" },
       schema: {
         summary:
-          "Walks the firm's hash chain from its first event and holds it against the head the app recorded: " +
-          "intact with the number of events, or the first event that was changed (or follows a removed one), " +
-          "rewritten or added outside the app, or the range of the newest events that were removed",
-        querystring: z.strictObject({}),
+          "Verifies the firm's hash chain and holds it against the head the app recorded: intact with the number " +
+          "of events, or the first event that was changed (or follows a removed one), rewritten or added outside " +
+          "the app, or the range of the newest events that were removed. Without full, the quick check: from the " +
+          "firm's verified checkpoint to the newest event, moving the checkpoint up when intact (the first check " +
+          `walks the whole chain). With full=true, one slice of a full re-verification from the first event: the limit ` +
+          `(1-${auditVerifySliceMax.toLocaleString("en-US")}, default the same) events after event after (default 0); ` +
+          "next says where the following slice starts, null once the newest event was verified",
+        querystring: auditVerifyQuerySchema,
         response: { 200: auditVerificationSchema },
       },
     },
-    async (request) => verifyAuditChain(request.db, requireActor(request).firmId),
+    async (request) => {
+      const { firmId } = requireActor(request);
+      const { full, after = 0, limit = auditVerifySliceMax } = request.query;
+      return full === "true"
+        ? verifyAuditSlice(request.db, firmId, after, limit)
+        : verifyAuditChain(request.db, firmId);
+    },
   );
 }

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { and, asc, desc, eq, gt, gte, lt, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { AuditEventInput } from "../../../shared/audit-events";
 import type { AuditEvent, AuditEventsQuery, AuditVerification } from "../../../shared/reports";
 import type { Database, DbExecutor } from "../../platform/db/database";
-import { auditEvents, firms, users } from "../../platform/db/schema";
+import { auditCheckpoints, auditEvents, firms, users } from "../../platform/db/schema";
+import { AppError } from "../../platform/errors";
 import { decodeCursor, keysetPage } from "../../platform/keyset";
 import type { Actor, EventSource } from "../../tenancy/actor";
 import { lockFirm } from "../../tenancy/firm-lock";
@@ -65,50 +66,139 @@ export async function recordAudit(
 /** How many events verification reads per round trip: memory stays flat however long the chain. */
 export const VERIFY_BATCH = 1_000;
 
+/** What a walk answers: a verdict without the checkpoint, which its caller adds. */
+type Walked = AuditVerification extends infer V ? (V extends unknown ? Omit<V, "checkpoint"> : never) : never;
+
 /**
- * Recomputes a firm's chain from its first event, in pages of `batchSize` by seq, and reports the
- * first event whose content or link does not match: an edited event names itself; a removed one
- * names the event after the gap (its seq skips and its link points at the missing hash).
- * `events` counts the events verified intact (all of them when the chain holds).
- *
- * The chain is then held against the firm's head (recordAudit keeps it in the firm's row): the
- * newest events removed show as `missing`; a chain rewritten from some event on, with hashes
- * recomputed, shows at the head, whose hash is no longer the one recorded; and an event appended
- * past the head was not written by the app. The head is read before the walk and again after it,
- * so events appended meanwhile are neither missing nor foreign.
+ * Where a walk goes on from: the event at `seq`, read again and re-hashed, so the first event
+ * after it is linked to a hash that holds. `hash` is what that event must hash to when known (the
+ * checkpoint's); null takes its stored hash once recomputed (a slice's start, checked by the slice
+ * before it).
+ */
+type Anchor = { seq: number; hash: string | null };
+
+/**
+ * The quick check: the firm's chain from its verified checkpoint (the whole chain when it has
+ * none) to the newest event, held against the head; when intact, the checkpoint moves up to the
+ * last event verified. A broken chain never moves it. Events before the checkpoint are not read
+ * again: one tampered with since it was verified is found by a full re-verification
+ * (verifyAuditSlice), not here. The first check of a firm walks its whole chain, as every check
+ * did before checkpoints.
  */
 export async function verifyAuditChain(
   db: Database,
   firmId: string,
   batchSize = VERIFY_BATCH,
 ): Promise<AuditVerification> {
+  const checkpoint = await readCheckpoint(db, firmId);
+  const { verdict, lastHash } = await walkChain(db, firmId, checkpoint, Number.POSITIVE_INFINITY, batchSize);
+  if (verdict.intact && lastHash !== null && verdict.events > (checkpoint?.seq ?? 0)) {
+    await moveCheckpoint(db, firmId, verdict.events, lastHash);
+  }
+  const now = await readCheckpoint(db, firmId);
+  return { ...verdict, checkpoint: now && { seq: now.seq, verifiedAt: now.verifiedAt.toISOString() } };
+}
+
+/**
+ * One slice of a full re-verification: the `limit` events after event `after` (0: from the first
+ * event), whatever the checkpoint says, chained from event `after` re-hashed. The caller goes on
+ * from the answer's `next`, so each request stays bounded however long the chain, and any app
+ * instance can answer any slice. It never moves the checkpoint: no one request saw the whole walk.
+ */
+export async function verifyAuditSlice(
+  db: Database,
+  firmId: string,
+  after: number,
+  limit: number,
+  batchSize = VERIFY_BATCH,
+): Promise<AuditVerification> {
+  if (after > 0) {
+    const head = await auditHead(db, firmId);
+    if (after > head.seq) {
+      throw new AppError(
+        "BAD_REQUEST",
+        `after must be at most ${head.seq.toLocaleString("en-US")}, the newest event the app recorded`,
+      );
+    }
+  }
+  const { verdict } = await walkChain(db, firmId, after === 0 ? null : { seq: after, hash: null }, limit, batchSize);
+  const checkpoint = await readCheckpoint(db, firmId);
+  return {
+    ...verdict,
+    checkpoint: checkpoint && { seq: checkpoint.seq, verifiedAt: checkpoint.verifiedAt.toISOString() },
+  };
+}
+
+/**
+ * Recomputes a firm's chain from `anchor` (from its first event when null), in pages of
+ * `batchSize` by seq, reading at most `limit` events past the anchor, and reports the first event
+ * whose content or link does not match: an edited event names itself; a removed one names the
+ * event after the gap (its seq skips and its link points at the missing hash). `events` counts
+ * the events verified intact, those up to the anchor included (all of them when the chain holds).
+ *
+ * When the walk reaches the chain's end, the chain is held against the firm's head (recordAudit
+ * keeps it in the firm's row): the newest events removed show as `missing`; a chain rewritten
+ * from some event on, with hashes recomputed, shows at the head, whose hash is no longer the one
+ * recorded; and an event appended past the head was not written by the app. The head is read
+ * before the walk and again after it, so events appended meanwhile are neither missing nor
+ * foreign. A walk stopped by `limit` answers `next`, where the following one goes on.
+ */
+async function walkChain(
+  db: Database,
+  firmId: string,
+  anchor: Anchor | null,
+  limit: number,
+  batchSize: number,
+): Promise<{ verdict: Walked; lastHash: string | null }> {
   const headBefore = await auditHead(db, firmId);
+  const reach = { from: anchor?.seq ?? 1, total: headBefore.seq };
   let prevHash: string | null = null;
-  let expectedSeq = 1;
+  let expectedSeq = anchor?.seq ?? 1;
+  let walked = 0;
+  let reachedEnd = false;
   let atHead: typeof auditEvents.$inferSelect | undefined;
   for (;;) {
+    const anchorPending = anchor !== null && expectedSeq === anchor.seq;
+    const wanted = Math.min(batchSize, limit - walked + (anchorPending ? 1 : 0));
+    if (wanted === 0) break;
     const rows = await db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.firmId, firmId), gt(auditEvents.seq, expectedSeq - 1)))
+      .where(and(eq(auditEvents.firmId, firmId), gte(auditEvents.seq, expectedSeq)))
       .orderBy(asc(auditEvents.seq))
-      .limit(batchSize);
+      .limit(wanted);
     for (const row of rows) {
       const { id, hash, ...fields } = row;
-      if (row.seq !== expectedSeq || row.prevHash !== prevHash || hashAuditEvent(fields) !== hash) {
-        return { intact: false, events: expectedSeq - 1, brokenAt: brokenAt(row), reason: "changed" };
+      const isAnchor = anchor !== null && expectedSeq === anchor.seq;
+      const linked = isAnchor ? anchor.hash === null || hash === anchor.hash : row.prevHash === prevHash;
+      if (row.seq !== expectedSeq || !linked || hashAuditEvent(fields) !== hash) {
+        const verdict = { intact: false, events: expectedSeq - 1, brokenAt: brokenAt(row), reason: "changed" } as const;
+        return { verdict: { ...verdict, ...reach }, lastHash: null };
       }
       if (row.seq === headBefore.seq) atHead = row;
+      if (!isAnchor) walked += 1;
       prevHash = hash;
       expectedSeq += 1;
     }
-    if (rows.length < batchSize) break;
+    if (rows.length < wanted) {
+      reachedEnd = true;
+      break;
+    }
   }
   const events = expectedSeq - 1;
-  if (events < headBefore.seq)
-    return { intact: false, events, missing: { fromSeq: events + 1, toSeq: headBefore.seq } };
   if (atHead && atHead.hash !== headBefore.hash) {
-    return { intact: false, events: headBefore.seq - 1, brokenAt: brokenAt(atHead), reason: "rewritten" };
+    const verdict = {
+      intact: false,
+      events: headBefore.seq - 1,
+      brokenAt: brokenAt(atHead),
+      reason: "rewritten",
+    } as const;
+    return { verdict: { ...verdict, ...reach }, lastHash: null };
+  }
+  if (!reachedEnd) return { verdict: { intact: true, events, next: events, ...reach }, lastHash: prevHash };
+  if (events < headBefore.seq) {
+    const verdict = { intact: false, events, missing: { fromSeq: events + 1, toSeq: headBefore.seq } } as const;
+    return { verdict: { ...verdict, ...reach }, lastHash: null };
   }
   const headAfter = await auditHead(db, firmId);
   if (events > headAfter.seq) {
@@ -116,9 +206,40 @@ export async function verifyAuditChain(
       .select()
       .from(auditEvents)
       .where(and(eq(auditEvents.firmId, firmId), eq(auditEvents.seq, headAfter.seq + 1)));
-    if (foreign) return { intact: false, events: headAfter.seq, brokenAt: brokenAt(foreign), reason: "added" };
+    if (foreign) {
+      const verdict = { intact: false, events: headAfter.seq, brokenAt: brokenAt(foreign), reason: "added" } as const;
+      return { verdict: { ...verdict, ...reach }, lastHash: null };
+    }
   }
-  return { intact: true, events };
+  return { verdict: { intact: true, events, next: null, ...reach }, lastHash: prevHash };
+}
+
+async function readCheckpoint(
+  db: Database,
+  firmId: string,
+): Promise<{ seq: number; hash: string; verifiedAt: Date } | null> {
+  const [checkpoint] = await db
+    .select({ seq: auditCheckpoints.seq, hash: auditCheckpoints.hash, verifiedAt: auditCheckpoints.verifiedAt })
+    .from(auditCheckpoints)
+    .where(eq(auditCheckpoints.firmId, firmId));
+  return checkpoint ?? null;
+}
+
+/**
+ * Sets the firm's checkpoint to event `seq` with `hash`, unless another check has already taken it
+ * as far or further: two checks running at once each write what they verified, and the one that
+ * got less far changes nothing (instead of hitting the forward-only trigger). `verified_at` is
+ * this walk's end, so it says when the events up to `seq` were last seen intact.
+ */
+async function moveCheckpoint(db: Database, firmId: string, seq: number, hash: string): Promise<void> {
+  await db
+    .insert(auditCheckpoints)
+    .values({ firmId, seq, hash, verifiedAt: new Date() })
+    .onConflictDoUpdate({
+      target: auditCheckpoints.firmId,
+      set: { seq, hash, verifiedAt: sql`excluded.verified_at` },
+      setWhere: lt(auditCheckpoints.seq, seq),
+    });
 }
 
 async function auditHead(db: Database, firmId: string): Promise<{ seq: number; hash: string | null }> {

@@ -13,6 +13,7 @@ const tenantTables = [
   "tasks",
   "user_clients",
   "audit_events",
+  "audit_checkpoints",
   "client_task_counts",
   "firm_work_counts",
   "pending_due_counts",
@@ -39,6 +40,7 @@ describe("migrations", () => {
       "select table_name from information_schema.tables where table_schema = 'public' order by table_name",
     );
     expect(rows.map((row) => row.table_name)).toEqual([
+      "audit_checkpoints",
       "audit_events",
       "billing_setups",
       "blog_posts",

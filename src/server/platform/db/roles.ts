@@ -116,6 +116,9 @@ export async function grantAppRole(ownerUrl: string, appRole: string): Promise<v
     await client.query(`grant usage, select on all sequences in schema public to ${role}`);
     // The audit trail is evidence: the app adds to it and reads it, never changes or removes it.
     await client.query(`revoke update, delete, truncate on audit_events from ${role}`);
+    // A firm's verified audit checkpoint only moves forward (a trigger refuses setting it back); a
+    // delete followed by an insert would set it back all the same, so the app may not delete it.
+    await client.query(`revoke delete, truncate on audit_checkpoints from ${role}`);
     // The blog's posts are loaded from content/blog at start, by the owner.
     await client.query(`revoke insert, update, delete, truncate on blog_posts from ${role}`);
     // Signing in asks which firm a username belongs to before any firm is known (migration 0014).

@@ -474,6 +474,24 @@ export const auditEvents = pgTable(
   ],
 );
 
+/**
+ * The verified checkpoint of a firm's audit chain (decision 0037): every event up to `seq` was found
+ * intact, the one at `seq` hashing to `hash`, by a walk that ended at `verifiedAt`. The quick check
+ * starts there instead of at the first event, so it reads only what was appended since. It moves
+ * only forward (trigger of its migration) and the app role may not delete it, so neither a bug nor
+ * that role can set it back to have events re-judged against a chain of its choosing. It vouches
+ * for the events before it only as they were when verified: one of them tampered with later is
+ * found by a full re-verification, not by the quick check.
+ */
+export const auditCheckpoints = pgTable("audit_checkpoints", {
+  firmId: uuid("firm_id")
+    .primaryKey()
+    .references((): AnyPgColumn => firms.id),
+  seq: bigint("seq", { mode: "number" }).notNull(),
+  hash: text("hash").notNull(),
+  verifiedAt: timestamp("verified_at", { withTimezone: true }).notNull(),
+});
+
 /** Failed sign-ins, counted per username and per IP across all app instances (decision 0005). */
 export const loginFailures = pgTable(
   "login_failures",
