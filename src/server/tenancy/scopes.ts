@@ -73,3 +73,16 @@ export const pending = (status: SQLWrapper, dueDate: SQLWrapper, now: SQLWrapper
     operand(now),
     "::timestamptz))",
   ]);
+
+function auditKeyPieces<Operand>(time: Operand): Piece<Operand>[] {
+  return ["(case when ", operand(time), " is null then '-infinity'::timestamptz else ", operand(time), " end)"];
+}
+
+/**
+ * A timestamp as a key of the task audit order (decision 0011), "none" sorting as -infinity.
+ * Written as CASE, as tasks_firm_id_audit_order_idx is: under row-level security a condition
+ * is an index condition only if PostgreSQL knows it cannot leak, and coalesce is not among those
+ * (decision 0039).
+ */
+export const auditKey = (time: SQLWrapper) => asSql(auditKeyPieces(time));
+export const auditKeyText = (time: string) => asText(auditKeyPieces(time));

@@ -8,7 +8,7 @@ import {
 import { type StoredTaskStatus, type TaskPriority, taskStatus } from "../../../shared/tasks";
 import type { Database } from "../../platform/db/database";
 import { preparedSql } from "../../platform/db/prepared";
-import { overdueText } from "../../tenancy/scopes";
+import { auditKeyText, overdueText } from "../../tenancy/scopes";
 import { rangeFrom, rangeOf } from "./report-range";
 
 /*
@@ -94,8 +94,7 @@ type WorkTaskRow = {
 
 /** The audit order of decision 0011: completed first by newest completion, then by due date (none last), newest created. */
 const auditOrder = (row: string) =>
-  `coalesce(${row}.completed_at, '-infinity'::timestamptz) desc, coalesce(${row}.due_date, '-infinity'::timestamptz) desc,
-   ${row}.created_at desc, ${row}.id desc`;
+  `${auditKeyText(`${row}.completed_at`)} desc, ${auditKeyText(`${row}.due_date`)} desc, ${row}.created_at desc, ${row}.id desc`;
 
 /**
  * $1 firm, $2 user, $3 from, $4 now: the newest tasks of the user's work in the audit order. Each

@@ -22,7 +22,7 @@ import { decodeCursor, keysetPage } from "../../platform/keyset";
 import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
-import { assignedUserOf, overdue, overdueText, pending, visibleClient } from "../../tenancy/scopes";
+import { assignedUserOf, auditKey, overdue, overdueText, pending, visibleClient } from "../../tenancy/scopes";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import { checkSignature, signatureBytes, signaturePath } from "./signature";
 
@@ -49,8 +49,8 @@ const completer = alias(users, "completer");
  * them in this order, a page is read straight from it, and the next page starts with a seek to
  * the cursor (a row comparison the index serves), however deep it is (decision 0011).
  */
-const completedKey = sql`coalesce(${tasks.completedAt}, '-infinity'::timestamptz)`;
-const dueKey = sql`coalesce(${tasks.dueDate}, '-infinity'::timestamptz)`;
+const completedKey = auditKey(tasks.completedAt);
+const dueKey = auditKey(tasks.dueDate);
 /** A key as text the cursor can carry and PostgreSQL reads back exactly (UTC, microseconds). */
 const keyText = (column: AnyPgColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
@@ -103,9 +103,11 @@ const tasksPage = (scope: "firm" | "client", name: string) =>
           // it may stop: unconditional row comparisons the index seeks on. The status filter
           // below is the exact rule.
           sql`(${completedKey}, ${dueKey}) >= (${sql.placeholder("lowestCompleted")}::timestamptz, ${sql.placeholder("lowestDue")}::timestamptz)`,
+          // A cursor's "none" (null) is -infinity; greatest, unlike coalesce, keeps the bound an
+          // index condition under row-level security (decision 0039).
           sql`(${completedKey}, ${dueKey}, ${tasks.createdAt}, ${tasks.id}) < (
-            coalesce(${sql.placeholder("afterCompleted")}::timestamptz, '-infinity'::timestamptz),
-            coalesce(${sql.placeholder("afterDue")}::timestamptz, '-infinity'::timestamptz),
+            greatest(${sql.placeholder("afterCompleted")}::timestamptz, '-infinity'::timestamptz),
+            greatest(${sql.placeholder("afterDue")}::timestamptz, '-infinity'::timestamptz),
             ${sql.placeholder("afterCreated")}::timestamptz, ${sql.placeholder("afterId")}::uuid)`,
           sql`(${sql.placeholder("status")}::text is null
             or (${sql.placeholder("status")}::text = 'completed' and ${tasks.status} = 'completed')

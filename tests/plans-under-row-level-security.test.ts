@@ -1,0 +1,115 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { floorStatements } from "../bench/floor-statements";
+import { insertClient, insertTask } from "../src/server/seed/factories";
+import { type SeededFirm, seedFirm } from "./fixtures";
+import { useTestApp } from "./test-app";
+
+/*
+ * Under row-level security PostgreSQL uses a query's condition as an index condition only when it
+ * knows the condition cannot leak a row (decision 0039). These plans are taken as the app's own
+ * role, in a firm, with generic plans (as prepared statements run after their fifth execution),
+ * and with sequential scans, bitmap scans and sorts priced out, so each asks what the indexes
+ * can do rather than what this small firm's statistics prefer. The texts are the app's own
+ * (tests/prepared-statements.test.ts checks the floor's are the very ones it prepares).
+ */
+type PlanNode = {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Index Cond"?: string;
+  Plans?: PlanNode[];
+};
+
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+describe("plans as the app role, under row-level security", () => {
+  const ctx = useTestApp({ poolSize: 1 });
+  let world: SeededFirm;
+  beforeAll(async () => {
+    world = await seedFirm(ctx.database.db);
+    const client = await insertClient(ctx.database.db, { firmId: world.firm.id });
+    for (let day = 1; day <= 5; day++) {
+      await insertTask(ctx.database.db, {
+        firmId: world.firm.id,
+        clientId: client.id,
+        dueDate: new Date(Date.now() - day * 86_400_000),
+      });
+      await insertTask(ctx.database.db, {
+        firmId: world.firm.id,
+        clientId: client.id,
+        completed: { by: world.users.admin },
+      });
+    }
+  });
+
+  async function planOf(text: string, values: unknown[]): Promise<PlanNode[]> {
+    const connection = await ctx.appDatabase.pool.connect();
+    try {
+      await connection.query("select set_config('tendwell.firm_id', $1, false)", [world.firm.id]);
+      for (const setting of [
+        "plan_cache_mode = force_generic_plan",
+        "enable_seqscan = off",
+        "enable_bitmapscan = off",
+        "enable_sort = off",
+      ]) {
+        await connection.query(`set ${setting}`);
+      }
+      await connection.query(`prepare probe as ${text}`);
+      // EXECUTE takes its values as literals, not bound parameters.
+      const literal = (value: unknown) =>
+        value === null
+          ? "null"
+          : typeof value === "number"
+            ? String(value)
+            : connection.escapeLiteral(value instanceof Date ? value.toISOString() : String(value));
+      const { rows } = await connection.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+        `explain (format json) execute probe(${values.map(literal).join(", ")})`,
+      );
+      const [explained] = rows[0]?.["QUERY PLAN"] ?? [];
+      if (!explained) throw new Error("no plan");
+      return nodesOf(explained.Plan);
+    } finally {
+      await connection.query("discard all");
+      connection.release();
+    }
+  }
+
+  it("S-SCALE-10 the task audit list seeks its index from a cursor and a status's start, never walking the firm's tasks", async () => {
+    const now = new Date();
+    // The pending tasks' first page: the walk starts where pending work begins in the order.
+    const nodes = await planOf(floorStatements.tasks_page, [
+      world.firm.id,
+      "-infinity",
+      "-infinity",
+      "-infinity",
+      "infinity",
+      "infinity",
+      "ffffffff-ffff-ffff-ffff-ffffffffffff",
+      "pending",
+      "pending",
+      "pending",
+      now,
+      "pending",
+      now,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      51,
+    ]);
+    const scan = nodes.find((node) => node["Relation Name"] === "tasks");
+    expect(scan?.["Index Name"]).toBe("tasks_firm_id_audit_order_idx");
+    // Both bounds, the cursor's and the status's lowest key, are conditions of the index.
+    expect(scan?.["Index Cond"]).toMatch(/>= ROW\(\$2, \$3\).*< ROW\(/s);
+  });
+
+  it("S-SCALE-10 the bell reads its oldest overdue tasks in index order, with no sort of the firm's overdue work", async () => {
+    const nodes = await planOf(floorStatements.overdue_tasks, [world.firm.id, new Date(), null, null, 20]);
+    const scan = nodes.find((node) => node["Relation Name"] === "tasks");
+    expect(scan?.["Index Name"]).toBe("tasks_firm_id_status_due_date_created_at_id_idx");
+    expect(scan?.["Index Cond"]).toContain("due_date <");
+    expect(nodes.filter((node) => /Sort/.test(node["Node Type"]))).toEqual([]);
+  });
+});
