@@ -805,7 +805,9 @@ const tenantMatrix: Record<string, TenantRow> = {
         .from(auditEvents)
         .where(eq(auditEvents.firmId, world.b.firm.id));
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ intact: true, events: own?.n });
+      expect(response.body).toMatchObject({ intact: true, events: own?.n, total: own?.n, checkpoint: { seq: own?.n } });
+      const full = await world.bSuperAdmin.get("/api/audit-events/verify?full=true");
+      expect(full.body).toMatchObject({ intact: true, events: own?.n, total: own?.n, next: null });
     },
   }),
   "GET /api/tasks": listsOwnFirmOnly({
