@@ -16,6 +16,7 @@ import { auditEvents, clients } from "../src/server/platform/db/schema";
 import { insertClient } from "../src/server/seed/factories";
 import { spawnApp } from "./app-process";
 import { type SeededFirm, seedFirm, signIn } from "./fixtures";
+import { sqlFailure } from "./sql-failure";
 import { useTestApp } from "./test-app";
 import { createEmptyDatabase } from "./test-database";
 
@@ -24,20 +25,6 @@ import { createEmptyDatabase } from "./test-database";
  * superuser, and row-level security shows it only the firm it acts for. Each refusal here is
  * PostgreSQL's own, as the app role, not the services' scoping.
  */
-
-/** The SQLSTATE a statement failed with (drizzle wraps pg's error in its own). */
-async function failure(work: () => PromiseLike<unknown>): Promise<string | undefined> {
-  try {
-    await work();
-  } catch (error) {
-    for (let current: unknown = error; current instanceof Error; current = current.cause) {
-      const code = (current as { code?: string }).code;
-      if (code) return code;
-    }
-    throw error;
-  }
-  return undefined;
-}
 
 const INSUFFICIENT_PRIVILEGE = "42501";
 
@@ -76,14 +63,14 @@ describe("the app's database role", () => {
 
   it("S-PRIV-02 runs no DDL: it cannot create, alter or drop a table, nor truncate one", async () => {
     const db = inFirm(app.db, firmA.firm.id);
-    expect(await failure(() => db.execute(sql`create table intruder (id int)`))).toBe(INSUFFICIENT_PRIVILEGE);
-    expect(await failure(() => db.execute(sql`alter table clients add column intruder int`))).toBe(
+    expect(await sqlFailure(() => db.execute(sql`create table intruder (id int)`))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(await sqlFailure(() => db.execute(sql`alter table clients add column intruder int`))).toBe(
       INSUFFICIENT_PRIVILEGE,
     );
-    expect(await failure(() => db.execute(sql`drop table user_clients`))).toBe(INSUFFICIENT_PRIVILEGE);
-    expect(await failure(() => db.execute(sql`truncate clients cascade`))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(await sqlFailure(() => db.execute(sql`drop table user_clients`))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(await sqlFailure(() => db.execute(sql`truncate clients cascade`))).toBe(INSUFFICIENT_PRIVILEGE);
     expect(
-      await failure(() => db.execute(sql`create function intruder() returns int language sql as 'select 1'`)),
+      await sqlFailure(() => db.execute(sql`create function intruder() returns int language sql as 'select 1'`)),
     ).toBe(INSUFFICIENT_PRIVILEGE);
   });
 
@@ -93,10 +80,10 @@ describe("the app's database role", () => {
     const db = inFirm(app.db, firmA.firm.id);
     const events = await db.select({ id: auditEvents.id }).from(auditEvents);
     expect(events.length).toBeGreaterThan(0);
-    expect(await failure(() => db.update(auditEvents).set({ action: "forged" }))).toBe(INSUFFICIENT_PRIVILEGE);
-    expect(await failure(() => db.delete(auditEvents))).toBe(INSUFFICIENT_PRIVILEGE);
-    expect(await failure(() => db.execute(sql`truncate audit_events`))).toBe(INSUFFICIENT_PRIVILEGE);
-    expect(await failure(() => db.execute(sql`delete from blog_posts`))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(await sqlFailure(() => db.update(auditEvents).set({ action: "forged" }))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(await sqlFailure(() => db.delete(auditEvents))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(await sqlFailure(() => db.execute(sql`truncate audit_events`))).toBe(INSUFFICIENT_PRIVILEGE);
+    expect(await sqlFailure(() => db.execute(sql`delete from blog_posts`))).toBe(INSUFFICIENT_PRIVILEGE);
   });
 
   it("S-PRIV-04 a query that forgets its firm filter sees only the firm it acts for, and none when it acts for no firm", async () => {
@@ -126,8 +113,8 @@ describe("the app's database role", () => {
 
   it("S-PRIV-05 cannot write a row into another firm, nor move one there", async () => {
     const db = inFirm(app.db, firmA.firm.id);
-    expect(await failure(() => insertClient(db, { firmId: firmB.firm.id }))).toBe(INSUFFICIENT_PRIVILEGE);
-    const moved = await failure(() =>
+    expect(await sqlFailure(() => insertClient(db, { firmId: firmB.firm.id }))).toBe(INSUFFICIENT_PRIVILEGE);
+    const moved = await sqlFailure(() =>
       db.execute(sql`update clients set firm_id = ${firmB.firm.id} where firm_id = ${firmA.firm.id}`),
     );
     // Refused by the policy, or by the (firm, id) references that keep a row inside its firm.

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { ApiClient } from "../../../../tests/api-client";
 import { seedFirm, signIn } from "../../../../tests/fixtures";
+import { sqlFailure } from "../../../../tests/sql-failure";
 import { useTestApp } from "../../../../tests/test-app";
 import type { AuditVerification } from "../../../shared/reports";
 import { inFirm } from "../../platform/db/firm-scope";
@@ -73,20 +74,6 @@ describe("the audit checkpoint", () => {
     } finally {
       client.release();
     }
-  }
-
-  /** The SQLSTATE a statement failed with (drizzle wraps pg's error in its own). */
-  async function failure(work: () => PromiseLike<unknown>): Promise<string | undefined> {
-    try {
-      await work();
-    } catch (error) {
-      for (let current: unknown = error; current instanceof Error; current = current.cause) {
-        const code = (current as { code?: string }).code;
-        if (code) return code;
-      }
-      throw error;
-    }
-    return undefined;
   }
 
   it("S-SCALE-06 the first quick check walks the whole chain, then writes the firm's checkpoint at its newest event", async () => {
@@ -188,13 +175,13 @@ describe("the audit checkpoint", () => {
     await verify(superAdmin);
     const db = inFirm(ctx.appDatabase.db, firm.id);
     const refused = "42501";
-    expect(await failure(() => db.update(auditCheckpoints).set({ seq: 1 }))).toBe(refused);
-    expect(await failure(() => db.update(auditCheckpoints).set({ hash: "0".repeat(64) }))).toBe(refused);
-    expect(await failure(() => db.delete(auditCheckpoints))).toBe(refused);
-    expect(await failure(() => db.execute(sql`truncate audit_checkpoints`))).toBe(refused);
+    expect(await sqlFailure(() => db.update(auditCheckpoints).set({ seq: 1 }))).toBe(refused);
+    expect(await sqlFailure(() => db.update(auditCheckpoints).set({ hash: "0".repeat(64) }))).toBe(refused);
+    expect(await sqlFailure(() => db.delete(auditCheckpoints))).toBe(refused);
+    expect(await sqlFailure(() => db.execute(sql`truncate audit_checkpoints`))).toBe(refused);
     // A second row for the firm cannot stand beside it either (its key is the firm).
     expect(
-      await failure(() =>
+      await sqlFailure(() =>
         db.insert(auditCheckpoints).values({ firmId: firm.id, seq: 1, hash: "x", verifiedAt: new Date() }),
       ),
     ).toBe("23505");
@@ -229,7 +216,7 @@ describe("the audit checkpoint", () => {
     await asB.update(auditCheckpoints).set({ seq: 100 }).where(eq(auditCheckpoints.firmId, a.firm.id));
     expect(await checkpointOf(a.firm.id)).toEqual(aCheckpoint);
     expect(
-      await failure(() =>
+      await sqlFailure(() =>
         asB.insert(auditCheckpoints).values({ firmId: crypto.randomUUID(), seq: 1, hash: "x", verifiedAt: new Date() }),
       ),
     ).toBe("42501");
