@@ -135,7 +135,7 @@ const routes: Record<string, Route> = {
     const page = Number(limit);
     const { rows } = await pool.query<Row>({
       ...statements.clientsPage,
-      values: [session.firmId, false, null, null, null, null, null, null, null, null, null, page + 1],
+      values: [session.firmId, false, null, null, null, null, null, page + 1],
     });
     const shown = rows.slice(0, page);
     const now = new Date();
@@ -235,7 +235,7 @@ const routes: Record<string, Route> = {
     const now = new Date();
     const lowest = ["-infinity", "-infinity"];
     const before = ["infinity", "infinity", "infinity", "ffffffff-ffff-ffff-ffff-ffffffffffff"];
-    const filters = [null, null, null, now, null, now, null, null, null, null, null, null];
+    const filters = [null, null, null, now, null, now];
     const { rows } = await pool.query({
       ...statements.tasksPage,
       values: [session.firmId, ...lowest, ...before, ...filters, Number(limit) + 1],

@@ -9,6 +9,7 @@ import { embeddedRoleUrls } from "../src/server/platform/db/roles";
 import { demoLogins, demoPassword, seedDemoData } from "../src/server/seed/demo-seed";
 import { seedLargeFirm } from "../src/server/seed/large-firm";
 import { startApp } from "../tests/app-process";
+import { indexesOf, searchPlans, sequentialScanNodes } from "../tests/search-plan-probe";
 import { makeTempDir } from "../tests/temp-dir";
 
 /*
@@ -124,6 +125,10 @@ try {
       what: "client list, the deepest page up to 100",
     },
     { path: () => "/api/clients?limit=50&q=health", what: "client search" },
+    // The large firm's client names end in their number: 4217 names one client, and nothing is
+    // called xylophone. Without an index, a rare search reads every client (decision 0040).
+    { path: () => "/api/clients?limit=50&q=4217", what: "client search, one match" },
+    { path: () => "/api/clients?limit=50&q=xylophone", what: "client search, no match" },
     { path: (firm) => `/api/clients/${firm.clientId}`, what: "client detail (the busiest client)" },
     { path: () => "/api/dashboard", what: "dashboard" },
     { path: () => "/api/tasks?limit=50", what: "task audit list, first page" },
@@ -134,6 +139,8 @@ try {
     { path: () => "/api/tasks?limit=50&status=pending", what: "pending tasks" },
     { path: () => "/api/tasks?limit=50&status=overdue", what: "overdue tasks, audit list" },
     { path: () => "/api/tasks?limit=50&q=review", what: "task search" },
+    { path: () => "/api/tasks?limit=50&q=4217", what: "task search by one client's name" },
+    { path: () => "/api/tasks?limit=50&q=xylophone", what: "task search, no match" },
     { path: (firm) => `/api/tasks?limit=50&clientId=${firm.clientId}`, what: "one client's tasks" },
     { path: () => "/api/tasks/overdue?limit=20", what: "the bell: the 20 oldest overdue tasks and their total" },
     { path: () => "/api/clients?limit=50", what: "client list as a `user` (assigned clients)", asUser: true },
@@ -233,10 +240,40 @@ try {
       }
     }
   }
+  // The searches' plans on the large firm, as the app role: never a sequential scan, and a search
+  // that matches a client or none read from the trigram indexes, not by walking the firm.
+  const appDatabase = connectDatabase({ url: roles.app, poolSize: 1 });
+  const searches = searchPlans(appDatabase.pool, appDatabase.db, large.firm.id);
+  const [named4217] = (
+    await database.pool.query<{ id: string }>("select id from clients where firm_id = $1 and name like '% 4217'", [
+      large.firm.id,
+    ])
+  ).rows;
+  for (const [term, matching, rare] of [
+    ["health", [], false],
+    ["review", [], false],
+    ["4217", [named4217?.id ?? ""], true],
+    ["xylophone", [], true],
+  ] as const) {
+    for (const [name, index, nodes] of [
+      ["client search", "clients_search_idx", await searches.clientPage(term)],
+      ["task search", "tasks_search_idx", await searches.taskPage(term, [...matching])],
+    ] as const) {
+      plans.push(`-- ${name}, q=${term}: ${nodes.map((node) => node["Index Name"] ?? node["Node Type"]).join(", ")}`);
+      if (sequentialScanNodes(nodes).length > 0 || (rare && !indexesOf(nodes).includes(index))) {
+        console.error(`The ${name} for ${term} is not read from an index on the large firm`);
+        process.exitCode = 1;
+      }
+    }
+  }
+  await appDatabase.close();
+  // Backends publish their statistics when idle, at most every 10 s: the large firm's reads above
+  // (where a sequential scan can be right) must be counted before the demo firm's run starts.
+  const published = () => new Promise((resolve) => setTimeout(resolve, 11_000));
+  await published();
   const before = await sequentialScans(database);
   for (const read of reads) await get(read.path(small), cookieOf(small, read));
-  // Backends publish their statistics when idle, at most every 10 s.
-  await new Promise((resolve) => setTimeout(resolve, 11_000));
+  await published();
   const scans = diff(before, await sequentialScans(database));
   await database.close();
 
@@ -252,7 +289,7 @@ try {
   console.log(
     `\nSequential scans of ${watchedTables.join(" and ")} by the demo firm's reads: ${JSON.stringify(scans)}`,
   );
-  console.log(`\nThe reports' plans on the large firm, 365 days:\n\n${plans.join("\n\n")}`);
+  console.log(`\nThe reports' (365 days) and the searches' plans on the large firm:\n\n${plans.join("\n\n")}`);
   if (Object.values(scans).some((count) => count > 0)) {
     console.error("A read scanned a business table sequentially: a query is not led by a firm_id index.");
     process.exitCode = 1;

@@ -91,12 +91,6 @@ describe("plans as the app role, under row-level security", () => {
       now,
       "pending",
       now,
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
       51,
     ]);
     const scan = nodes.find((node) => node["Relation Name"] === "tasks");

@@ -83,10 +83,15 @@ describe("prepared statements", () => {
     }
   });
 
-  it("a user's client list is read from their assignments, a super admin's from the firm's clients, with the dashboard and bell to match", async () => {
+  it("S-SCALE-12 a user's client and task lists are read from their assignments, a super admin's from the firm's, with the dashboard and bell to match", async () => {
     const counts = async (client: Awaited<ReturnType<typeof signIn>>) => {
       const before = await prepared();
-      for (const url of ["/api/clients?limit=50", "/api/dashboard", "/api/tasks/overdue?limit=20"]) {
+      for (const url of [
+        "/api/clients?limit=50",
+        "/api/tasks?limit=50",
+        "/api/dashboard",
+        "/api/tasks/overdue?limit=20",
+      ]) {
         expect((await client.get(url)).status, url).toBe(200);
       }
       const after = await prepared();
@@ -95,6 +100,8 @@ describe("prepared statements", () => {
         [
           "clients_page",
           "clients_page_of_user",
+          "tasks_page",
+          "tasks_page_of_user",
           "dashboard_counts",
           "dashboard_counts_of_user",
           "overdue_count",
@@ -105,6 +112,8 @@ describe("prepared statements", () => {
     expect(await counts(await signIn(ctx.app, world.users.user))).toEqual({
       clients_page: 0,
       clients_page_of_user: 1,
+      tasks_page: 0,
+      tasks_page_of_user: 1,
       dashboard_counts: 0,
       dashboard_counts_of_user: 1,
       overdue_count: 0,
@@ -113,6 +122,8 @@ describe("prepared statements", () => {
     expect(await counts(await signIn(ctx.app, world.users.super_admin))).toEqual({
       clients_page: 1,
       clients_page_of_user: 0,
+      tasks_page: 1,
+      tasks_page_of_user: 0,
       dashboard_counts: 1,
       dashboard_counts_of_user: 0,
       overdue_count: 1,

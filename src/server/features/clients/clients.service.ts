@@ -11,10 +11,12 @@ import {
 import { isUuidText } from "../../../shared/validation";
 import { changedFields, previousValues } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
-import { preparedSql, preparedStatement } from "../../platform/db/prepared";
+import { plannedPerExecution, preparedSql, preparedStatement } from "../../platform/db/prepared";
 import {
+  clientSearchText,
   clients,
   contacts,
+  firmClients,
   recurringSchedules,
   tasks,
   taskTemplates,
@@ -45,39 +47,71 @@ type ClientRow = Pick<
   "id" | "name" | "industry" | "address" | "phone" | "email" | "status" | "createdAt" | "archivedAt"
 >;
 
-const clientColumns = {
-  id: clients.id,
-  name: clients.name,
-  industry: clients.industry,
-  address: clients.address,
-  phone: clients.phone,
-  email: clients.email,
-  status: clients.status,
-  createdAt: clients.createdAt,
-  archivedAt: clients.archivedAt,
-};
+/** Where a page of clients is read from: the table, or (for a search) the firm's view of it. */
+type ClientSource = typeof clients | typeof firmClients;
+
+const columnsOf = (c: ClientSource) => ({
+  id: c.id,
+  name: c.name,
+  industry: c.industry,
+  address: c.address,
+  phone: c.phone,
+  email: c.email,
+  status: c.status,
+  createdAt: c.createdAt,
+  archivedAt: c.archivedAt,
+});
+const clientColumns = columnsOf(clients);
 
 /** The prepared reads' scope: `$userId` is null or the client is assigned to that user. */
 const visibleTo = visibleClient(clients.firmId, clients.id, sql.placeholder("userId"));
 
 /** The conditions of a page of clients, whoever reads it; the caller's scope is the statement's. */
-const pageConditions = () => [
-  eq(clients.firmId, sql.placeholder("firmId")),
-  sql`(${clients.archivedAt} is not null) = ${sql.placeholder("archived")}::boolean`,
-  sql`(${sql.placeholder("status")}::text is null or ${clients.status} = ${sql.placeholder("status")}::text)`,
-  sql`(${sql.placeholder("pattern")}::text is null or ${clients.name} ilike ${sql.placeholder("pattern")}::text or ${clients.industry} ilike ${sql.placeholder("pattern")}::text or ${clients.status} ilike ${sql.placeholder("pattern")}::text)`,
-  sql`(${sql.placeholder("afterName")}::text is null or (${clients.name}, ${clients.id}) > (${sql.placeholder("afterName")}::text, ${sql.placeholder("afterId")}::uuid))`,
+const pageConditions = (c: ClientSource) => [
+  eq(c.firmId, sql.placeholder("firmId")),
+  sql`(${c.archivedAt} is not null) = ${sql.placeholder("archived")}::boolean`,
+  sql`(${sql.placeholder("status")}::text is null or ${c.status} = ${sql.placeholder("status")}::text)`,
+  sql`(${sql.placeholder("afterName")}::text is null or (${c.name}, ${c.id}) > (${sql.placeholder("afterName")}::text, ${sql.placeholder("afterId")}::uuid))`,
 ];
+
+/** The search: the name, the industry or the status contains the words, ignoring case. */
+const matchesSearch = (c: ClientSource) =>
+  sql`(${c.name} ilike ${sql.placeholder("pattern")}::text or ${c.industry} ilike ${sql.placeholder("pattern")}::text or ${c.status} ilike ${sql.placeholder("pattern")}::text)`;
 
 /** A page of the firm's clients, walked in name order. */
 const clientPage = preparedStatement("clients_page", (db) =>
   db
     .select(clientColumns)
     .from(clients)
-    .where(and(...pageConditions()))
+    .where(and(...pageConditions(clients)))
     .orderBy(asc(clients.name), asc(clients.id))
     .limit(sql.placeholder("limit")),
 );
+
+/**
+ * A page of the firm's clients that match a search. It reads firm_clients (the same rows, as the
+ * tables' owner) so that the search's trigram index can serve it, and is planned for its words
+ * each time: a rare word is looked up in the index and its few clients sorted, a common one
+ * walks the name order until the page is full (decision 0040). The whole search text narrows
+ * the rows through the index; the fields, one by one, are the rule.
+ */
+const searchedClientPage = plannedPerExecution((db) =>
+  db
+    .select(columnsOf(firmClients))
+    .from(firmClients)
+    .where(
+      and(
+        ...pageConditions(firmClients),
+        sql`${clientSearchText(firmClients)} ilike ${sql.placeholder("pattern")}::text`,
+        matchesSearch(firmClients),
+      ),
+    )
+    .orderBy(asc(firmClients.name), asc(firmClients.id))
+    .limit(sql.placeholder("limit")),
+);
+
+/** The firm's search statement, for the test and the scale bench that take its plans. */
+export const clientSearchStatement = searchedClientPage;
 
 /**
  * A page of a `user`'s clients, read from their assignments: a user with 25 clients in a firm of
@@ -92,7 +126,9 @@ const assignedClientPage = preparedStatement("clients_page_of_user", (db) =>
       and(
         eq(userClients.firmId, sql.placeholder("firmId")),
         eq(userClients.userId, sql.placeholder("userId")),
-        ...pageConditions(),
+        ...pageConditions(clients),
+        // A user's few clients are filtered as they are read.
+        sql`(${sql.placeholder("pattern")}::text is null or ${matchesSearch(clients)})`,
       ),
     )
     .orderBy(asc(clients.name), asc(clients.id))
@@ -189,7 +225,8 @@ export async function listClients(options: {
   const { db, actor, query, now = new Date() } = options;
   const after = query.cursor === undefined ? null : decodeCursor(query.cursor, readClientKey);
   const assignedUser = assignedUserOf(actor, "clients.read");
-  const rows = await (assignedUser === null ? clientPage(db) : assignedClientPage(db)).execute({
+  const statement = assignedUser !== null ? assignedClientPage : query.q ? searchedClientPage : clientPage;
+  const rows = await statement(db).execute({
     firmId: actor.firmId,
     userId: assignedUser,
     archived: query.archived === "true",

@@ -14,8 +14,17 @@ import {
 import { isUuidText } from "../../../shared/validation";
 import { changedFields } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
-import { preparedSql, preparedStatement } from "../../platform/db/prepared";
-import { clients, tasks, taskTemplates, users } from "../../platform/db/schema";
+import { plannedPerExecution, preparedSql, preparedStatement } from "../../platform/db/prepared";
+import {
+  clientSearchText,
+  clients,
+  firmClients,
+  firmTasks,
+  taskSearchText,
+  tasks,
+  taskTemplates,
+  users,
+} from "../../platform/db/schema";
 import { containsPattern } from "../../platform/db/search";
 import { AppError, fieldError } from "../../platform/errors";
 import { decodeCursor, keysetPage } from "../../platform/keyset";
@@ -42,86 +51,128 @@ const visibleTo = visibleClient(tasks.firmId, tasks.clientId, sql.placeholder("u
 
 const completer = alias(users, "completer");
 
-/*
- * The list's order (S-TAUD-09): completed first, newest completion first, then by
- * due date descending with no due date last, then newest created first and the id. "None" sorts
- * as -infinity, so the keys are plain timestamps: the tasks_firm_id_audit_order_idx index holds
- * them in this order, a page is read straight from it, and the next page starts with a seek to
- * the cursor (a row comparison the index serves), however deep it is (decision 0011).
- */
-const completedKey = auditKey(tasks.completedAt);
-const dueKey = auditKey(tasks.dueDate);
 /** A key as text the cursor can carry and PostgreSQL reads back exactly (UTC, microseconds). */
 const keyText = (column: AnyPgColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** Where a page of tasks is read from: the table, or (for the firm's search) the firm's view of it. */
+type TaskSource = typeof tasks | typeof firmTasks;
 
 /**
  * The columns a task's answer is made from: the signature's hash, never its image (which only
  * GET /api/tasks/{id}/signature reads), nor the IP and user agent of the sign-off.
  */
-export const taskColumns = {
-  id: tasks.id,
-  clientId: tasks.clientId,
-  templateId: tasks.templateId,
-  name: tasks.name,
-  description: tasks.description,
-  priority: tasks.priority,
-  status: tasks.status,
-  dueDate: tasks.dueDate,
-  createdAt: tasks.createdAt,
-  completedAt: tasks.completedAt,
-  completedBy: tasks.completedBy,
-  printedName: tasks.printedName,
-  signatureSha256: tasks.signatureSha256,
-  version: tasks.version,
-};
+const columnsOf = (t: TaskSource) => ({
+  id: t.id,
+  clientId: t.clientId,
+  templateId: t.templateId,
+  name: t.name,
+  description: t.description,
+  priority: t.priority,
+  status: t.status,
+  dueDate: t.dueDate,
+  createdAt: t.createdAt,
+  completedAt: t.completedAt,
+  completedBy: t.completedBy,
+  printedName: t.printedName,
+  signatureSha256: t.signatureSha256,
+  version: t.version,
+});
+export const taskColumns = columnsOf(tasks);
+
+type PageScope = "firm" | "firm search" | "user" | "client";
 
 /**
- * A page of the audit list. The firm-wide list and one client's list are separate statements, so
- * each has one plan: the firm's walks the audit-order index, a client's reads its few tasks by
- * the client index and sorts them.
+ * A page of the audit list. Each scope is its own statement, so each has its plan: the firm's
+ * walks the audit-order index; a client's reads its few tasks by the client index and sorts them,
+ * and so does a `user`'s, from their assigned clients (walking the firm's order instead passes
+ * every other client's tasks: 400 for each of theirs when a user holds 25 clients of 10,000). A
+ * client's and a user's search filters those few tasks. The firm's search reads firm_tasks and
+ * firm_clients (the same rows, as the tables' owner) so the trigram index can serve it, and its
+ * client-name arm is the ids of the clients whose names match, found first (decision 0040).
  */
-const tasksPage = (scope: "firm" | "client", name: string) =>
-  preparedStatement(name, (db) =>
-    db
-      .select({
-        ...taskColumns,
-        clientName: clients.name,
-        completerFullName: completer.fullName,
-        completerUsername: completer.username,
-        // The row's sort key, exactly, for the next page's cursor.
-        sortKey: sql<string>`json_build_array(${keyText(tasks.completedAt)}, ${keyText(tasks.dueDate)}, ${keyText(tasks.createdAt)}, ${tasks.id})::text`,
-      })
-      .from(tasks)
-      .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
-      .leftJoin(completer, and(eq(completer.firmId, tasks.firmId), eq(completer.id, tasks.completedBy)))
-      .where(
-        and(
-          eq(tasks.firmId, sql.placeholder("firmId")),
-          // Archived clients leave lists (their tasks too), but stay readable when asked for by id.
-          scope === "firm" ? isNull(clients.archivedAt) : eq(tasks.clientId, sql.placeholder("clientId")),
-          // Where the index walk starts (the cursor, or where the status's rows begin) and where
-          // it may stop: unconditional row comparisons the index seeks on. The status filter
-          // below is the exact rule.
-          sql`(${completedKey}, ${dueKey}) >= (${sql.placeholder("lowestCompleted")}::timestamptz, ${sql.placeholder("lowestDue")}::timestamptz)`,
-          // A cursor's "none" (null) is -infinity; greatest, unlike coalesce, keeps the bound an
-          // index condition under row-level security (decision 0039).
-          sql`(${completedKey}, ${dueKey}, ${tasks.createdAt}, ${tasks.id}) < (
+const tasksPageQuery = (scope: PageScope) => (db: Database) => {
+  const [t, c] = scope === "firm search" ? [firmTasks, firmClients] : [tasks, clients];
+  /*
+   * The list's order (S-TAUD-09): completed first, newest completion first, then by
+   * due date descending with no due date last, then newest created first and the id. "None" sorts
+   * as -infinity, so the keys are plain timestamps: the tasks_firm_id_audit_order_idx index holds
+   * them in this order, a page is read straight from it, and the next page starts with a seek to
+   * the cursor (a row comparison the index serves), however deep it is (decision 0011).
+   */
+  const completedKey = auditKey(t.completedAt);
+  const dueKey = auditKey(t.dueDate);
+  const pattern = sql.placeholder("pattern");
+  return db
+    .select({
+      ...columnsOf(t),
+      clientName: c.name,
+      completerFullName: completer.fullName,
+      completerUsername: completer.username,
+      // The row's sort key, exactly, for the next page's cursor.
+      sortKey: sql<string>`json_build_array(${keyText(t.completedAt)}, ${keyText(t.dueDate)}, ${keyText(t.createdAt)}, ${t.id})::text`,
+    })
+    .from(t)
+    .innerJoin(c, and(eq(c.firmId, t.firmId), eq(c.id, t.clientId)))
+    .leftJoin(completer, and(eq(completer.firmId, t.firmId), eq(completer.id, t.completedBy)))
+    .where(
+      and(
+        eq(t.firmId, sql.placeholder("firmId")),
+        // Archived clients leave lists (their tasks too), but stay readable when asked for by id.
+        scope === "client" ? eq(t.clientId, sql.placeholder("clientId")) : isNull(c.archivedAt),
+        scope === "user"
+          ? sql`${t.clientId} = any(array(select uc.client_id from user_clients uc
+              where uc.firm_id = ${sql.placeholder("firmId")} and uc.user_id = ${sql.placeholder("userId")}::uuid))`
+          : undefined,
+        // A `user` asking for one client's tasks must hold the client.
+        scope === "client" ? visibleTo : undefined,
+        // Where the index walk starts (the cursor, or where the status's rows begin) and where
+        // it may stop: unconditional row comparisons the index seeks on. The status filter
+        // below is the exact rule.
+        sql`(${completedKey}, ${dueKey}) >= (${sql.placeholder("lowestCompleted")}::timestamptz, ${sql.placeholder("lowestDue")}::timestamptz)`,
+        // A cursor's "none" (null) is -infinity; greatest, unlike coalesce, keeps the bound an
+        // index condition under row-level security (decision 0039).
+        sql`(${completedKey}, ${dueKey}, ${t.createdAt}, ${t.id}) < (
             greatest(${sql.placeholder("afterCompleted")}::timestamptz, '-infinity'::timestamptz),
             greatest(${sql.placeholder("afterDue")}::timestamptz, '-infinity'::timestamptz),
             ${sql.placeholder("afterCreated")}::timestamptz, ${sql.placeholder("afterId")}::uuid)`,
-          sql`(${sql.placeholder("status")}::text is null
-            or (${sql.placeholder("status")}::text = 'completed' and ${tasks.status} = 'completed')
-            or (${sql.placeholder("status")}::text = 'overdue' and ${overdue(tasks.status, tasks.dueDate, sql.placeholder("now"))})
-            or (${sql.placeholder("status")}::text = 'pending' and ${pending(tasks.status, tasks.dueDate, sql.placeholder("now"))}))`,
-          sql`(${sql.placeholder("pattern")}::text is null or ${tasks.name} ilike ${sql.placeholder("pattern")}::text or ${tasks.description} ilike ${sql.placeholder("pattern")}::text or ${clients.name} ilike ${sql.placeholder("pattern")}::text)`,
-          visibleTo,
-        ),
-      )
-      .orderBy(sql`${completedKey} desc`, sql`${dueKey} desc`, sql`${tasks.createdAt} desc`, sql`${tasks.id} desc`)
-      .limit(sql.placeholder("limit")),
-  );
-const firmTasksPage = tasksPage("firm", "tasks_page");
-const clientTasksPage = tasksPage("client", "tasks_page_of_client");
+        sql`(${sql.placeholder("status")}::text is null
+            or (${sql.placeholder("status")}::text = 'completed' and ${t.status} = 'completed')
+            or (${sql.placeholder("status")}::text = 'overdue' and ${overdue(t.status, t.dueDate, sql.placeholder("now"))})
+            or (${sql.placeholder("status")}::text = 'pending' and ${pending(t.status, t.dueDate, sql.placeholder("now"))}))`,
+        scope === "firm"
+          ? undefined
+          : scope === "firm search"
+            ? // Each arm one an index serves, so the planner can read them together (a BitmapOr):
+              // the whole search text narrows through the trigram index, the fields are the rule.
+              sql`((${taskSearchText(t)} ilike ${pattern}::text and (${t.name} ilike ${pattern}::text or ${t.description} ilike ${pattern}::text))
+                  or ${t.clientId} = any(${sql.placeholder("matchingClients")}::uuid[]))`
+            : sql`(${pattern}::text is null or ${t.name} ilike ${pattern}::text or ${t.description} ilike ${pattern}::text or ${c.name} ilike ${pattern}::text)`,
+      ),
+    )
+    .orderBy(sql`${completedKey} desc`, sql`${dueKey} desc`, sql`${t.createdAt} desc`, sql`${t.id} desc`)
+    .limit(sql.placeholder("limit"));
+};
+const firmTasksPage = preparedStatement("tasks_page", tasksPageQuery("firm"));
+const searchedTasksPage = plannedPerExecution(tasksPageQuery("firm search"));
+const userTasksPage = preparedStatement("tasks_page_of_user", tasksPageQuery("user"));
+const clientTasksPage = preparedStatement("tasks_page_of_client", tasksPageQuery("client"));
+
+/** The ids of the firm's clients whose names contain the words: the task search's client arm. */
+const clientsNamed = plannedPerExecution((db) =>
+  db
+    .select({ id: firmClients.id })
+    .from(firmClients)
+    .where(
+      and(
+        eq(firmClients.firmId, sql.placeholder("firmId")),
+        sql`${clientSearchText(firmClients)} ilike ${sql.placeholder("pattern")}::text`,
+        sql`${firmClients.name} ilike ${sql.placeholder("pattern")}::text`,
+      ),
+    ),
+);
+
+/** The firm's search statements, for the test and the scale bench that take their plans. */
+export const taskSearchStatements = { page: searchedTasksPage, clientsNamed };
 
 /**
  * The stretch of the audit order a status filter can be found in. Its first page starts at
@@ -215,16 +266,30 @@ export async function listTasks(options: {
   const after = query.cursor === undefined ? range.start : decodeCursor(query.cursor, readTaskKey);
   // A firm may hold a million tasks: without a limit the answer is the largest page, never all.
   const limit = query.limit ?? maxTasksPage;
-  const statement = query.clientId === undefined ? firmTasksPage : clientTasksPage;
+  const userId = assignedUserOf(actor, "clients.read");
+  const pattern = query.q ? containsPattern(query.q) : null;
+  const scope: PageScope =
+    query.clientId !== undefined ? "client" : userId !== null ? "user" : pattern !== null ? "firm search" : "firm";
+  const statement = {
+    firm: firmTasksPage,
+    "firm search": searchedTasksPage,
+    user: userTasksPage,
+    client: clientTasksPage,
+  }[scope];
+  const matchingClients =
+    scope === "firm search"
+      ? (await clientsNamed(db).execute({ firmId: actor.firmId, pattern })).map((row) => row.id)
+      : [];
   const rows = await statement(db).execute({
     firmId: actor.firmId,
-    userId: assignedUserOf(actor, "clients.read"),
+    userId,
     clientId: query.clientId ?? null,
     status: query.status ?? null,
     lowestCompleted: range.lowest.completed,
     lowestDue: range.lowest.due,
     now,
-    pattern: query.q ? containsPattern(query.q) : null,
+    pattern,
+    matchingClients,
     afterCompleted: after.completed,
     afterDue: after.due,
     afterCreated: after.created,

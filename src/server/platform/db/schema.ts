@@ -9,6 +9,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  pgView,
   primaryKey,
   text,
   timestamp,
@@ -43,6 +44,16 @@ const firmId = () =>
   uuid("firm_id")
     .notNull()
     .references((): AnyPgColumn => firms.id);
+
+/*
+ * What a search reads, as one text per row: the searched fields joined by line breaks, so a
+ * single trigram index serves every field (decision 0040). A search is still matched field by
+ * field; the whole text only narrows the rows the index finds, since each field is a part of it.
+ */
+export const clientSearchText = (c: { name: AnyPgColumn; industry: AnyPgColumn; status: AnyPgColumn }) =>
+  sql`(${c.name} || E'\\n' || coalesce(${c.industry}, '') || E'\\n' || ${c.status})`;
+export const taskSearchText = (t: { name: AnyPgColumn; description: AnyPgColumn }) =>
+  sql`(${t.name} || E'\\n' || coalesce(${t.description}, ''))`;
 
 const oneOf = (column: AnyPgColumn, values: readonly string[]) =>
   sql`${column} in (${sql.join(
@@ -129,32 +140,33 @@ export const sessions = pgTable(
   ],
 );
 
-export const clients = pgTable(
-  "clients",
-  {
-    id: id(),
-    firmId: firmId(),
-    name: text("name").notNull(),
-    industry: text("industry"),
-    address: text("address"),
-    phone: text("phone"),
-    email: text("email"),
-    status: text("status", { enum: clientStatuses }).notNull().default("active"),
-    /** Clients with signed-off work are archived, never deleted (docs/design/client-work-api.md). */
-    archivedAt: timestamp("archived_at", { withTimezone: true }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-    version: version(),
-  },
-  (t) => [
-    unique("clients_firm_id_id_key").on(t.firmId, t.id),
-    // The list's order and its keyset pages: name, then id.
-    index("clients_firm_id_name_idx").on(t.firmId, t.name, t.id),
-    // "Is this name taken" before a create (S-EDGE-04): an exact lookup ignoring case.
-    index("clients_firm_id_lower_name_idx").on(t.firmId, sql`lower(${t.name})`),
-    check("clients_status_check", oneOf(t.status, clientStatuses)),
-  ],
-);
+const clientFields = {
+  id: id(),
+  firmId: firmId(),
+  name: text("name").notNull(),
+  industry: text("industry"),
+  address: text("address"),
+  phone: text("phone"),
+  email: text("email"),
+  status: text("status", { enum: clientStatuses }).notNull().default("active"),
+  /** Clients with signed-off work are archived, never deleted (docs/design/client-work-api.md). */
+  archivedAt: timestamp("archived_at", { withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  version: version(),
+};
+
+export const clients = pgTable("clients", clientFields, (t) => [
+  unique("clients_firm_id_id_key").on(t.firmId, t.id),
+  // The list's order and its keyset pages: name, then id.
+  index("clients_firm_id_name_idx").on(t.firmId, t.name, t.id),
+  // "Is this name taken" before a create (S-EDGE-04): an exact lookup ignoring case.
+  index("clients_firm_id_lower_name_idx").on(t.firmId, sql`lower(${t.name})`),
+  // The search (ILIKE '%…%' on name, industry and status) by trigrams: one index over the three
+  // fields, so a search is one index scan (decision 0040). Read through firm_clients only.
+  index("clients_search_idx").using("gin", sql`${clientSearchText(t)} gin_trgm_ops`),
+  check("clients_status_check", oneOf(t.status, clientStatuses)),
+]);
 
 export const contacts = pgTable(
   "contacts",
@@ -254,98 +266,107 @@ export const recurringSchedules = pgTable(
   ],
 );
 
-export const tasks = pgTable(
-  "tasks",
-  {
-    id: id(),
-    firmId: firmId(),
-    clientId: uuid("client_id").notNull(),
-    templateId: uuid("template_id"),
-    scheduleId: uuid("schedule_id"),
-    name: text("name").notNull(),
-    description: text("description"),
-    priority: text("priority", { enum: taskPriorities }).notNull().default("medium"),
-    status: text("status", { enum: storedTaskStatuses }).notNull().default("pending"),
-    dueDate: timestamp("due_date", { withTimezone: true }),
-    /** Null when the scheduler made the task. */
-    createdBy: uuid("created_by"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-    version: version(),
-    completedAt: timestamp("completed_at", { withTimezone: true }),
-    completedBy: uuid("completed_by"),
-    printedName: text("printed_name"),
-    /** The drawn signature as a PNG data URL, and its SHA-256 (hex) for tamper evidence. */
-    signature: text("signature"),
-    signatureSha256: text("signature_sha256"),
-    completedIp: text("completed_ip"),
-    completedUserAgent: text("completed_user_agent"),
-  },
-  (t) => [
-    foreignKey({
-      name: "tasks_client_fk",
-      columns: [t.firmId, t.clientId],
-      foreignColumns: [clients.firmId, clients.id],
-    }),
-    foreignKey({
-      name: "tasks_template_fk",
-      columns: [t.firmId, t.templateId],
-      foreignColumns: [taskTemplates.firmId, taskTemplates.id],
-    }),
-    foreignKey({
-      name: "tasks_schedule_fk",
-      columns: [t.firmId, t.scheduleId],
-      foreignColumns: [recurringSchedules.firmId, recurringSchedules.id],
-    }),
-    foreignKey({
-      name: "tasks_created_by_fk",
-      columns: [t.firmId, t.createdBy],
-      foreignColumns: [users.firmId, users.id],
-    }),
-    foreignKey({
-      name: "tasks_completed_by_fk",
-      columns: [t.firmId, t.completedBy],
-      foreignColumns: [users.firmId, users.id],
-    }),
-    index("tasks_firm_id_client_id_idx").on(t.firmId, t.clientId),
-    // A client's open tasks by due date, so its earliest open due date (kept in
-    // client_task_counts) and its overdue work are a seek each (decision 0036). Open tasks only:
-    // the statements that read it say `status = 'pending'`, and it stays small.
-    index("tasks_firm_id_client_id_pending_due_date_idx")
-      .on(t.firmId, t.clientId, t.dueDate)
-      .where(sql`${t.status} = 'pending'`),
-    // Open work by due date in the bell's order (oldest due first, then created, then id): the
-    // oldest few overdue tasks are the first entries of the range, however many there are.
-    index("tasks_firm_id_status_due_date_created_at_id_idx").on(t.firmId, t.status, t.dueDate, t.createdAt, t.id),
-    index("tasks_firm_id_completed_at_idx").on(t.firmId, t.completedAt),
-    // A user's sign-offs in completion order: the user audit (docs/design/reports-api.md) and the profile's
-    // activity (docs/design/people-screens.md). It carries every column their figures read, so a user's
-    // completions of a range are an index-only scan. Sign-offs only.
-    index("tasks_firm_id_completed_by_sign_offs_idx")
-      .on(t.firmId, t.completedBy, t.completedAt, t.dueDate, t.createdAt, t.clientId, t.priority)
-      .where(sql`${t.completedBy} is not null`),
-    // The audit list's order (decision 0011), so a page is read in order and a cursor is a seek.
-    // Its keys are CASE expressions, not coalesce: under row-level security only a condition
-    // PostgreSQL knows cannot leak may be an index condition, and it counts CASE among those but
-    // not coalesce (decision 0039). The queries spell the keys the same way (auditKey).
-    index("tasks_firm_id_audit_order_idx").on(
-      t.firmId,
-      sql`(case when ${t.completedAt} is null then '-infinity'::timestamptz else ${t.completedAt} end) desc`,
-      sql`(case when ${t.dueDate} is null then '-infinity'::timestamptz else ${t.dueDate} end) desc`,
-      sql`${t.createdAt} desc`,
-      sql`${t.id} desc`,
-    ),
-    // The scheduler materialises each period once, however often it runs.
-    unique("tasks_schedule_due_date_key").on(t.firmId, t.scheduleId, t.dueDate),
-    check("tasks_priority_check", oneOf(t.priority, taskPriorities)),
-    check("tasks_status_check", oneOf(t.status, storedTaskStatuses)),
-    // A completed task always carries its full sign-off; a pending one carries none.
-    check(
-      "tasks_completion_check",
-      sql`(${t.status} = 'completed') = (${t.completedAt} is not null and ${t.completedBy} is not null and ${t.printedName} is not null and ${t.signature} is not null and ${t.signatureSha256} is not null)`,
-    ),
-  ],
-);
+const taskFields = {
+  id: id(),
+  firmId: firmId(),
+  clientId: uuid("client_id").notNull(),
+  templateId: uuid("template_id"),
+  scheduleId: uuid("schedule_id"),
+  name: text("name").notNull(),
+  description: text("description"),
+  priority: text("priority", { enum: taskPriorities }).notNull().default("medium"),
+  status: text("status", { enum: storedTaskStatuses }).notNull().default("pending"),
+  dueDate: timestamp("due_date", { withTimezone: true }),
+  /** Null when the scheduler made the task. */
+  createdBy: uuid("created_by"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+  version: version(),
+  completedAt: timestamp("completed_at", { withTimezone: true }),
+  completedBy: uuid("completed_by"),
+  printedName: text("printed_name"),
+  /** The drawn signature as a PNG data URL, and its SHA-256 (hex) for tamper evidence. */
+  signature: text("signature"),
+  signatureSha256: text("signature_sha256"),
+  completedIp: text("completed_ip"),
+  completedUserAgent: text("completed_user_agent"),
+};
+
+export const tasks = pgTable("tasks", taskFields, (t) => [
+  foreignKey({
+    name: "tasks_client_fk",
+    columns: [t.firmId, t.clientId],
+    foreignColumns: [clients.firmId, clients.id],
+  }),
+  foreignKey({
+    name: "tasks_template_fk",
+    columns: [t.firmId, t.templateId],
+    foreignColumns: [taskTemplates.firmId, taskTemplates.id],
+  }),
+  foreignKey({
+    name: "tasks_schedule_fk",
+    columns: [t.firmId, t.scheduleId],
+    foreignColumns: [recurringSchedules.firmId, recurringSchedules.id],
+  }),
+  foreignKey({
+    name: "tasks_created_by_fk",
+    columns: [t.firmId, t.createdBy],
+    foreignColumns: [users.firmId, users.id],
+  }),
+  foreignKey({
+    name: "tasks_completed_by_fk",
+    columns: [t.firmId, t.completedBy],
+    foreignColumns: [users.firmId, users.id],
+  }),
+  index("tasks_firm_id_client_id_idx").on(t.firmId, t.clientId),
+  // The search (ILIKE '%…%' on name and description) by trigrams (decision 0040).
+  index("tasks_search_idx").using("gin", sql`${taskSearchText(t)} gin_trgm_ops`),
+  // A client's open tasks by due date, so its earliest open due date (kept in
+  // client_task_counts) and its overdue work are a seek each (decision 0036). Open tasks only:
+  // the statements that read it say `status = 'pending'`, and it stays small.
+  index("tasks_firm_id_client_id_pending_due_date_idx")
+    .on(t.firmId, t.clientId, t.dueDate)
+    .where(sql`${t.status} = 'pending'`),
+  // Open work by due date in the bell's order (oldest due first, then created, then id): the
+  // oldest few overdue tasks are the first entries of the range, however many there are.
+  index("tasks_firm_id_status_due_date_created_at_id_idx").on(t.firmId, t.status, t.dueDate, t.createdAt, t.id),
+  index("tasks_firm_id_completed_at_idx").on(t.firmId, t.completedAt),
+  // A user's sign-offs in completion order: the user audit (docs/design/reports-api.md) and the profile's
+  // activity (docs/design/people-screens.md). It carries every column their figures read, so a user's
+  // completions of a range are an index-only scan. Sign-offs only.
+  index("tasks_firm_id_completed_by_sign_offs_idx")
+    .on(t.firmId, t.completedBy, t.completedAt, t.dueDate, t.createdAt, t.clientId, t.priority)
+    .where(sql`${t.completedBy} is not null`),
+  // The audit list's order (decision 0011), so a page is read in order and a cursor is a seek.
+  // Its keys are CASE expressions, not coalesce: under row-level security only a condition
+  // PostgreSQL knows cannot leak may be an index condition, and it counts CASE among those but
+  // not coalesce (decision 0039). The queries spell the keys the same way (auditKey).
+  index("tasks_firm_id_audit_order_idx").on(
+    t.firmId,
+    sql`(case when ${t.completedAt} is null then '-infinity'::timestamptz else ${t.completedAt} end) desc`,
+    sql`(case when ${t.dueDate} is null then '-infinity'::timestamptz else ${t.dueDate} end) desc`,
+    sql`${t.createdAt} desc`,
+    sql`${t.id} desc`,
+  ),
+  // The scheduler materialises each period once, however often it runs.
+  unique("tasks_schedule_due_date_key").on(t.firmId, t.scheduleId, t.dueDate),
+  check("tasks_priority_check", oneOf(t.priority, taskPriorities)),
+  check("tasks_status_check", oneOf(t.status, storedTaskStatuses)),
+  // A completed task always carries its full sign-off; a pending one carries none.
+  check(
+    "tasks_completion_check",
+    sql`(${t.status} = 'completed') = (${t.completedAt} is not null and ${t.completedBy} is not null and ${t.printedName} is not null and ${t.signature} is not null and ${t.signatureSha256} is not null)`,
+  ),
+]);
+
+/*
+ * The connection's firm's clients and tasks, as the searches read them (migration 0020, decision
+ * 0040): exactly the rows the policies allow, read with the rights of the tables' owner, so that
+ * a trigram index can serve an ILIKE (under the policies it could not). The migration makes them;
+ * the app role may only read them.
+ */
+export const firmClients = pgView("firm_clients", clientFields).existing();
+export const firmTasks = pgView("firm_tasks", taskFields).existing();
 
 export const userClients = pgTable(
   "user_clients",

@@ -1,0 +1,18 @@
+-- Searches through trigram indexes (decision 0040). pg_trgm ships with PostgreSQL and is a
+-- trusted extension: the database's owner may create it, no superuser needed.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+--> statement-breakpoint
+CREATE INDEX "clients_search_idx" ON "clients" USING gin (("name" || E'\n' || coalesce("industry", '') || E'\n' || "status") gin_trgm_ops);
+--> statement-breakpoint
+CREATE INDEX "tasks_search_idx" ON "tasks" USING gin (("name" || E'\n' || coalesce("description", '')) gin_trgm_ops);
+--> statement-breakpoint
+-- The connection's firm's clients and tasks, read with the rights of these views' owner, the
+-- tables' owner, to whom no policy applies: the row-level security policies would keep ILIKE
+-- (not leakproof) from being an index condition, so a search through the tables themselves
+-- could never use the indexes above. Each view keeps exactly the rows the policy keeps, by the
+-- same comparison with the connection's tendwell.firm_id. The app role may only read them.
+CREATE VIEW "firm_clients" AS
+  SELECT * FROM "clients" WHERE "firm_id" = nullif(current_setting('tendwell.firm_id', true), '')::uuid;
+--> statement-breakpoint
+CREATE VIEW "firm_tasks" AS
+  SELECT * FROM "tasks" WHERE "firm_id" = nullif(current_setting('tendwell.firm_id', true), '')::uuid;
