@@ -67,6 +67,7 @@ export function searchPlans(pool: pg.Pool, db: Database, firmId: string) {
         now: new Date(),
         pattern: containsPattern(term),
         matchingClients,
+        manyClientsMatch: false,
         afterCompleted: "infinity",
         afterDue: "infinity",
         afterCreated: "infinity",

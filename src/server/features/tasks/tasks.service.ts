@@ -102,6 +102,8 @@ const tasksPageQuery = (scope: PageScope) => (db: Database) => {
   const completedKey = auditKey(t.completedAt);
   const dueKey = auditKey(t.dueDate);
   const pattern = sql.placeholder("pattern");
+  const assignedClients = sql`array(select uc.client_id from user_clients uc
+    where uc.firm_id = ${sql.placeholder("firmId")} and uc.user_id = ${sql.placeholder("userId")}::uuid)`;
   return db
     .select({
       ...columnsOf(t),
@@ -119,10 +121,11 @@ const tasksPageQuery = (scope: PageScope) => (db: Database) => {
         eq(t.firmId, sql.placeholder("firmId")),
         // Archived clients leave lists (their tasks too), but stay readable when asked for by id.
         scope === "client" ? eq(t.clientId, sql.placeholder("clientId")) : isNull(c.archivedAt),
-        scope === "user"
-          ? sql`${t.clientId} = any(array(select uc.client_id from user_clients uc
-              where uc.firm_id = ${sql.placeholder("firmId")} and uc.user_id = ${sql.placeholder("userId")}::uuid))`
-          : undefined,
+        // A user's clients, each read by its key, and their tasks by the client index (without the
+        // clients' own condition, the planner hashes the firm's every client to join 25).
+        ...(scope === "user"
+          ? [sql`${t.clientId} = any(${assignedClients})`, sql`${c.id} = any(${assignedClients})`]
+          : []),
         // A `user` asking for one client's tasks must hold the client.
         scope === "client" ? visibleTo : undefined,
         // Where the index walk starts (the cursor, or where the status's rows begin) and where
@@ -144,8 +147,11 @@ const tasksPageQuery = (scope: PageScope) => (db: Database) => {
           : scope === "firm search"
             ? // Each arm one an index serves, so the planner can read them together (a BitmapOr):
               // the whole search text narrows through the trigram index, the fields are the rule.
+              // When most clients' names match, their ids are no narrowing worth sending, and the
+              // client's name is checked on the rows the walk reads (planned away otherwise).
               sql`((${taskSearchText(t)} ilike ${pattern}::text and (${t.name} ilike ${pattern}::text or ${t.description} ilike ${pattern}::text))
-                  or ${t.clientId} = any(${sql.placeholder("matchingClients")}::uuid[]))`
+                  or ${t.clientId} = any(${sql.placeholder("matchingClients")}::uuid[])
+                  or (${sql.placeholder("manyClientsMatch")}::boolean and ${c.name} ilike ${pattern}::text))`
             : sql`(${pattern}::text is null or ${t.name} ilike ${pattern}::text or ${t.description} ilike ${pattern}::text or ${c.name} ilike ${pattern}::text)`,
       ),
     )
@@ -156,6 +162,9 @@ const firmTasksPage = preparedStatement("tasks_page", tasksPageQuery("firm"));
 const searchedTasksPage = plannedPerExecution(tasksPageQuery("firm search"));
 const userTasksPage = preparedStatement("tasks_page_of_user", tasksPageQuery("user"));
 const clientTasksPage = preparedStatement("tasks_page_of_client", tasksPageQuery("client"));
+
+/** At most this many clients' ids are sent as the task search's client arm; past it, a filter. */
+const matchingClientsLimit = 500;
 
 /** The ids of the firm's clients whose names contain the words: the task search's client arm. */
 const clientsNamed = plannedPerExecution((db) =>
@@ -168,7 +177,8 @@ const clientsNamed = plannedPerExecution((db) =>
         sql`${clientSearchText(firmClients)} ilike ${sql.placeholder("pattern")}::text`,
         sql`${firmClients.name} ilike ${sql.placeholder("pattern")}::text`,
       ),
-    ),
+    )
+    .limit(matchingClientsLimit + 1),
 );
 
 /** The firm's search statements, for the test and the scale bench that take their plans. */
@@ -276,10 +286,8 @@ export async function listTasks(options: {
     user: userTasksPage,
     client: clientTasksPage,
   }[scope];
-  const matchingClients =
-    scope === "firm search"
-      ? (await clientsNamed(db).execute({ firmId: actor.firmId, pattern })).map((row) => row.id)
-      : [];
+  const named = scope === "firm search" ? await clientsNamed(db).execute({ firmId: actor.firmId, pattern }) : [];
+  const manyClientsMatch = named.length > matchingClientsLimit;
   const rows = await statement(db).execute({
     firmId: actor.firmId,
     userId,
@@ -289,7 +297,8 @@ export async function listTasks(options: {
     lowestDue: range.lowest.due,
     now,
     pattern,
-    matchingClients,
+    matchingClients: manyClientsMatch ? [] : named.map((row) => row.id),
+    manyClientsMatch,
     afterCompleted: after.completed,
     afterDue: after.due,
     afterCreated: after.created,
