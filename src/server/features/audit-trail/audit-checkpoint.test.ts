@@ -1,12 +1,13 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { ApiClient } from "../../../../tests/api-client";
+import { auditEventAt } from "../../../../tests/audit-events";
 import { seedFirm, signIn } from "../../../../tests/fixtures";
 import { sqlFailure } from "../../../../tests/sql-failure";
 import { useTestApp } from "../../../../tests/test-app";
 import type { AuditVerification } from "../../../shared/reports";
 import { inFirm } from "../../platform/db/firm-scope";
-import { auditCheckpoints, auditEvents } from "../../platform/db/schema";
+import { auditCheckpoints } from "../../platform/db/schema";
 
 /*
  * The verified checkpoint per firm (decision 0037) over HTTP, against a real PostgreSQL: the quick
@@ -50,15 +51,6 @@ describe("the audit checkpoint", () => {
     return row;
   }
 
-  async function eventAt(firmId: string, seq: number) {
-    const [row] = await ctx.database.db
-      .select()
-      .from(auditEvents)
-      .where(and(eq(auditEvents.firmId, firmId), eq(auditEvents.seq, seq)));
-    if (!row) throw new Error(`no event ${seq}`);
-    return row;
-  }
-
   /** Edits one event as the table's owner, with the append-only trigger out of the way. */
   async function tamper(firmId: string, seq: number) {
     const client = await ctx.database.pool.connect();
@@ -83,7 +75,7 @@ describe("the audit checkpoint", () => {
     const first = await verify(superAdmin);
     expect(first).toMatchObject({ intact: true, events: 5, from: 1, total: 5, next: null, checkpoint: { seq: 5 } });
     const stored = await checkpointOf(firm.id);
-    expect(stored).toMatchObject({ seq: 5, hash: (await eventAt(firm.id, 5)).hash });
+    expect(stored).toMatchObject({ seq: 5, hash: (await auditEventAt(ctx.database.db, firm.id, 5)).hash });
     expect(stored?.verifiedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(first.checkpoint?.verifiedAt).toBe(stored?.verifiedAt.toISOString());
   });
@@ -100,7 +92,10 @@ describe("the audit checkpoint", () => {
       total: 8,
       checkpoint: { seq: 8 },
     });
-    expect(await checkpointOf(firm.id)).toMatchObject({ seq: 8, hash: (await eventAt(firm.id, 8)).hash });
+    expect(await checkpointOf(firm.id)).toMatchObject({
+      seq: 8,
+      hash: (await auditEventAt(ctx.database.db, firm.id, 8)).hash,
+    });
     // Nothing new: it reads the checkpoint's event alone, and the checkpoint stays as it was.
     const unchanged = await checkpointOf(firm.id);
     expect(await verify(superAdmin)).toMatchObject({ intact: true, events: 8, from: 8, total: 8 });
@@ -112,7 +107,7 @@ describe("the audit checkpoint", () => {
     await verify(superAdmin);
     for (let n = 0; n < 3; n++) await signIn(ctx.app, users.user);
     await tamper(firm.id, 6);
-    const target = await eventAt(firm.id, 6);
+    const target = await auditEventAt(ctx.database.db, firm.id, 6);
     expect(await verify(superAdmin)).toEqual({
       intact: false,
       events: 5,
@@ -137,7 +132,7 @@ describe("the audit checkpoint", () => {
     // The quick check starts at event 5: what came before is vouched for by the checkpoint.
     expect(await verify(superAdmin)).toMatchObject({ intact: true, events: 5, from: 5 });
     const slices = await fullReverification(superAdmin, 1);
-    const target = await eventAt(firm.id, 2);
+    const target = await auditEventAt(ctx.database.db, firm.id, 2);
     expect(slices.map((slice) => slice.intact)).toEqual([true, false]);
     expect(slices.at(-1)).toEqual({
       intact: false,

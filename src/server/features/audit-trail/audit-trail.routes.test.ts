@@ -1,6 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ApiClient, apiClient } from "../../../../tests/api-client";
+import { auditEventAt } from "../../../../tests/audit-events";
 import { type SeededFirm, seedFirm, signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
 import type { AuditEvent } from "../../../shared/reports";
@@ -343,18 +344,9 @@ describe("the audit trail API", () => {
       }
     }
 
-    async function eventAt(firmId: string, seq: number) {
-      const [row] = await ctx.database.db
-        .select()
-        .from(auditEvents)
-        .where(and(eq(auditEvents.firmId, firmId), eq(auditEvents.seq, seq)));
-      if (!row) throw new Error(`no event ${seq}`);
-      return row;
-    }
-
     it("names the event whose `after` was edited", async () => {
       const { firm, superAdmin } = await firmWithFiveEvents("Tamper After");
-      const target = await eventAt(firm.id, 3);
+      const target = await auditEventAt(ctx.database.db, firm.id, 3);
       await asOwnerBypassingTrigger(`update audit_events set after = '{"fullName":"Someone Else"}' where id = $1`, [
         target.id,
       ]);
@@ -368,7 +360,7 @@ describe("the audit trail API", () => {
 
     it("names the event whose action was edited, with the action it now claims", async () => {
       const { firm, superAdmin } = await firmWithFiveEvents("Tamper Action");
-      const target = await eventAt(firm.id, 4);
+      const target = await auditEventAt(ctx.database.db, firm.id, 4);
       await asOwnerBypassingTrigger("update audit_events set action = 'session.signed_out' where id = $1", [target.id]);
       expect((await superAdmin.get("/api/audit-events/verify")).body).toMatchObject({
         intact: false,
@@ -380,8 +372,8 @@ describe("the audit trail API", () => {
 
     it("names the event after a deleted one", async () => {
       const { firm, superAdmin } = await firmWithFiveEvents("Tamper Delete");
-      const deleted = await eventAt(firm.id, 2);
-      const next = await eventAt(firm.id, 3);
+      const deleted = await auditEventAt(ctx.database.db, firm.id, 2);
+      const next = await auditEventAt(ctx.database.db, firm.id, 3);
       await asOwnerBypassingTrigger("delete from audit_events where id = $1", [deleted.id]);
       expect((await superAdmin.get("/api/audit-events/verify")).body).toMatchObject({
         intact: false,
@@ -393,8 +385,8 @@ describe("the audit trail API", () => {
 
     it("names the first event when the chain's start was deleted, and a rewritten hash does not hide an edit", async () => {
       const { firm, superAdmin } = await firmWithFiveEvents("Tamper Start");
-      const first = await eventAt(firm.id, 1);
-      const second = await eventAt(firm.id, 2);
+      const first = await auditEventAt(ctx.database.db, firm.id, 1);
+      const second = await auditEventAt(ctx.database.db, firm.id, 2);
       await asOwnerBypassingTrigger("delete from audit_events where id = $1", [first.id]);
       expect((await superAdmin.get("/api/audit-events/verify")).body).toMatchObject({
         intact: false,
@@ -416,7 +408,7 @@ describe("the audit trail API", () => {
     it("catches a chain rewritten with recomputed hashes at its head, and an event the app did not write", async () => {
       const { firm, superAdmin } = await firmWithFiveEvents("Tamper Rewrite");
       // The newest event replaced by another with a valid link and hash: the chain holds, the head does not.
-      const newest = await eventAt(firm.id, 5);
+      const newest = await auditEventAt(ctx.database.db, firm.id, 5);
       const { id: _id, hash: _hash, ...fields } = newest;
       const forged = { ...fields, ip: "203.0.113.99" };
       await asOwnerBypassingTrigger("update audit_events set ip = $2, hash = $3 where id = $1", [
@@ -433,7 +425,7 @@ describe("the audit trail API", () => {
 
       // In another firm, an event appended past the head with a valid link and hash.
       const other = await firmWithFiveEvents("Tamper Append");
-      const last = await eventAt(other.firm.id, 5);
+      const last = await auditEventAt(ctx.database.db, other.firm.id, 5);
       const appended = { ...last, seq: 6, prevHash: last.hash, action: "user.created", createdAt: new Date() };
       const { id: _lastId, hash: _lastHash, ...appendedFields } = appended;
       const [inserted] = await ctx.database.db
@@ -450,7 +442,7 @@ describe("the audit trail API", () => {
 
     it("keeps the head in step with the chain, and refuses to set it back, even through the app's connection", async () => {
       const { firm } = await firmWithFiveEvents("Head Forward");
-      const newest = await eventAt(firm.id, 5);
+      const newest = await auditEventAt(ctx.database.db, firm.id, 5);
       const [row] = await ctx.database.db
         .select({ seq: firms.auditHeadSeq, hash: firms.auditHeadHash })
         .from(firms)
@@ -484,7 +476,7 @@ describe("the audit trail API", () => {
       // Pages of two read 1-2, 3-4 and 5; pages of one read each event alone.
       expect(await verifyAuditChain(ctx.database.db, firm.id, 2)).toMatchObject({ intact: true, events: 5 });
       expect(await verifyAuditChain(ctx.database.db, firm.id, 1)).toMatchObject({ intact: true, events: 5 });
-      const target = await eventAt(firm.id, 5);
+      const target = await auditEventAt(ctx.database.db, firm.id, 5);
       await asOwnerBypassingTrigger("update audit_events set ip = '203.0.113.9' where id = $1", [target.id]);
       for (const batch of [1, 2, 3, 4, 1000]) {
         expect(await verifyAuditChain(ctx.database.db, firm.id, batch)).toMatchObject({
