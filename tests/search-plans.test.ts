@@ -52,7 +52,8 @@ describe("searches at a large firm", () => {
     // A fifth of the seeded tasks are quarterly reviews.
     const tasks = await plans().taskPage("review", []);
     expect(indexesOf(tasks)).toContain("tasks_firm_id_audit_order_idx");
-    expect(tasks.filter((node) => node["Node Type"] === "Sort")).toEqual([]);
+    // One sort only: the page's own rows, once picked (no sort of the matches).
+    expect(tasks.filter((node) => node["Node Type"] === "Sort")).toHaveLength(1);
   });
 
   it("S-SCALE-11 the searches still find clients by name and tasks by their own text or their client's name, through the API", async () => {
