@@ -9,7 +9,7 @@ import { embeddedRoleUrls } from "../src/server/platform/db/roles";
 import { demoLogins, demoPassword, seedDemoData } from "../src/server/seed/demo-seed";
 import { seedLargeFirm } from "../src/server/seed/large-firm";
 import { startApp } from "../tests/app-process";
-import { indexesOf, searchPlans, sequentialScanNodes } from "../tests/search-plan-probe";
+import { indexesOf, searchPlans, sequentialScanNodes } from "../tests/query-plans";
 import { makeTempDir } from "../tests/temp-dir";
 
 /*

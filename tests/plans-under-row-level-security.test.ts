@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { floorStatements } from "../bench/floor-statements";
 import { insertClient, insertTask } from "../src/server/seed/factories";
 import { type SeededFirm, seedFirm } from "./fixtures";
+import { type PlanNode, planNodes } from "./query-plans";
 import { useTestApp } from "./test-app";
 
 /*
@@ -12,16 +13,6 @@ import { useTestApp } from "./test-app";
  * can do rather than what this small firm's statistics prefer. The texts are the app's own
  * (tests/prepared-statements.test.ts checks the floor's are the very ones it prepares).
  */
-type PlanNode = {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  "Index Cond"?: string;
-  Plans?: PlanNode[];
-};
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-
 describe("plans as the app role, under row-level security", () => {
   const ctx = useTestApp({ poolSize: 1 });
   let world: SeededFirm;
@@ -65,9 +56,7 @@ describe("plans as the app role, under row-level security", () => {
       const { rows } = await connection.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
         `explain (format json) execute probe(${values.map(literal).join(", ")})`,
       );
-      const [explained] = rows[0]?.["QUERY PLAN"] ?? [];
-      if (!explained) throw new Error("no plan");
-      return nodesOf(explained.Plan);
+      return planNodes(rows);
     } finally {
       await connection.query("discard all");
       connection.release();

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { insertClient } from "../src/server/seed/factories";
 import { seedLargeFirm } from "../src/server/seed/large-firm";
 import { seedFirm, signIn } from "./fixtures";
-import { indexesOf, searchPlans, sequentialScanNodes } from "./search-plan-probe";
+import { indexesOf, searchPlans, sequentialScanNodes } from "./query-plans";
 import { sqlFailure } from "./sql-failure";
 import { useTestApp } from "./test-app";
 

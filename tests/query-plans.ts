@@ -5,9 +5,21 @@ import { taskSearchStatements } from "../src/server/features/tasks/tasks.service
 import type { Database } from "../src/server/platform/db/database";
 import { containsPattern } from "../src/server/platform/db/search";
 
-export type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; Plans?: PlanNode[] };
+export type PlanNode = {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Index Cond"?: string;
+  Plans?: PlanNode[];
+};
 
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+/** Every node of the plan EXPLAIN (FORMAT JSON) answered in `rows`, the root first. */
+export function planNodes(rows: { "QUERY PLAN": [{ Plan: PlanNode }] }[]): PlanNode[] {
+  const [explained] = rows[0]?.["QUERY PLAN"] ?? [];
+  if (!explained) throw new Error("no plan");
+  const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+  return nodesOf(explained.Plan);
+}
 
 /**
  * The plan of a drizzle statement for `values` (by placeholder name), in `firmId`'s scope, on a
@@ -28,9 +40,7 @@ export async function planOf(
       `explain (format json${options.analyze ? ", analyze" : ""}) ${query.sql}`,
       fillPlaceholders(query.params, values),
     );
-    const [explained] = rows[0]?.["QUERY PLAN"] ?? [];
-    if (!explained) throw new Error("no plan");
-    return nodesOf(explained.Plan);
+    return planNodes(rows);
   } finally {
     await connection.query("discard all");
     connection.release();
