@@ -240,8 +240,10 @@ try {
       }
     }
   }
-  // The searches' plans on the large firm, as the app role: never a sequential scan, and a search
-  // that matches a client or none read from the trigram indexes, not by walking the firm.
+  // The searches' plans on the large firm, as the app role: never a sequential scan of the tasks,
+  // and a search that matches a client or none read from its trigram index, never by reading the
+  // searched table whole. (A join may still hash the firm's clients: that is 10,000 rows, not a
+  // million.)
   const appDatabase = connectDatabase({ url: roles.app, poolSize: 1 });
   const searches = searchPlans(appDatabase.pool, appDatabase.db, large.firm.id);
   const [named4217] = (
@@ -255,12 +257,14 @@ try {
     ["4217", [named4217?.id ?? ""], true],
     ["xylophone", [], true],
   ] as const) {
-    for (const [name, index, nodes] of [
-      ["client search", "clients_search_idx", await searches.clientPage(term)],
-      ["task search", "tasks_search_idx", await searches.taskPage(term, [...matching])],
+    for (const [name, table, index, nodes] of [
+      ["client search", "clients", "clients_search_idx", await searches.clientPage(term)],
+      ["task search", "tasks", "tasks_search_idx", await searches.taskPage(term, [...matching])],
     ] as const) {
-      plans.push(`-- ${name}, q=${term}: ${nodes.map((node) => node["Index Name"] ?? node["Node Type"]).join(", ")}`);
-      if (sequentialScanNodes(nodes).length > 0 || (rare && !indexesOf(nodes).includes(index))) {
+      const shown = nodes.map((node) => `${node["Node Type"]} ${node["Index Name"] ?? node["Relation Name"] ?? ""}`);
+      plans.push(`-- ${name}, q=${term}: ${shown.map((text) => text.trim()).join(", ")}`);
+      const scanned = sequentialScanNodes(nodes).map((node) => node["Relation Name"]);
+      if (scanned.includes("tasks") || (rare && (scanned.includes(table) || !indexesOf(nodes).includes(index)))) {
         console.error(`The ${name} for ${term} is not read from an index on the large firm`);
         process.exitCode = 1;
       }
