@@ -4,13 +4,14 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { count } from "drizzle-orm";
+import * as esbuild from "esbuild";
 import { connectDatabase } from "../src/server/platform/db/database";
 import { startEmbeddedPostgres } from "../src/server/platform/db/embedded-postgres";
 import { migrateDatabase } from "../src/server/platform/db/migrate";
 import { embeddedRoleUrls } from "../src/server/platform/db/roles";
 import { clients, tasks, users } from "../src/server/platform/db/schema";
 import { demoLogins, demoPassword, seedDemoData } from "../src/server/seed/demo-seed";
-import { startApp } from "../tests/app-process";
+import { type AppProcess, startApp } from "../tests/app-process";
 import { makeTempDir } from "../tests/temp-dir";
 import { type CpuSnapshot, cpuBetween, cpuReadable, postgresCpu, processCpu } from "./cpu-time";
 
@@ -31,6 +32,12 @@ import { type CpuSnapshot, cpuBetween, cpuReadable, postgresCpu, processCpu } fr
  * per route, BENCH_SLICE (default 2) the length of one turn, BENCH_ROUTES (a comma-separated list of
  * path prefixes, e.g. "/api/health,/api/users") the reads to run, all by default.
  *
+ * Last, the memory phase: a fresh app, bundled and run as `npm start` runs it (tsx, which runs
+ * the sources above, holds some 75 MB of its own), takes 100 connections driving all the chosen
+ * reads at once (each connection asking for them in turn) for BENCH_MEMORY_SECONDS (default 10;
+ * 0 skips it). Its resident set (VmRSS in /proc, read every 100 ms) is reported at its peak
+ * against the 300 MB one instance may use; a peak over it fails the run, after the tables.
+ *
  * BENCH_BASELINE=<another checkout> adds that checkout's app and its own floor to the same turns
  * (both connected as the database's superuser, so row-level security does not apply to that app),
  * and reports the baseline's ratio to its floor and the change from it: how a change's cost is
@@ -41,6 +48,10 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 12);
 const slice = Number(process.env.BENCH_SLICE ?? 2);
 const slices = Math.max(1, Math.round(seconds / slice));
 const CONNECTIONS = 10;
+const memorySeconds = Number(process.env.BENCH_MEMORY_SECONDS ?? 10);
+const MEMORY_CONNECTIONS = 100;
+/** What one app instance's resident set may reach under the memory phase's load. */
+const RSS_BUDGET_MB = 300;
 
 type Target = { name: string; baseUrl: string; cpu: () => CpuSnapshot };
 const baselineRoot = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : undefined;
@@ -81,14 +92,15 @@ try {
   const roles = await embeddedRoleUrls(embedded.url);
 
   // The general rate limit would answer most of these requests 429 within the first second.
-  const app = await startApp({
+  const appEnv = {
     // As production runs: the app's own role, row-level security and all (decision 0033).
     DATABASE_URL: roles.app,
     DATABASE_OWNER_URL: roles.owner,
     NODE_ENV: "production",
     LOG_LEVEL: "warn",
     RATE_LIMIT_PER_MINUTE: "1000000",
-  });
+  };
+  const app = await startApp(appEnv);
   processes.push(app);
   const floor = await startFloor(embedded.url);
   processes.push(floor);
@@ -205,6 +217,83 @@ try {
     body: JSON.stringify({ username: demoLogins[1].username, password: demoPassword }),
   });
 
+  /** The memory phase: a fresh bundled app's RSS before, at its peak during and after the load. */
+  const memoryUnderLoad = async () => {
+    const distDir = path.join(path.dirname(import.meta.dirname), "dist");
+    fs.mkdirSync(distDir, { recursive: true });
+    const bundleDir = fs.mkdtempSync(path.join(distDir, "bench-"));
+    try {
+      // The same bundle as `npm run build:server`, in a folder of its own inside the project (the
+      // server finds its folder by walking up to package.json).
+      await esbuild.build({
+        entryPoints: [path.join(path.dirname(import.meta.dirname), "src", "server", "main.ts")],
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        packages: "external",
+        target: "node20.19",
+        sourcemap: true,
+        logLevel: "warning",
+        outdir: bundleDir,
+      });
+      const built = await startApp(appEnv, { bundle: path.join(bundleDir, "main.js") });
+      try {
+        return await driveReads(built);
+      } finally {
+        await built.stop();
+      }
+    } finally {
+      fs.rmSync(bundleDir, { recursive: true, force: true });
+    }
+  };
+  const driveReads = async (built: AppProcess) => {
+    const pid = built.child.pid ?? 0;
+    const baseUrl = built.baseUrl;
+    const signIn = await fetch(`${baseUrl}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: new URL(baseUrl).origin },
+      body: JSON.stringify({ username: demoLogins[0].username, password: demoPassword }),
+    });
+    if (!signIn.ok) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
+    const builtCookie = signIn.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+    const builtOrigin = new URL(baseUrl).origin;
+    const before = residentBytes(pid);
+    let peak = before;
+    const sampler = setInterval(() => {
+      const now = residentBytes(pid);
+      if (now !== undefined && (peak === undefined || now > peak)) peak = now;
+    }, 100);
+    try {
+      const result = await autocannon({
+        url: baseUrl,
+        connections: MEMORY_CONNECTIONS,
+        duration: memorySeconds,
+        requests: chosen.map((read) => ({
+          method: "GET" as const,
+          path: read.path.replace("{busiest}", busiest),
+          headers: { origin: builtOrigin, ...(read.signedIn ? { cookie: builtCookie } : {}) },
+        })),
+      });
+      const failures = result.non2xx + result.errors + result.timeouts;
+      if (failures > 0)
+        throw new Error(
+          `memory phase: ${failures} of ${result.requests.total} requests failed: ${JSON.stringify(result.statusCodeStats)}`,
+        );
+      return {
+        before,
+        peak,
+        after: residentBytes(pid),
+        requests: result.requests.total,
+        seconds: result.duration,
+        p99: result.latency.p99,
+      };
+    } finally {
+      clearInterval(sampler);
+    }
+  };
+  // Every chosen read at once, as many users' screens would ask, while the app's memory is watched.
+  const memory = memorySeconds > 0 ? await memoryUnderLoad() : undefined;
+
   const cpu = os.cpus();
   console.log(
     `\n${cpu.length} × ${cpu[0]?.model ?? "CPU"}, Node ${process.version}, embedded PostgreSQL 17 on a Unix socket, ` +
@@ -227,6 +316,18 @@ try {
   console.log(
     `\nPOST /api/auth/login (argon2id verification, new session), 4 connections: ${Math.round(login.requests / login.seconds)} req/s, p50 ${login.p50} ms, p99 ${login.p99} ms`,
   );
+  if (memory) {
+    const mb = (bytes: number | undefined) => (bytes === undefined ? "–" : `${(bytes / 2 ** 20).toFixed(0)} MB`);
+    console.log(
+      `\nMemory of a fresh bundled app, ${MEMORY_CONNECTIONS} connections of the ${chosen.length} reads above in turn for ${memorySeconds} s ` +
+        `(${Math.round(memory.requests / memory.seconds)} req/s, p99 ${memory.p99} ms): the app's RSS ${mb(memory.before)} ` +
+        `before, peak ${mb(memory.peak)}, after ${mb(memory.after)} (one instance may use ${RSS_BUDGET_MB} MB)`,
+    );
+    if (memory.peak !== undefined && memory.peak > RSS_BUDGET_MB * 2 ** 20) {
+      console.error(`the app's RSS peaked at ${mb(memory.peak)}, over ${RSS_BUDGET_MB} MB`);
+      process.exitCode = 1;
+    }
+  }
 } finally {
   for (const child of processes.reverse()) await child.stop();
   await embedded.stop();
@@ -327,4 +428,14 @@ async function startFloor(
       return exited;
     },
   };
+}
+
+/** A process's resident set in bytes (VmRSS in /proc), or undefined where there is no /proc. */
+function residentBytes(pid: number): number | undefined {
+  try {
+    const kilobytes = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kilobytes === undefined ? undefined : Number(kilobytes) * 1024;
+  } catch {
+    return undefined;
+  }
 }

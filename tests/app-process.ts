@@ -16,14 +16,22 @@ type SpawnOptions = {
   gid?: number;
   /** The checkout whose app runs (this one by default): the bench compares with another. */
   root?: string;
+  /**
+   * A bundled server (as `npm run build:server` writes) to run as `npm start` runs it, with
+   * `node --enable-source-maps`; by default the sources run through tsx.
+   */
+  bundle?: string;
 };
 
 /** Runs `src/server/main.ts` as a real process, as `npm start` would, with the given environment. */
 export function spawnApp(env: Record<string, string>, options: SpawnOptions = {}) {
   // Only what the test gives decides which database the app uses.
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const { root = projectPaths.root, ...user } = options;
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src", "server", "main.ts")], {
+  const { root = projectPaths.root, bundle, ...user } = options;
+  const args = bundle
+    ? ["--enable-source-maps", bundle]
+    : ["--import", "tsx", path.join(root, "src", "server", "main.ts")];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...inherited, NODE_ENV: "development", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],

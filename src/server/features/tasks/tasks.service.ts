@@ -323,16 +323,16 @@ export async function listTasks(options: {
   // The sort key is JSON text written by PostgreSQL, so the cursor carries its instants exactly.
   const page = keysetPage(rows, limit, (last) => JSON.parse(last.sortKey) as unknown[]);
   return {
-    tasks: page.rows.map((row) => ({
-      ...toTask(
+    tasks: page.rows.map((row) =>
+      toTaskListItem(
         row,
         now,
         row.completerFullName !== null && row.completerUsername !== null
           ? { fullName: row.completerFullName, username: row.completerUsername }
           : null,
+        row.clientName,
       ),
-      clientName: row.clientName,
-    })),
+    ),
     nextCursor: page.nextCursor,
   };
 }
@@ -397,21 +397,29 @@ export async function listOverdueTasks(options: {
     overdueTasks(db).execute({ ...scope, limit: query.limit ?? null }),
     query.limit === undefined ? undefined : overdueCount(db, scope),
   ]);
-  const listed = rows.map((row) => ({
-    ...toTask(
+  const listed = rows.map((row) =>
+    toTaskListItem(
       {
-        ...row,
-        status: "pending" as const,
+        id: row.id,
+        clientId: row.clientId,
+        templateId: row.templateId,
+        name: row.name,
+        description: row.description,
+        priority: row.priority,
+        status: "pending",
+        dueDate: row.dueDate,
+        createdAt: row.createdAt,
         completedAt: null,
         completedBy: null,
         printedName: null,
         signatureSha256: null,
+        version: row.version,
       },
       now,
       null,
+      row.clientName,
     ),
-    clientName: row.clientName,
-  }));
+  );
   return counted ? { tasks: listed, total: counted[0]?.total ?? 0 } : { tasks: listed };
 }
 
@@ -711,6 +719,23 @@ export function toTask(
     signatureSha256: task.signatureSha256,
     version: task.version,
   };
+}
+
+/**
+ * A task of a list, with its client's name. The name is added to toTask's answer, and the bell's
+ * rows are written out, rather than spread: on Node 20 each property written after a spread
+ * (`{ ...task, clientName }`) costs about a microsecond, and the bell's rows paid 15 µs each that
+ * way (decision 0008).
+ */
+export function toTaskListItem(
+  task: TaskFields,
+  now: Date,
+  completedByUser: { fullName: string; username: string } | null,
+  clientName: string,
+): TaskListItem {
+  const item: Task & { clientName?: string } = toTask(task, now, completedByUser);
+  item.clientName = clientName;
+  return item as TaskListItem;
 }
 
 type Cursor = { completed: string | null; due: string | null; created: string; id: string };
