@@ -1,5 +1,12 @@
 import { scopeOf } from "../../../shared/permissions";
-import type { ClientReport, Completion, ReportDays, ReportRange, UserReport } from "../../../shared/reports";
+import {
+  type ClientReport,
+  type Completion,
+  type ReportDays,
+  type ReportRange,
+  type UserReport,
+  userReportClientsListed,
+} from "../../../shared/reports";
 import type { Role } from "../../../shared/roles";
 import { type StoredTaskStatus, type TaskPriority, taskStatus } from "../../../shared/tasks";
 import type { Database } from "../../platform/db/database";
@@ -204,7 +211,8 @@ const userReportFigures = reportSql<{
                                                       'on_time_rate', ${rate("x.on_time", "x.with_due")})
                                     order by x.completed desc, x.name, x.client_id), '[]')
            from (select g.*, (select c.name from clients c where c.firm_id = $1 and c.id = g.client_id) as name
-                 from g where g.per_client) x) as by_client,
+                 from g where g.per_client
+                 order by g.completed desc, name, g.client_id limit ${userReportClientsListed}) x) as by_client,
           (select json_agg(json_build_object('start', b.start, 'completed', coalesce(x.completed, 0),
                                              'onTime', coalesce(x.on_time, 0), 'late', coalesce(x.late, 0))
                            order by b.start)
