@@ -207,9 +207,9 @@ const userReportFigures = reportSql<{
    from (select 1) as one left join total on true`,
 );
 
-type ClientsServed = { clients_served: number | null; by_client: (Breakdown & { id: string; name: string })[] };
+type ClientsServed = { clients_served: number; by_client: (Breakdown & { id: string; name: string })[] };
 
-/** The breakdown's clients, `$limit` of them, from rows of (client_id, name, completed, on_time, with_due) named `rows`. */
+/** The breakdown's top clients as JSON, from rows of (client_id, name, completed, on_time, with_due) named `rows`. */
 const topClients = (rows: string) =>
   `(select coalesce(json_agg(json_build_object('id', x.client_id, 'name', x.name, 'completed', x.completed,
                                                'on_time_rate', ${rate("x.on_time", "x.with_due")})
@@ -224,7 +224,7 @@ const topClients = (rows: string) =>
  * midnight, or the report is for another day): the caller then counts from the sign-offs.
  * $1 firm, $2 user, $3 days, $4 today, $5 today's start, $6 now.
  */
-const userReportClients = reportSql<ClientsServed>(
+const userReportClients = reportSql<Omit<ClientsServed, "clients_served"> & { clients_served: number | null }>(
   "report_user_clients",
   `with w as (
      select clients_served from user_report_windows
@@ -241,19 +241,27 @@ const userReportClients = reportSql<ClientsServed>(
      from today group by client_id
    ),
    top as (
-     select k.client_id from user_report_clients k
+     select k.client_id, k.client_name, k.completed, k.on_time, k.with_due from user_report_clients k
      where k.firm_id = $1 and k.user_id = $2 and k.days = $3
      order by k.completed desc, k.client_name, k.client_id limit ${userReportClientsListed}
    ),
    candidates as (
-     select c.client_id, k.client_id is null as new_today,
-            coalesce(k.client_name, (select cl.name from clients cl where cl.firm_id = $1 and cl.id = c.client_id)) as name,
-            coalesce(k.completed, 0) + coalesce(l.completed, 0) as completed,
-            coalesce(k.on_time, 0) + coalesce(l.on_time, 0) as on_time,
-            coalesce(k.with_due, 0) + coalesce(l.with_due, 0) as with_due
-     from (select client_id from top union select client_id from live) c
-     left join user_report_clients k on k.firm_id = $1 and k.user_id = $2 and k.days = $3 and k.client_id = c.client_id
-     left join live l on l.client_id = c.client_id
+     select top.client_id, false as new_today, top.client_name as name,
+            top.completed + coalesce(l.completed, 0) as completed, top.on_time + coalesce(l.on_time, 0) as on_time,
+            top.with_due + coalesce(l.with_due, 0) as with_due
+     from top left join live l on l.client_id = top.client_id
+     union all
+     -- Today's other clients, each with its kept row by key if it has one ("offset 0" keeps the
+     -- lookup per client: joined, a plan may read the whole window to hash it).
+     select l.client_id, k.client_id is null,
+            coalesce(k.client_name, (select cl.name from clients cl where cl.firm_id = $1 and cl.id = l.client_id)),
+            coalesce(k.completed, 0) + l.completed, coalesce(k.on_time, 0) + l.on_time, coalesce(k.with_due, 0) + l.with_due
+     from live l
+     left join lateral (
+       select k.client_id, k.client_name, k.completed, k.on_time, k.with_due from user_report_clients k
+       where k.firm_id = $1 and k.user_id = $2 and k.days = $3 and k.client_id = l.client_id offset 0
+     ) k on true
+     where l.client_id not in (select top.client_id from top)
    )
    select ((select clients_served from w) + (select count(*) from candidates where new_today))::int as clients_served,
           ${topClients("candidates")} as by_client`,
@@ -392,7 +400,7 @@ export async function getUserReport(options: {
   const clientsOf = async (): Promise<ClientsServed> => {
     const [windows] = await userReportWindowsTo(db, [actor.firmId, head.id, head.today]);
     const [kept] = windows?.ready ? await userReportClients(db, [actor.firmId, head.id, options.days, ...today]) : [];
-    if (kept && kept.clients_served !== null) return kept;
+    if (kept && kept.clients_served !== null) return { clients_served: kept.clients_served, by_client: kept.by_client };
     const [counted] = await userReportClientsCounted(db, values);
     if (!counted) throw new Error("the clients query answers one row");
     return counted;
@@ -427,7 +435,7 @@ export async function getUserReport(options: {
     range,
     tasksCompleted: figures.completed,
     onTimeRate: figures.on_time_rate,
-    clientsServed: clients.clients_served ?? 0,
+    clientsServed: clients.clients_served,
     averageCompletionDays: figures.average_days,
     byPriority: figures.by_priority.map((row) => ({ priority: row.priority, ...breakdown(row) })),
     byClient: clients.by_client.map((row) => ({ client: { id: row.id, name: row.name }, ...breakdown(row) })),

@@ -363,6 +363,46 @@ describe("kept sign-offs of the user report", () => {
     return { firm, check, write };
   }
 
+  it("S-SCALE-12 today's sign-offs lift a client from below the window's top 20 into the answer's, and a client new today counts as served", async () => {
+    const db = ctx.database.db;
+    const firm = await insertFirm(db, { timeZone: "UTC" });
+    const user = await insertUser(db, { firmId: firm.id, role: "super_admin" });
+    const actor = { firmId: firm.id, userId: user.id, role: "super_admin" } as Actor;
+    const appDb = inFirm(ctx.appDatabase.db, firm.id);
+    const write = (text: string, values: unknown[]) =>
+      rawInFirm(ctx.appDatabase.db, firm.id).$client.query({ text, values });
+    const signOff = async (clientId: string, count: number, at: Date) =>
+      write(
+        `insert into tasks (id, firm_id, client_id, name, status, created_at, completed_at, completed_by, printed_name,
+                            signature, signature_sha256)
+         select gen_random_uuid(), $1, $2, 'Done ' || g, 'completed', $3::timestamptz - interval '1 day', $3, $4, 'Signer',
+                'data:image/png;base64,AA==', 'x'
+         from generate_series(1, $5::int) as g`,
+        [firm.id, clientId, at, user.id, count],
+      );
+    const clientIds: string[] = [];
+    for (let index = 0; index < 26; index++) {
+      clientIds.push((await insertClient(db, { firmId: firm.id, name: `Client ${index}` })).id);
+    }
+    // Before today: client i has 25 - i sign-offs (the last one none).
+    for (const [index, clientId] of clientIds.slice(0, 25).entries()) {
+      await signOff(clientId, 25 - index, new Date(Date.now() - 30 * HOUR));
+    }
+    const check = async () => {
+      const now = new Date();
+      const report = await getUserReport({ db: appDb, actor, userId: user.id, days: 7, now });
+      expect(report).toMatchObject((await reportCounted(firm.id, user.id, 7, now)) ?? {});
+      return report;
+    };
+    expect((await check()).clientsServed).toBe(25);
+    // Today: 30 more on the 25th (1 kept, below the top 20) and 2 on the one with none before.
+    await signOff(clientIds[24] ?? "", 30, new Date(Date.now() - 1000));
+    await signOff(clientIds[25] ?? "", 2, new Date(Date.now() - 1000));
+    const report = await check();
+    expect(report.clientsServed).toBe(26);
+    expect(report.byClient[0]?.client.id).toBe(clientIds[24]);
+  });
+
   it("S-SCALE-12 count the local days again when the firm's zone changes, and remake the report windows", async () => {
     // Ten days ago at noon UTC, 7:00 in New York: the same local date in both zones, so the
     // windows made in UTC would be read as they are in New York if the change left them.
