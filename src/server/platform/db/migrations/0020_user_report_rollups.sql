@@ -66,14 +66,7 @@ CREATE TYPE "sign_off_change" AS (
 -- a due date; the name is looked up for a new row), and moves a window's count of clients served
 -- when a client's row appears or empties. The caller holds the firm's lock.
 CREATE FUNCTION user_report_clients_apply(delta user_report_clients[]) RETURNS void LANGUAGE sql AS $$
-  WITH was AS (
-    -- Every part of one statement sees the rows as they were before it.
-    SELECT d.firm_id, d.user_id, d.days, coalesce(k.completed, 0) AS before, coalesce(k.completed, 0) + d.completed AS after
-    FROM unnest(delta) AS d
-    LEFT JOIN user_report_clients k
-      ON k.firm_id = d.firm_id AND k.user_id = d.user_id AND k.days = d.days AND k.client_id = d.client_id
-  ),
-  kept AS (
+  WITH kept AS (
     INSERT INTO user_report_clients AS k (firm_id, user_id, days, client_id, client_name, completed, on_time, with_due)
     SELECT d.firm_id, d.user_id, d.days, d.client_id,
            (SELECT cl.name FROM clients cl WHERE cl.firm_id = d.firm_id AND cl.id = d.client_id),
@@ -83,20 +76,28 @@ CREATE FUNCTION user_report_clients_apply(delta user_report_clients[]) RETURNS v
     ON CONFLICT (firm_id, user_id, days, client_id) DO UPDATE
     SET completed = k.completed + excluded.completed, on_time = k.on_time + excluded.on_time,
         with_due = k.with_due + excluded.with_due
+    RETURNING k.firm_id, k.user_id, k.days, k.client_id, k.completed AS after
+  ),
+  -- What a row held before is what it holds now less what was added: no second read of the table.
+  moved AS (
+    SELECT kept.firm_id, kept.user_id, kept.days, kept.after - d.completed AS before, kept.after
+    FROM kept
+    JOIN unnest(delta) AS d
+      ON d.firm_id = kept.firm_id AND d.user_id = kept.user_id AND d.days = kept.days AND d.client_id = kept.client_id
   )
   UPDATE user_report_windows AS w SET clients_served = w.clients_served + s.change
   FROM (
-    SELECT was.firm_id, was.user_id, was.days, sum(CASE WHEN was.before = 0 THEN 1 ELSE -1 END)::int AS change
-    FROM was
-    WHERE (was.before = 0) <> (was.after = 0)
-    GROUP BY was.firm_id, was.user_id, was.days
+    SELECT moved.firm_id, moved.user_id, moved.days, sum(CASE WHEN moved.before = 0 THEN 1 ELSE -1 END)::int AS change
+    FROM moved
+    WHERE (moved.before = 0) <> (moved.after = 0)
+    GROUP BY moved.firm_id, moved.user_id, moved.days
   ) AS s
   WHERE w.firm_id = s.firm_id AND w.user_id = s.user_id AND w.days = s.days;
 
   DELETE FROM user_report_clients AS k
   USING unnest(delta) AS d
-  WHERE k.firm_id = d.firm_id AND k.user_id = d.user_id AND k.days = d.days AND k.client_id = d.client_id
-    AND k.completed = 0;
+  WHERE k.firm_id = d.firm_id AND k.user_id = d.user_id AND k.days = d.days AND k.completed = 0
+    AND k.client_id = d.client_id;
 $$;
 --> statement-breakpoint
 -- Sign-off changes into the report windows already made: a change whose local day falls in a
@@ -286,7 +287,13 @@ BEGIN
       ) AS r
       WHERE r.first_day <= r.last_day
     ) AS s
-    JOIN tasks t ON t.firm_id = firm AND t.completed_by = member AND t.completed_at >= s.from_at AND t.completed_at < s.to_at
+    -- One range of the sign-offs index per span ("offset 0" keeps it so: joined, a plan may read
+    -- every sign-off of the user once and filter).
+    CROSS JOIN LATERAL (
+      SELECT t.client_id, t.due_date, t.completed_at FROM tasks t
+      WHERE t.firm_id = firm AND t.completed_by = member AND t.completed_at >= s.from_at AND t.completed_at < s.to_at
+      OFFSET 0
+    ) AS t
     GROUP BY s.days, t.client_id
   ) AS x
   WHERE x.completed <> 0 OR x.on_time <> 0 OR x.with_due <> 0;
