@@ -170,7 +170,7 @@ try {
     },
   ];
 
-  // The user report's windows (decision 0040): what the first report on a user costs (made from a
+  // The user report's windows (decision 0041): what the first report on a user costs (made from a
   // year of sign-offs) and what the first one of a new day costs (moved a day), timed apart from the
   // reads below, which find them made. Made as of yesterday, then moved to today.
   const windows = async (today: string) => {
@@ -238,7 +238,7 @@ try {
     ).rows;
     if (!head) throw new Error("no head row for the large firm's super admin");
     const range = [head.range_from, now];
-    // The kept sign-offs' bounds (decision 0040): the days before today, then today.
+    // The kept sign-offs' bounds (decision 0041): the days before today, then today.
     const kept = [large.firm.id, large.superAdmin.id, head.first_day, head.today, head.today_from, now];
     const cases: [string, unknown[]][] = [
       ["report_client_head", [large.firm.id, big.clientId, now, 365, null]],

@@ -4,7 +4,7 @@ import { apiGet, signInToLargeFirm, test } from "./fixtures";
 import { me, statValue } from "./reports-support";
 
 test.describe("the user audit of a large firm (10,000 clients)", () => {
-  test("S-SCALE-11 the super admin's year lists the top 20 clients and says of how many served", async ({ page }) => {
+  test("S-SCALE-13 the super admin's year lists the top 20 clients and says of how many served", async ({ page }) => {
     await signInToLargeFirm(page, "super_admin");
     const user = await me(page);
     // The seed's super admin signed off every completed task, on every client.

@@ -115,7 +115,7 @@ describe("plans as the app role, under row-level security", () => {
     expect(nodes.filter((node) => /Sort/.test(node["Node Type"]))).toEqual([]);
   });
 
-  it("S-SCALE-13 the user report and the profile read kept days by their key's range and only today's sign-offs, and the breakdown's top clients from their index", async () => {
+  it("S-SCALE-15 the user report and the profile read kept days by their key's range and only today's sign-offs, and the breakdown's top clients from their index", async () => {
     const now = new Date();
     const [bounds] = (
       await ctx.database.pool.query<{ first_day: string; today: string; today_from: Date; range_from: Date }>(

@@ -12,7 +12,7 @@ export const rangeFrom = (tz: string, now: string, days: string) =>
   `((date_trunc('day', ${now}::timestamptz at time zone ${tz}) - (${days}::int - 1) * interval '1 day') at time zone ${tz})`;
 
 /**
- * The range's bounds as select-list columns, for reading kept sign-offs (decision 0040): its start
+ * The range's bounds as select-list columns, for reading kept sign-offs (decision 0041): its start
  * (`range_from`), its first local day and today as dates (`first_day`, `today`, text so they never
  * pass through a JavaScript Date), and the instant today began (`today_from`). Every bound but
  * `now` is a local midnight: the days before today are kept whole, today is read live.

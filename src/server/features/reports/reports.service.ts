@@ -217,7 +217,7 @@ const topClients = (rows: string) =>
     from (select * from ${rows} order by completed desc, name, client_id limit ${userReportClientsListed}) x)`;
 
 /**
- * The clients served and the top 20 from the user's report window (decision 0040), kept as of
+ * The clients served and the top 20 from the user's report window (decision 0041), kept as of
  * today for the range's days before it, with today's sign-offs so far added: only clients among
  * the window's top 20 or served today can be in the answer's top 20, since today only adds.
  * `clients_served` is null when the window is not as of today (another reader moved it on at
@@ -283,7 +283,7 @@ const userReportClientsCounted = reportSql<ClientsServed>(
    select (select count(*) from g)::int as clients_served, ${topClients("named")} as by_client`,
 );
 
-/** Brings the user's report windows to today (decision 0040): true when they are as of it. */
+/** Brings the user's report windows to today (decision 0041): true when they are as of it. */
 const userReportWindowsTo = reportSql<{ ready: boolean }>(
   "report_user_windows_to",
   "select user_report_windows_to($1, $2, $3::date) as ready",

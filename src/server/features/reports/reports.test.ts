@@ -334,7 +334,7 @@ describe("reports", () => {
     );
   });
 
-  it("S-SCALE-11 the breakdown lists the 20 clients with the most completions, ties by name, beside the count of every client served", async () => {
+  it("S-SCALE-13 the breakdown lists the 20 clients with the most completions, ties by name, beside the count of every client served", async () => {
     const db = ctx.database.db;
     const gina = await insertUser(db, { firmId: world.firm.id, role: "user" });
     // "Client 01" has 24 completions, "Client 02" 23, … "Client 20" 5; "Client 00" and "Client 21"

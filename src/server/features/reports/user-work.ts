@@ -52,7 +52,7 @@ const openOnAssignedText = (task: string, p: Operands) =>
 
 /**
  * The user's sign-offs of a range as rows of (day, priority, completed, on_time, with_due, seconds):
- * the kept rows of the range's days before today (user_completion_days, decision 0040), then one
+ * the kept rows of the range's days before today (user_completion_days, decision 0041), then one
  * row per sign-off of today so far, from the sign-offs index. However many tasks the user signed
  * off, that is at most a row per day and priority and one day's work.
  */

@@ -9,7 +9,7 @@ import type { Actor } from "../../tenancy/actor";
 import { inFirm, rawInFirm } from "./firm-scope";
 
 /*
- * The user report's kept sign-offs (decision 0040): per user, local day and priority
+ * The user report's kept sign-offs (decision 0041): per user, local day and priority
  * (user_completion_days), and per report window and client as of a day (user_report_windows,
  * user_report_clients), kept by triggers on tasks, clients and firms and moved forward a day at a
  * time by the reports themselves. The report and the profile trust them, so after any sequence of
@@ -71,7 +71,7 @@ describe("kept sign-offs of the user report", () => {
       firmId,
     ]);
 
-  /** The user report's figures counted from the range's sign-offs, as the report answered them before 0040. */
+  /** The user report's figures counted from the range's sign-offs, as the report answered them before 0041. */
   const reportCounted = async (firmId: string, userId: string, days: ReportDays, now: Date) => {
     const [row] = await owner<Record<string, unknown>>(
       `with f as (select time_zone as tz,
@@ -183,7 +183,7 @@ describe("kept sign-offs of the user report", () => {
     return row;
   };
 
-  it("S-SCALE-12 equal a fresh count of the sign-offs, and the report and profile answer what counting the range gives, after any writes, zone changes and days passing", async () => {
+  it("S-SCALE-14 equal a fresh count of the sign-offs, and the report and profile answer what counting the range gives, after any writes, zone changes and days passing", async () => {
     const db = ctx.database.db;
     await fc.assert(
       fc.asyncProperty(
@@ -363,7 +363,7 @@ describe("kept sign-offs of the user report", () => {
     return { firm, check, write };
   }
 
-  it("S-SCALE-12 today's sign-offs lift a client from below the window's top 20 into the answer's, and a client new today counts as served", async () => {
+  it("S-SCALE-14 today's sign-offs lift a client from below the window's top 20 into the answer's, and a client new today counts as served", async () => {
     const db = ctx.database.db;
     const firm = await insertFirm(db, { timeZone: "UTC" });
     const user = await insertUser(db, { firmId: firm.id, role: "super_admin" });
@@ -403,7 +403,7 @@ describe("kept sign-offs of the user report", () => {
     expect(report.byClient[0]?.client.id).toBe(clientIds[24]);
   });
 
-  it("S-SCALE-12 count the local days again when the firm's zone changes, and remake the report windows", async () => {
+  it("S-SCALE-14 count the local days again when the firm's zone changes, and remake the report windows", async () => {
     // Ten days ago at noon UTC, 7:00 in New York: the same local date in both zones, so the
     // windows made in UTC would be read as they are in New York if the change left them.
     const noon = new Date(`${new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10)}T12:00:00Z`);
@@ -416,7 +416,7 @@ describe("kept sign-offs of the user report", () => {
     expect((await world.check()).tasksCompleted).toBe(1);
   });
 
-  it("S-SCALE-12 the comparison finds a sign-off edited without the maintenance", async () => {
+  it("S-SCALE-14 the comparison finds a sign-off edited without the maintenance", async () => {
     const noon = new Date(`${new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10)}T12:00:00Z`);
     const world = await zoneChangeWorld(new Date(noon.getTime() + 2 * 86_400_000), [noon]);
     await world.check();

@@ -431,7 +431,7 @@ export const pendingDueCounts = pgTable(
 /**
  * Each user's sign-offs per local day of the firm's zone and priority: how many, how many by their
  * due date, how many had one, and the seconds from creation to completion they took in all. Kept by
- * triggers on tasks (decision 0040), so a user's figures over a range add up at most a row per day
+ * triggers on tasks (decision 0041), so a user's figures over a range add up at most a row per day
  * and priority, however many tasks were signed off. Rebuilt for a firm when its zone changes.
  */
 export const userCompletionDays = pgTable(
@@ -460,7 +460,7 @@ export const userCompletionDays = pgTable(
  * A user's report windows (the last 7, 30, 90 and 365 days) as of a local day `as_of`: their
  * days before it, [as_of - days + 1, as_of - 1], with how many clients had a sign-off then. Made by
  * the first report on the user and moved forward by the first one of each later day (decision
- * 0040); today's sign-offs are read live beside them.
+ * 0041); today's sign-offs are read live beside them.
  */
 export const userReportWindows = pgTable(
   "user_report_windows",

@@ -56,7 +56,7 @@ CREATE POLICY "firm_isolation" ON "user_report_clients"
   USING (firm_id = nullif(current_setting('tendwell.firm_id', true), '')::uuid);
 --> statement-breakpoint
 -- One sign-off a statement on tasks added (sign 1) or took away (sign -1): a new row signed off, or
--- an old one that was (decision 0040).
+-- an old one that was (decision 0041).
 CREATE TYPE "sign_off_change" AS (
   firm_id uuid, user_id uuid, client_id uuid, priority text, due_date timestamptz, created_at timestamptz,
   completed_at timestamptz, sign integer
@@ -232,7 +232,7 @@ $$;
 CREATE TRIGGER firms_time_zone_rollups AFTER UPDATE OF time_zone ON "firms"
   FOR EACH ROW WHEN (OLD.time_zone IS DISTINCT FROM NEW.time_zone) EXECUTE FUNCTION firms_time_zone_rollups();
 --> statement-breakpoint
--- Brings a user's report windows to the local day `today` (decision 0040) and says whether they
+-- Brings a user's report windows to the local day `today` (decision 0041) and says whether they
 -- are as of it. Made the first time (or after a year unread) from the sign-offs of the last 365
 -- days; after that, moving from day A to day B adds the sign-offs of the days that entered each
 -- window and takes away those of the days that left it: (B - A) days of the user's work per
