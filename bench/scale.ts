@@ -156,7 +156,9 @@ try {
       path: (firm) => `/api/reports/clients/${firm.clientId}?days=365`,
       what: "client report, 365 days (the busiest client)",
     },
+    { path: (firm) => `/api/reports/users/${firm.adminId}?days=7`, what: "user report, 7 days (the super admin)" },
     { path: (firm) => `/api/reports/users/${firm.adminId}?days=30`, what: "user report, 30 days (the super admin)" },
+    { path: (firm) => `/api/reports/users/${firm.adminId}?days=90`, what: "user report, 90 days (the super admin)" },
     { path: (firm) => `/api/reports/users/${firm.adminId}?days=365`, what: "user report, 365 days (the super admin)" },
     // The profile counts a user's work as the user report does (S-EDGE-03).
     {
@@ -174,6 +176,31 @@ try {
       asUser: true,
     },
   ];
+
+  // The user report's windows (decision 0041): what the first report on a user costs (made from a
+  // year of sign-offs) and what the first one of a new day costs (moved a day), timed apart from the
+  // reads below, which find them made. Made as of yesterday, then moved to today.
+  const windows = async (today: string) => {
+    const start = performance.now();
+    await database.pool.query("select user_report_windows_to($1, $2, $3::date)", [
+      large.firm.id,
+      large.superAdmin.id,
+      today,
+    ]);
+    return performance.now() - start;
+  };
+  const [days] = (
+    await database.pool.query<{ today: string; yesterday: string }>(
+      `select (now() at time zone time_zone)::date::text as today, ((now() at time zone time_zone)::date - 1)::text as yesterday
+       from firms where id = $1`,
+      [large.firm.id],
+    )
+  ).rows;
+  if (!days) throw new Error("no firm row for the large firm");
+  const made = await windows(days.yesterday);
+  const moved = await windows(days.today);
+  const windowTimes = `The super admin's report windows: made from a year of sign-offs in ${made.toFixed(0)} ms, moved a day in ${moved.toFixed(1)} ms.`;
+  console.error(windowTimes);
 
   const table: string[] = [];
   for (const read of reads) {
@@ -203,26 +230,38 @@ try {
   {
     const now = new Date();
     const [head] = (
-      await database.pool.query<{ time_zone: string; range_from: Date }>(
-        `select time_zone, range_from from (${reportStatements.report_user_head}) h`,
-        [large.firm.id, large.superAdmin.id, now, 365],
-      )
+      await database.pool.query<{
+        time_zone: string;
+        range_from: Date;
+        first_day: string;
+        today: string;
+        today_from: Date;
+      }>(`select time_zone, range_from, first_day, today, today_from from (${reportStatements.report_user_head}) h`, [
+        large.firm.id,
+        large.superAdmin.id,
+        now,
+        365,
+      ])
     ).rows;
     if (!head) throw new Error("no head row for the large firm's super admin");
     const range = [head.range_from, now];
+    // The kept sign-offs' bounds (decision 0041): the days before today, then today.
+    const kept = [large.firm.id, large.superAdmin.id, head.first_day, head.today, head.today_from, now];
     const cases: [string, unknown[]][] = [
       ["report_client_head", [large.firm.id, big.clientId, now, 365, null]],
       ["report_client_figures", [large.firm.id, big.clientId, ...range, head.time_zone, "week"]],
       ["report_client_history", [large.firm.id, big.clientId, ...range]],
       ["report_user_head", [large.firm.id, large.superAdmin.id, now, 365]],
-      ["report_user_figures", [large.firm.id, large.superAdmin.id, ...range, head.time_zone, "week"]],
+      ["report_user_figures", [...kept, head.range_from, head.time_zone, "week"]],
+      ["report_user_clients", [large.firm.id, large.superAdmin.id, 365, head.today, head.today_from, now]],
+      ["report_user_clients_counted", [large.firm.id, large.superAdmin.id, ...range]],
       [
         "report_user_completions",
         [large.firm.id, large.superAdmin.id, ...range, "infinity", "ffffffff-ffff-ffff-ffff-ffffffffffff", 10],
       ],
     ];
     const workCases: [string, unknown[]][] = [
-      ["user_work_signed_off", [large.firm.id, large.superAdmin.id, ...range]],
+      ["user_work_signed_off", kept],
       ["user_work_tasks", [large.firm.id, large.superAdmin.id, ...range]],
       ["user_work_open", [large.firm.id, large.user.id, now]],
       ["user_work_tasks", [large.firm.id, large.user.id, ...range]],
@@ -290,6 +329,7 @@ try {
   console.log("| request | demo firm ms p50 / p95 | large firm ms p50 / p95 | ratio of p50 | large answer |");
   console.log("| --- | --- | --- | --- | --- |");
   for (const row of table) console.log(row);
+  console.log(`\n${windowTimes}`);
   console.log(
     `\nSequential scans of ${watchedTables.join(" and ")} by the demo firm's reads: ${JSON.stringify(scans)}`,
   );

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { floorStatements } from "../bench/floor-statements";
+import { reportStatements } from "../src/server/features/reports/reports.service";
+import { userWorkStatements } from "../src/server/features/reports/user-work";
 import { insertClient, insertTask } from "../src/server/seed/factories";
 import { type SeededFirm, seedFirm } from "./fixtures";
 import { type PlanNode, planNodes } from "./query-plans";
@@ -94,5 +96,54 @@ describe("plans as the app role, under row-level security", () => {
     expect(scan?.["Index Name"]).toBe("tasks_firm_id_status_due_date_created_at_id_idx");
     expect(scan?.["Index Cond"]).toContain("due_date <");
     expect(nodes.filter((node) => /Sort/.test(node["Node Type"]))).toEqual([]);
+  });
+
+  it("S-SCALE-15 the user report and the profile read kept days by their key's range and only today's sign-offs, and the breakdown's top clients from their index", async () => {
+    const now = new Date();
+    const [bounds] = (
+      await ctx.database.pool.query<{ first_day: string; today: string; today_from: Date; range_from: Date }>(
+        `select ((now() at time zone 'UTC')::date - 364)::text as first_day, (now() at time zone 'UTC')::date::text as today,
+                date_trunc('day', now() at time zone 'UTC') at time zone 'UTC' as today_from,
+                (date_trunc('day', now() at time zone 'UTC') - interval '364 days') at time zone 'UTC' as range_from`,
+      )
+    ).rows;
+    if (!bounds) throw new Error("no bounds");
+    const user = world.users.admin.id;
+    const kept = [world.firm.id, user, bounds.first_day, bounds.today, bounds.today_from, now];
+    const readsKeptDays = (nodes: PlanNode[]) => {
+      const days = nodes.find((node) => node["Relation Name"] === "user_completion_days");
+      expect(days?.["Index Name"]).toBe("user_completion_days_pkey");
+      expect(days?.["Index Cond"]).toMatch(/day >= .*day < /s);
+    };
+    // Today's sign-offs, and no other, are read from the sign-offs index: both ends are its conditions.
+    const readsToday = (nodes: PlanNode[]) => {
+      const scans = nodes.filter((node) => node["Relation Name"] === "tasks");
+      expect(scans.length).toBeGreaterThan(0);
+      for (const scan of scans) {
+        expect(scan["Index Name"]).toBe("tasks_firm_id_completed_by_sign_offs_idx");
+        expect(scan["Index Cond"]).toMatch(/completed_at >= .*completed_at <= /s);
+      }
+    };
+    const figures = await planOf(reportStatements.report_user_figures ?? "", [
+      ...kept,
+      bounds.range_from,
+      "UTC",
+      "week",
+    ]);
+    readsKeptDays(figures);
+    readsToday(figures);
+    const profile = await planOf(userWorkStatements.user_work_signed_off ?? "", kept);
+    readsKeptDays(profile);
+    readsToday(profile);
+    const clients = await planOf(reportStatements.report_user_clients ?? "", [
+      world.firm.id,
+      user,
+      365,
+      bounds.today,
+      bounds.today_from,
+      now,
+    ]);
+    readsToday(clients);
+    expect(clients.map((node) => node["Index Name"])).toContain("user_report_clients_top_idx");
   });
 });

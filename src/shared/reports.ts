@@ -112,6 +112,9 @@ export const completionSchema = z.object({
 });
 export type Completion = z.infer<typeof completionSchema>;
 
+/** The clients a user audit's breakdown lists at most: those with the most completions. */
+export const userReportClientsListed = 20;
+
 /** GET /api/reports/users/{id}: the user audit (S-REP-14..21), over the tasks completed in the range. */
 export const userReportSchema = z.object({
   user: z.object({
@@ -128,19 +131,26 @@ export const userReportSchema = z.object({
   tasksCompleted: z.number().int(),
   /** Completed on or before the due date, among the completed tasks that had one. */
   onTimeRate: rateSchema,
+  /** The clients with at least one completion of the range, however many `byClient` lists. */
   clientsServed: z.number().int(),
   averageCompletionDays: averageDaysSchema,
-  /** The performance breakdown: every priority (all three, zeros included), then each client served. */
+  /**
+   * The performance breakdown: every priority (all three, zeros included), then the clients served
+   * with the most completions, at most `userReportClientsListed` of them (ties by name, then id):
+   * a user who served thousands of clients would otherwise make a report of hundreds of kilobytes.
+   */
   byPriority: z.array(
     z.object({ priority: z.enum(taskPriorities), completed: z.number().int(), onTimeRate: rateSchema }),
   ),
-  byClient: z.array(
-    z.object({
-      client: z.object({ id: z.uuid(), name: z.string() }),
-      completed: z.number().int(),
-      onTimeRate: rateSchema,
-    }),
-  ),
+  byClient: z
+    .array(
+      z.object({
+        client: z.object({ id: z.uuid(), name: z.string() }),
+        completed: z.number().int(),
+        onTimeRate: rateSchema,
+      }),
+    )
+    .max(userReportClientsListed),
   /** The 10 most recent completions, newest first (S-CONST-25). */
   recentCompletions: z.array(completionSchema).max(10),
   series: z.array(

@@ -353,9 +353,17 @@ function PerformanceBreakdown({ report }: { report: UserReport }) {
               ))}
             </tbody>
           </table>
+          {/* The answer lists the top clients only (userReportClientsListed); the count says how many served. */}
+          {report.clientsServed > byClient.length && (
+            <p className="text-xs text-muted-foreground" data-testid="clients-listed">
+              Top {formatCount(byClient.length)} of {formatCount(report.clientsServed)} clients served
+            </p>
+          )}
           {byClient.length > clientRowsShown && !showAll && (
             <Button variant="ghost" size="sm" className="self-start" onClick={() => setShowAll(true)}>
-              Show all {formatCount(byClient.length)} clients
+              {report.clientsServed > byClient.length
+                ? `Show the top ${formatCount(byClient.length)} clients`
+                : `Show all ${formatCount(byClient.length)} clients`}
             </Button>
           )}
         </div>

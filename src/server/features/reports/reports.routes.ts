@@ -1,6 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { isoDateIn } from "../../../shared/dates";
-import { clientReportSchema, type ReportRange, reportQuerySchema, userReportSchema } from "../../../shared/reports";
+import {
+  clientReportSchema,
+  type ReportRange,
+  reportQuerySchema,
+  userReportClientsListed,
+  userReportSchema,
+} from "../../../shared/reports";
 import { csvDate, fileSlug, sendCsv, sendCsvStream, toCsv, wantsCsv } from "../../platform/csv/csv";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
 import { requireActor } from "../../tenancy/actor";
@@ -75,7 +81,8 @@ export function reportsRoutes(app: FastifyInstance) {
       schema: {
         summary:
           "A user's audit over the tasks they completed in the last `days` days of the firm's time zone (7, 30, 90 " +
-          "or 365; default 30): rates, breakdowns by priority and client, the 10 most recent completions and a series " +
+          `or 365; default 30): rates, breakdowns by priority and by the ${userReportClientsListed} clients with the most completions (of ` +
+          "`clientsServed`), the 10 most recent completions and a series " +
           "(a user: only themselves, others are 403; another firm's user is 404)." +
           `${csvNote}: one row per completion of the range`,
         params: idParams("User"),

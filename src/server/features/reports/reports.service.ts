@@ -1,5 +1,12 @@
 import { scopeOf } from "../../../shared/permissions";
-import type { ClientReport, Completion, ReportDays, ReportRange, UserReport } from "../../../shared/reports";
+import {
+  type ClientReport,
+  type Completion,
+  type ReportDays,
+  type ReportRange,
+  type UserReport,
+  userReportClientsListed,
+} from "../../../shared/reports";
 import type { Role } from "../../../shared/roles";
 import { type StoredTaskStatus, type TaskPriority, taskStatus } from "../../../shared/tasks";
 import type { Database } from "../../platform/db/database";
@@ -7,8 +14,8 @@ import { preparedSql } from "../../platform/db/prepared";
 import { AppError } from "../../platform/errors";
 import type { Actor } from "../../tenancy/actor";
 import { assignedUserOf, overdueText, visibleClientText } from "../../tenancy/scopes";
-import { rangeFrom, rangeOf } from "./report-range";
-import { averageDaysText, signedOffText, userOpenWork } from "./user-work";
+import { type RangeBounds, rangeBounds, rangeFrom, rangeOf } from "./report-range";
+import { averageDaysText, signedOffText, signOffDaysText, userOpenWork } from "./user-work";
 
 /*
  * The client and user audits (S-REP-07..21, issue 9; docs/design/reports-api.md). Every figure is
@@ -130,25 +137,26 @@ const clientReportHistory = reportSql<HistoryRow>(
 // -------------------------------------------------------------------------------------------
 // User audit
 
-const userReportHead = reportSql<{
-  id: string;
-  username: string;
-  full_name: string;
-  email: string | null;
-  role: Role;
-  disabled: boolean;
-  created_at: Date;
-  assigned_clients: number;
-  time_zone: string;
-  range_from: Date;
-}>(
+const userReportHead = reportSql<
+  {
+    id: string;
+    username: string;
+    full_name: string;
+    email: string | null;
+    role: Role;
+    disabled: boolean;
+    created_at: Date;
+    assigned_clients: number;
+    time_zone: string;
+  } & RangeBounds
+>(
   "report_user_head",
   `select u.id, u.username, u.full_name, u.email, u.role, u.disabled_at is not null as disabled, u.created_at,
           -- Archived clients leave the count, as they leave the profile and every list.
           (select count(*) from user_clients uc
            join clients c on c.firm_id = uc.firm_id and c.id = uc.client_id and c.archived_at is null
            where uc.firm_id = u.firm_id and uc.user_id = u.id)::int as assigned_clients,
-          f.time_zone, ${rangeFrom("f.time_zone", "$3", "$4")} as range_from
+          f.time_zone, ${rangeBounds("f.time_zone", "$3", "$4")}
    from users u join firms f on f.id = u.firm_id
    where u.firm_id = $1 and u.id = $2`,
 );
@@ -168,48 +176,117 @@ type Breakdown = { completed: number; on_time_rate: number | null };
 const userReportFigures = reportSql<{
   completed: number;
   on_time_rate: number | null;
-  clients_served: number;
   average_days: number | null;
   by_priority: (Breakdown & { priority: TaskPriority })[];
-  by_client: (Breakdown & { id: string; name: string })[];
   series: { start: string; completed: number; onTime: number; late: number }[];
 }>(
   "report_user_figures",
-  // One pass over the completions, grouped four ways at once (the total, per priority, per client,
-  // per bucket); everything else is read from those few rows.
+  // The kept days and today's sign-offs (signOffDaysText), grouped three ways at once (the total,
+  // per priority, per bucket): a few hundred rows at most, however many sign-offs.
+  // $1 firm, $2 user, $3 first day, $4 today, $5 today's start, $6 now, $7 range start, $8 zone, $9 unit.
   `with g as (
-     select grouping(priority) = 0 as per_priority, grouping(client_id) = 0 as per_client,
-            grouping(bucket) = 0 as per_bucket, priority, client_id, bucket,
-            count(*)::int as completed,
-            (count(*) filter (where completed_at <= due_date))::int as on_time,
-            (count(*) filter (where completed_at > due_date))::int as late,
-            count(due_date)::int as with_due,
-            sum(extract(epoch from (completed_at - created_at))) as seconds
-     from (select priority, client_id, ${bucketOf("completed_at", "$5", "$6")} as bucket, due_date, created_at, completed_at
-           from (${completionsOfRange}) c) t
-     group by grouping sets ((), (priority), (client_id), (bucket))
+     select grouping(priority) = 0 as per_priority, grouping(bucket) = 0 as per_bucket, priority, bucket,
+            sum(completed)::int as completed, sum(on_time)::int as on_time, sum(with_due)::int as with_due,
+            sum(seconds) as seconds
+     from (select r.*, date_trunc($9, r.day::timestamp)::date as bucket
+           from (${signOffDaysText({ firm: "$1", user: "$2", firstDay: "$3", today: "$4", todayFrom: "$5", now: "$6" })}) r) t
+     group by grouping sets ((), (priority), (bucket))
    ),
-   total as (select * from g where not per_priority and not per_client and not per_bucket)
+   total as (select * from g where not per_priority and not per_bucket)
    select coalesce(total.completed, 0) as completed,
           ${rate("total.on_time", "total.with_due")} as on_time_rate,
-          (select count(*) from g where per_client)::int as clients_served,
           ${averageDaysText("total.seconds", "coalesce(total.completed, 0)")} as average_days,
           (select json_agg(json_build_object('priority', p.priority, 'completed', coalesce(x.completed, 0),
                                              'on_time_rate', ${rate("x.on_time", "x.with_due")}) order by p.ord)
            from unnest(array['low', 'medium', 'high']) with ordinality as p(priority, ord)
            left join g x on x.per_priority and x.priority = p.priority) as by_priority,
-          -- Each name is its own index lookup: as a join, the generic plan hashes the whole
-          -- clients table, every firm's, for a firm that served a handful.
-          (select coalesce(json_agg(json_build_object('id', x.client_id, 'name', x.name, 'completed', x.completed,
-                                                      'on_time_rate', ${rate("x.on_time", "x.with_due")})
-                                    order by x.completed desc, x.name, x.client_id), '[]')
-           from (select g.*, (select c.name from clients c where c.firm_id = $1 and c.id = g.client_id) as name
-                 from g where g.per_client) x) as by_client,
           (select json_agg(json_build_object('start', b.start, 'completed', coalesce(x.completed, 0),
-                                             'onTime', coalesce(x.on_time, 0), 'late', coalesce(x.late, 0))
+                                             'onTime', coalesce(x.on_time, 0), 'late', coalesce(x.with_due - x.on_time, 0))
                            order by b.start)
-           from (${buckets("$3", "$4", "$5", "$6")}) b left join g x on x.per_bucket and x.bucket = b.start) as series
+           from (${buckets("$7", "$6", "$8", "$9")}) b left join g x on x.per_bucket and x.bucket = b.start) as series
    from (select 1) as one left join total on true`,
+);
+
+type ClientsServed = { clients_served: number; by_client: (Breakdown & { id: string; name: string })[] };
+
+/** The breakdown's top clients as JSON, from rows of (client_id, name, completed, on_time, with_due) named `rows`. */
+const topClients = (rows: string) =>
+  `(select coalesce(json_agg(json_build_object('id', x.client_id, 'name', x.name, 'completed', x.completed,
+                                               'on_time_rate', ${rate("x.on_time", "x.with_due")})
+                             order by x.completed desc, x.name, x.client_id), '[]')
+    from (select * from ${rows} order by completed desc, name, client_id limit ${userReportClientsListed}) x)`;
+
+/**
+ * The clients served and the top 20 from the user's report window (decision 0041), kept as of
+ * today for the range's days before it, with today's sign-offs so far added: only clients among
+ * the window's top 20 or served today can be in the answer's top 20, since today only adds.
+ * `clients_served` is null when the window is not as of today (another reader moved it on at
+ * midnight, or the report is for another day): the caller then counts from the sign-offs.
+ * $1 firm, $2 user, $3 days, $4 today, $5 today's start, $6 now.
+ */
+const userReportClients = reportSql<Omit<ClientsServed, "clients_served"> & { clients_served: number | null }>(
+  "report_user_clients",
+  `with w as (
+     select clients_served from user_report_windows
+     where firm_id = $1 and user_id = $2 and days = $3 and as_of = $4::date
+   ),
+   -- Today's sign-offs, read apart from their grouping so that nothing asks the scan for client order.
+   today as materialized (
+     select t.client_id, t.completed_at, t.due_date
+     from tasks t where ${signedOffText("t", { firm: "$1", user: "$2", from: "$5", to: "$6" })}
+   ),
+   live as (
+     select client_id, count(*)::int as completed, (count(*) filter (where completed_at <= due_date))::int as on_time,
+            count(due_date)::int as with_due
+     from today group by client_id
+   ),
+   top as (
+     select k.client_id, k.client_name, k.completed, k.on_time, k.with_due from user_report_clients k
+     where k.firm_id = $1 and k.user_id = $2 and k.days = $3
+     order by k.completed desc, k.client_name, k.client_id limit ${userReportClientsListed}
+   ),
+   candidates as (
+     select top.client_id, false as new_today, top.client_name as name,
+            top.completed + coalesce(l.completed, 0) as completed, top.on_time + coalesce(l.on_time, 0) as on_time,
+            top.with_due + coalesce(l.with_due, 0) as with_due
+     from top left join live l on l.client_id = top.client_id
+     union all
+     -- Today's other clients, each with its kept row by key if it has one ("offset 0" keeps the
+     -- lookup per client: joined, a plan may read the whole window to hash it).
+     select l.client_id, k.client_id is null,
+            coalesce(k.client_name, (select cl.name from clients cl where cl.firm_id = $1 and cl.id = l.client_id)),
+            coalesce(k.completed, 0) + l.completed, coalesce(k.on_time, 0) + l.on_time, coalesce(k.with_due, 0) + l.with_due
+     from live l
+     left join lateral (
+       select k.client_id, k.client_name, k.completed, k.on_time, k.with_due from user_report_clients k
+       where k.firm_id = $1 and k.user_id = $2 and k.days = $3 and k.client_id = l.client_id offset 0
+     ) k on true
+     where l.client_id not in (select top.client_id from top)
+   )
+   select ((select clients_served from w) + (select count(*) from candidates where new_today))::int as clients_served,
+          ${topClients("candidates")} as by_client`,
+);
+
+/**
+ * The same figures counted from the sign-offs themselves, for a report whose window is not kept as
+ * of its today: it reads every sign-off of the range. $1 firm, $2 user, $3 from, $4 now.
+ */
+const userReportClientsCounted = reportSql<ClientsServed>(
+  "report_user_clients_counted",
+  `with g as (
+     select t.client_id, count(*)::int as completed, (count(*) filter (where t.completed_at <= t.due_date))::int as on_time,
+            count(t.due_date)::int as with_due
+     from tasks t where ${signedOffText("t", { firm: "$1", user: "$2", from: "$3", to: "$4" })}
+     group by t.client_id
+   ),
+   named as (select g.*, (select c.name from clients c where c.firm_id = $1 and c.id = g.client_id) as name from g)
+   select (select count(*) from g)::int as clients_served, ${topClients("named")} as by_client`,
+);
+
+/** Brings the user's report windows to today (decision 0041): true when they are as of it. */
+const userReportWindowsTo = reportSql<{ ready: boolean }>(
+  "report_user_windows_to",
+  "select user_report_windows_to($1, $2, $3::date) as ready",
 );
 
 type CompletionRow = {
@@ -318,10 +395,29 @@ export async function getUserReport(options: {
   const { now = new Date() } = options;
   const { head, values } = await userScope({ ...options, now });
   const range = rangeOf(options.days, head.range_from, now, head.time_zone);
-  const [[figures], recent, open] = await Promise.all([
-    userReportFigures(options.db, [...values, head.time_zone, range.bucket]),
-    userCompletionsPage(options.db, [...values, "infinity", maxUuid, recentCompletionsLimit]),
-    userOpenWork({ db: options.db, firmId: options.actor.firmId, userId: head.id, now }),
+  const { db, actor } = options;
+  const today = [head.today, head.today_from, now];
+  const clientsOf = async (): Promise<ClientsServed> => {
+    const [windows] = await userReportWindowsTo(db, [actor.firmId, head.id, head.today]);
+    const [kept] = windows?.ready ? await userReportClients(db, [actor.firmId, head.id, options.days, ...today]) : [];
+    if (kept && kept.clients_served !== null) return { clients_served: kept.clients_served, by_client: kept.by_client };
+    const [counted] = await userReportClientsCounted(db, values);
+    if (!counted) throw new Error("the clients query answers one row");
+    return counted;
+  };
+  const [[figures], clients, recent, open] = await Promise.all([
+    userReportFigures(db, [
+      actor.firmId,
+      head.id,
+      head.first_day,
+      ...today,
+      head.range_from,
+      head.time_zone,
+      range.bucket,
+    ]),
+    clientsOf(),
+    userCompletionsPage(db, [...values, "infinity", maxUuid, recentCompletionsLimit]),
+    userOpenWork({ db, firmId: actor.firmId, userId: head.id, now }),
   ]);
   if (!figures) throw new Error("the figures query answers one row");
   const breakdown = (row: Breakdown) => ({ completed: row.completed, onTimeRate: row.on_time_rate });
@@ -339,10 +435,10 @@ export async function getUserReport(options: {
     range,
     tasksCompleted: figures.completed,
     onTimeRate: figures.on_time_rate,
-    clientsServed: figures.clients_served,
+    clientsServed: clients.clients_served,
     averageCompletionDays: figures.average_days,
     byPriority: figures.by_priority.map((row) => ({ priority: row.priority, ...breakdown(row) })),
-    byClient: figures.by_client.map((row) => ({ client: { id: row.id, name: row.name }, ...breakdown(row) })),
+    byClient: clients.by_client.map((row) => ({ client: { id: row.id, name: row.name }, ...breakdown(row) })),
     recentCompletions: recent.map(toCompletion),
     series: figures.series,
     ...open,

@@ -334,6 +334,46 @@ describe("reports", () => {
     );
   });
 
+  it("S-SCALE-13 the breakdown lists the 20 clients with the most completions, ties by name, beside the count of every client served", async () => {
+    const db = ctx.database.db;
+    const gina = await insertUser(db, { firmId: world.firm.id, role: "user" });
+    // "Client 01" has 24 completions, "Client 02" 23, … "Client 20" 5; "Client 00" and "Client 21"
+    // also have 5, so the 20th place goes to the first of three by name; two more have 1 each.
+    const counts: [string, number][] = Array.from({ length: 20 }, (_, index) => [
+      `Client ${String(index + 1).padStart(2, "0")}`,
+      24 - index,
+    ]);
+    counts.push(["Client 00", 5], ["Client 21", 5], ["Client 22", 1], ["Client 23", 1]);
+    const served: { id: string; name: string; completed: number }[] = [];
+    for (const [name, completed] of counts) {
+      served.push({ id: (await insertClient(db, { firmId: world.firm.id, name })).id, name, completed });
+    }
+    for (const client of served) {
+      await ctx.database.pool.query(
+        `insert into tasks (id, firm_id, client_id, name, status, created_at, completed_at, completed_by, printed_name, signature, signature_sha256)
+         select gen_random_uuid(), $1, $2, 'Done ' || g, 'completed', now() - interval '3 days', now() - interval '2 days',
+                $3, 'Gina', 'data:image/png;base64,AA==', 'x'
+         from generate_series(1, $4::int) as g`,
+        [world.firm.id, client.id, gina.id, client.completed],
+      );
+    }
+    const expected = [...served]
+      .sort((a, b) => b.completed - a.completed || (a.name < b.name ? -1 : 1))
+      .slice(0, 20)
+      .map((client) => ({
+        client: { id: client.id, name: client.name },
+        completed: client.completed,
+        onTimeRate: null,
+      }));
+    const report = (await (await asAdmin()).get(`/api/reports/users/${gina.id}?days=7`)).body as UserReport;
+    expect(report.clientsServed).toBe(24);
+    expect(report.tasksCompleted).toBe(served.reduce((sum, client) => sum + client.completed, 0));
+    expect(report.byClient).toEqual(expected);
+    // The download still has every completion.
+    const csv = await (await asAdmin()).get(`/api/reports/users/${gina.id}?days=7&format=csv`);
+    expect(parseCsv(csv.text)).toHaveLength(1 + report.tasksCompleted);
+  });
+
   describe("access", () => {
     it("a user reports only on assigned clients: another client is 404, like a missing one", async () => {
       const bob = await signIn(ctx.app, world.bob);

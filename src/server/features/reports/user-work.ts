@@ -9,7 +9,7 @@ import { type StoredTaskStatus, type TaskPriority, taskStatus } from "../../../s
 import type { Database } from "../../platform/db/database";
 import { preparedSql } from "../../platform/db/prepared";
 import { auditKeyText, overdueText } from "../../tenancy/scopes";
-import { rangeFrom, rangeOf } from "./report-range";
+import { type RangeBounds, rangeBounds, rangeOf } from "./report-range";
 
 /*
  * A user's work: one definition for the user's profile (GET /api/users/{id}/activity) and their
@@ -50,22 +50,38 @@ const openOnAssignedText = (task: string, p: Operands) =>
        join clients c on c.firm_id = uc.firm_id and c.id = uc.client_id and c.archived_at is null
        where uc.firm_id = ${p.firm} and uc.user_id = ${p.user}))`;
 
+/**
+ * The user's sign-offs of a range as rows of (day, priority, completed, on_time, with_due, seconds):
+ * the kept rows of the range's days before today (user_completion_days, decision 0041), then one
+ * row per sign-off of today so far, from the sign-offs index. However many tasks the user signed
+ * off, that is at most a row per day and priority and one day's work.
+ */
+export const signOffDaysText = (
+  p: Operands & { firstDay: string; today: string; todayFrom: string; now: string },
+) => `select d.day, d.priority, d.completed, d.on_time, d.with_due, d.seconds
+   from user_completion_days d
+   where d.firm_id = ${p.firm} and d.user_id = ${p.user} and d.day >= ${p.firstDay}::date and d.day < ${p.today}::date
+   union all
+   select ${p.today}::date, t.priority, 1, case when t.completed_at <= t.due_date then 1 else 0 end,
+          case when t.due_date is null then 0 else 1 end, extract(epoch from (t.completed_at - t.created_at))
+   from tasks t
+   where ${signedOffText("t", { firm: p.firm, user: p.user, from: p.todayFrom, to: p.now })}`;
+
 /** The mean days from creation to completion of `count` sign-offs taking `seconds` in all, rounded half up, never below 0. */
 export const averageDaysText = (seconds: string, count: string) =>
   `case when ${count} = 0 then null else greatest(0, round(${seconds} / ${count} / 86400))::int end`;
 
-const workRange = workSql<{ time_zone: string; range_from: Date }>(
+const workRange = workSql<{ time_zone: string } & RangeBounds>(
   "user_work_range",
-  `select f.time_zone, ${rangeFrom("f.time_zone", "$2", "$3")} as range_from from firms f where f.id = $1`,
+  `select f.time_zone, ${rangeBounds("f.time_zone", "$2", "$3")} from firms f where f.id = $1`,
 );
 
-/** $1 firm, $2 user, $3 from, $4 now: an index-only range of the sign-offs index. */
+/** $1 firm, $2 user, $3 first day, $4 today, $5 today's start, $6 now. */
 const signedOffTotals = workSql<{ completed: number; average_days: number | null }>(
   "user_work_signed_off",
-  `select count(*)::int as completed,
-          ${averageDaysText("sum(extract(epoch from (t.completed_at - t.created_at)))", "count(*)")} as average_days
-   from tasks t
-   where ${signedOffText("t", { firm: "$1", user: "$2", from: "$3", to: "$4" })}`,
+  `select coalesce(sum(r.completed), 0)::int as completed,
+          ${averageDaysText("sum(r.seconds)", "coalesce(sum(r.completed), 0)")} as average_days
+   from (${signOffDaysText({ firm: "$1", user: "$2", firstDay: "$3", today: "$4", todayFrom: "$5", now: "$6" })}) r`,
 );
 
 /**
@@ -115,10 +131,11 @@ const workTasks = workSql<WorkTaskRow>(
       from tasks t where ${openOnAssignedText("t", { firm: "$1", user: "$2" })}
       order by ${auditOrder("t")} limit ${activityTasksLimit})
    )
-   select mine.*, c.name as client_name
-   from mine join clients c on c.firm_id = $1 and c.id = mine.client_id
-   order by ${auditOrder("mine")}
-   limit ${activityTasksLimit}`,
+   -- Each name is its own index lookup, for the 200 kept: as a join, the generic plan hashes the
+   -- whole clients table, every firm's.
+   select first.*, (select c.name from clients c where c.firm_id = $1 and c.id = first.client_id) as client_name
+   from (select * from mine order by ${auditOrder("mine")} limit ${activityTasksLimit}) first
+   order by ${auditOrder("first")}`,
 );
 
 /** The open work of the user as of `now`: the figures both screens show next to the completions. */
@@ -150,7 +167,7 @@ export async function userWork(options: {
   if (!head) throw new Error("the actor's firm has no row");
   const values = [firmId, userId, head.range_from, now];
   const [[done], open, rows] = await Promise.all([
-    signedOffTotals(db, values),
+    signedOffTotals(db, [firmId, userId, head.first_day, head.today, head.today_from, now]),
     userOpenWork({ db, firmId, userId, now }),
     workTasks(db, values),
   ]);

@@ -17,6 +17,9 @@ const tenantTables = [
   "client_task_counts",
   "firm_work_counts",
   "pending_due_counts",
+  "user_completion_days",
+  "user_report_windows",
+  "user_report_clients",
 ];
 
 describe("migrations", () => {
@@ -58,6 +61,9 @@ describe("migrations", () => {
       "task_templates",
       "tasks",
       "user_clients",
+      "user_completion_days",
+      "user_report_clients",
+      "user_report_windows",
       "users",
     ]);
   });

@@ -4,10 +4,12 @@ import {
   bigint,
   boolean,
   check,
+  date,
   foreignKey,
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   pgView,
   primaryKey,
@@ -445,6 +447,101 @@ export const pendingDueCounts = pgTable(
     clients: integer("clients").notNull(),
   },
   (t) => [primaryKey({ name: "pending_due_counts_pkey", columns: [t.firmId, t.dueDate] })],
+);
+
+/**
+ * Each user's sign-offs per local day of the firm's zone and priority: how many, how many by their
+ * due date, how many had one, and the seconds from creation to completion they took in all. Kept by
+ * triggers on tasks (decision 0041), so a user's figures over a range add up at most a row per day
+ * and priority, however many tasks were signed off. Rebuilt for a firm when its zone changes.
+ */
+export const userCompletionDays = pgTable(
+  "user_completion_days",
+  {
+    firmId: firmId(),
+    userId: uuid("user_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    priority: text("priority", { enum: taskPriorities }).notNull(),
+    completed: integer("completed").notNull(),
+    onTime: integer("on_time").notNull(),
+    withDue: integer("with_due").notNull(),
+    seconds: numeric("seconds").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "user_completion_days_pkey", columns: [t.firmId, t.userId, t.day, t.priority] }),
+    foreignKey({
+      name: "user_completion_days_user_fk",
+      columns: [t.firmId, t.userId],
+      foreignColumns: [users.firmId, users.id],
+    }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * A user's report windows (the last 7, 30, 90 and 365 days) as of a local day `as_of`: their
+ * days before it, [as_of - days + 1, as_of - 1], with how many clients had a sign-off then. Made by
+ * the first report on the user and moved forward by the first one of each later day (decision
+ * 0041); today's sign-offs are read live beside them.
+ */
+export const userReportWindows = pgTable(
+  "user_report_windows",
+  {
+    firmId: firmId(),
+    userId: uuid("user_id").notNull(),
+    days: integer("days").notNull(),
+    asOf: date("as_of", { mode: "string" }).notNull(),
+    clientsServed: integer("clients_served").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "user_report_windows_pkey", columns: [t.firmId, t.userId, t.days] }),
+    foreignKey({
+      name: "user_report_windows_user_fk",
+      columns: [t.firmId, t.userId],
+      foreignColumns: [users.firmId, users.id],
+    }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * Per report window of a user, each client with sign-offs in it: how many, and how many of them by
+ * their due date among those with one. The client's name is kept beside them (a trigger on clients
+ * follows a rename), so the breakdown's top 20 are the first entries of one index in its order.
+ */
+export const userReportClients = pgTable(
+  "user_report_clients",
+  {
+    firmId: firmId(),
+    userId: uuid("user_id").notNull(),
+    days: integer("days").notNull(),
+    clientId: uuid("client_id").notNull(),
+    clientName: text("client_name").notNull(),
+    completed: integer("completed").notNull(),
+    onTime: integer("on_time").notNull(),
+    withDue: integer("with_due").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "user_report_clients_pkey", columns: [t.firmId, t.userId, t.days, t.clientId] }),
+    index("user_report_clients_top_idx").on(
+      t.firmId,
+      t.userId,
+      t.days,
+      sql`${t.completed} desc`,
+      t.clientName,
+      t.clientId,
+    ),
+    // A rename reaches every user's rows of the client.
+    index("user_report_clients_firm_id_client_id_idx").on(t.firmId, t.clientId),
+    foreignKey({
+      name: "user_report_clients_window_fk",
+      columns: [t.firmId, t.userId, t.days],
+      foreignColumns: [userReportWindows.firmId, userReportWindows.userId, userReportWindows.days],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "user_report_clients_client_fk",
+      columns: [t.firmId, t.clientId],
+      foreignColumns: [clients.firmId, clients.id],
+    }),
+  ],
 );
 
 /** The vendor's articles (not tenant data), upserted from content/blog at start. */
