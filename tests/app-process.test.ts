@@ -183,7 +183,8 @@ describe("the app process with card payments (decision 0025)", () => {
       });
       const response = await fetch(`${app.baseUrl}/api/billing/config`);
       expect(await response.json()).toEqual({ stripePublishableKey: stripeTestKeys.STRIPE_PUBLISHABLE_KEY });
-      expect(response.headers.get("content-security-policy")).toContain("script-src 'self' https://js.stripe.com");
+      const page = await fetch(`${app.baseUrl}/robots.txt`);
+      expect(page.headers.get("content-security-policy")).toContain("script-src 'self' https://js.stripe.com");
       expect(await app.stop()).toBe(0);
     } finally {
       await stripeApi.close();

@@ -12,6 +12,7 @@ import { useTestApp } from "./test-app";
  * id, rate-limit counters, lengths) are checked for their presence and form only.
  */
 
+/** A page's and a file's: helmet's, with the app's CSP. */
 const securityHeaders = {
   "content-security-policy":
     "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'none';img-src 'self' data:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';connect-src 'self'",
@@ -27,8 +28,13 @@ const securityHeaders = {
   "x-permitted-cross-domain-policies": "none",
   "x-xss-protection": "0",
 };
+/** An API answer's: nothing a browser could render, run, frame, sniff, keep or share (decision 0042). */
 const apiHeaders = {
-  ...securityHeaders,
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  "cross-origin-resource-policy": "same-origin",
+  "strict-transport-security": "max-age=31536000; includeSubDomains",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
   "cache-control": "no-store",
   "content-type": "application/json; charset=utf-8",
   "x-ratelimit-limit": "1000000",

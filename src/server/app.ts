@@ -31,7 +31,7 @@ import { isApiRequest, serializerCompiler, unacceptableInput, validatorCompiler 
 import { createLogger } from "./platform/logger";
 import { projectPaths } from "./platform/paths";
 import { registerRateLimit } from "./platform/rate-limit/rate-limit";
-import { securityHeaders } from "./platform/security-headers";
+import { apiSecurityHeaders, pageSecurityHeaders } from "./platform/security-headers";
 import { webRoutes } from "./platform/web/web.routes";
 import { registerIdempotency } from "./tenancy/idempotency";
 
@@ -61,14 +61,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Every answer's frame, in one hook: its request id, the security headers (worked out once at
-  // boot), no-store for API answers (they hold a firm's data: no browser or proxy may keep a
-  // copy), and, while closing, a 503 for any request that still arrives.
-  const headers = securityHeaders(config);
+  // boot: a page's, or the API's, which include no-store: an API answer holds a firm's data, and
+  // no browser or proxy may keep a copy), and, while closing, a 503 for any request that still arrives.
+  const pageHeaders = pageSecurityHeaders(config);
   let closing = false;
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
-    reply.headers(headers);
-    if (isApiRequest(request)) reply.header("cache-control", "no-store");
+    reply.headers(isApiRequest(request) ? apiSecurityHeaders : pageHeaders);
     if (closing) {
       done(new AppError("SERVICE_UNAVAILABLE", "The server is shutting down. Please try again in a moment."));
     } else {

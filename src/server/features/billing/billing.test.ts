@@ -87,8 +87,8 @@ describe("billing without Stripe (the embedded default)", () => {
     expect(days).toBeLessThanOrEqual(14);
   });
 
-  it("keeps the strict CSP: no Stripe origin anywhere", async () => {
-    const response = await apiClient(ctx.app).get("/api/billing/config");
+  it("keeps the pages' strict CSP: no Stripe origin anywhere", async () => {
+    const response = await apiClient(ctx.app).get("/robots.txt");
     expect(csp(response.headers)).not.toContain("stripe.com");
     expect(csp(response.headers)).toContain("script-src 'self';");
     expect(csp(response.headers)).not.toContain("frame-src");
@@ -246,8 +246,8 @@ describe("billing with Stripe (the real SDK against the local stand-in)", () => 
     expect(response.text).not.toMatch(/sk_test|whsec_/);
   });
 
-  it("the CSP admits Stripe's script, frames and API, and nothing else new", async () => {
-    const policy = csp((await apiClient(ctx.app).get("/api/billing/config")).headers);
+  it("the pages' CSP admits Stripe's script, frames and API, and nothing else new", async () => {
+    const policy = csp((await apiClient(ctx.app).get("/robots.txt")).headers);
     expect(policy).toContain("script-src 'self' https://js.stripe.com;");
     expect(policy).toContain("frame-src 'self' https://js.stripe.com https://hooks.stripe.com");
     expect(policy).toContain("connect-src 'self' https://api.stripe.com");
