@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import { reportStatements } from "../src/server/features/reports/reports.service";
 import { userWorkStatements } from "../src/server/features/reports/user-work";
@@ -28,6 +29,8 @@ const CLIENTS = Number(process.env.SCALE_CLIENTS ?? 10_000);
 const TASKS = Number(process.env.SCALE_TASKS ?? 1_000_000);
 const ROUNDS = Number(process.env.SCALE_ROUNDS ?? 30);
 const watchedTables = ["clients", "tasks"];
+/** What the first page of the task list may weigh as sent to a browser (decision 0035). */
+const FIRST_TASK_PAGE_BUDGET = 30 * 1024;
 
 type Firm = { label: string; cookie: string; userCookie: string; clientId: string; adminId: string; userId: string };
 type Read = { path: (firm: Firm) => string; what: string; asUser?: boolean };
@@ -70,6 +73,24 @@ try {
     if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${body}`);
     return { body, next: response.headers.get("x-next-cursor") };
   };
+  // What an answer weighs on the wire to a browser: Chromium asks for these encodings, and the
+  // app compresses a JSON answer over 1 KB (decision 0022).
+  const sentBytes = (path: string, cookie: string) =>
+    new Promise<number>((resolve, reject) => {
+      const request = http.get(
+        `${baseUrl}${path}`,
+        { headers: { cookie, "accept-encoding": "gzip, deflate, br, zstd" } },
+        (response) => {
+          let bytes = 0;
+          response.on("data", (chunk: Buffer) => {
+            bytes += chunk.length;
+          });
+          response.on("end", () => resolve(bytes));
+          response.on("error", reject);
+        },
+      );
+      request.on("error", reject);
+    });
   const busiestClient = async (cookie: string) => {
     const list = JSON.parse((await get("/api/clients?limit=500", cookie)).body) as {
       id: string;
@@ -118,6 +139,7 @@ try {
     return cursor ? `&cursor=${cursor}` : "";
   };
 
+  const firstTaskPage: Read = { path: () => "/api/tasks?limit=50", what: "task audit list, first page" };
   const reads: Read[] = [
     { path: () => "/api/clients?limit=50", what: "client list, first page" },
     {
@@ -131,7 +153,7 @@ try {
     { path: () => "/api/clients?limit=50&q=xylophone", what: "client search, no match" },
     { path: (firm) => `/api/clients/${firm.clientId}`, what: "client detail (the busiest client)" },
     { path: () => "/api/dashboard", what: "dashboard" },
-    { path: () => "/api/tasks?limit=50", what: "task audit list, first page" },
+    firstTaskPage,
     {
       path: (firm) => `/api/tasks?limit=50${deep(firm, "tasks")}`,
       what: "task audit list, the deepest page up to 100",
@@ -203,10 +225,13 @@ try {
   console.error(windowTimes);
 
   const table: string[] = [];
+  /** The large firm's first page of the task audit list as sent to a browser, in bytes. */
+  let firstTaskPageSent = 0;
   for (const read of reads) {
     const timings: Record<string, number[]> = { demo: [], large: [] };
-    const bytes: Record<string, number> = {};
-    for (const firm of [small, big]) bytes[firm.label] = (await get(read.path(firm), cookieOf(firm, read))).body.length;
+    const json = Buffer.byteLength((await get(read.path(big), cookieOf(big, read))).body);
+    const sent = await sentBytes(read.path(big), cookieOf(big, read));
+    if (read === firstTaskPage) firstTaskPageSent = sent;
     for (let round = 0; round < ROUNDS; round++) {
       for (const firm of round % 2 === 0 ? [small, big] : [big, small]) {
         const start = performance.now();
@@ -220,7 +245,7 @@ try {
       .path({ label: "", cookie: "", userCookie: "", clientId: "{id}", adminId: "{id}", userId: "{id}" })
       .replace(/&cursor=.*$/, "&cursor=…");
     table.push(
-      `| GET ${shown} (${read.what}) | ${s.toFixed(1)} / ${p95(timings.demo ?? []).toFixed(1)} | ${l.toFixed(1)} / ${p95(timings.large ?? []).toFixed(1)} | **${(l / s).toFixed(1)}** | ${kb(bytes.large ?? 0)} |`,
+      `| GET ${shown} (${read.what}) | ${s.toFixed(1)} / ${p95(timings.demo ?? []).toFixed(1)} | ${l.toFixed(1)} / ${p95(timings.large ?? []).toFixed(1)} | **${(l / s).toFixed(1)}** | ${kb(json)} / ${kb(sent)} |`,
     );
     console.error(`${read.what}: done`);
   }
@@ -326,7 +351,9 @@ try {
       `demo firm (36 clients) vs a firm of ${CLIENTS.toLocaleString("en")} clients and ${TASKS.toLocaleString("en")} tasks; ` +
       `median of ${ROUNDS} sequential requests each, alternating firms\n`,
   );
-  console.log("| request | demo firm ms p50 / p95 | large firm ms p50 / p95 | ratio of p50 | large answer |");
+  console.log(
+    "| request | demo firm ms p50 / p95 | large firm ms p50 / p95 | ratio of p50 | large answer: JSON / sent |",
+  );
   console.log("| --- | --- | --- | --- | --- |");
   for (const row of table) console.log(row);
   console.log(`\n${windowTimes}`);
@@ -334,6 +361,13 @@ try {
     `\nSequential scans of ${watchedTables.join(" and ")} by the demo firm's reads: ${JSON.stringify(scans)}`,
   );
   console.log(`\nThe reports' (365 days) and the searches' plans on the large firm:\n\n${plans.join("\n\n")}`);
+  console.log(
+    `\nThe large firm's first page of the task audit list: ${kb(firstTaskPageSent)} sent to a browser (at most ${kb(FIRST_TASK_PAGE_BUDGET)}).`,
+  );
+  if (firstTaskPageSent > FIRST_TASK_PAGE_BUDGET) {
+    console.error("The first page of the task list weighs more than its budget.");
+    process.exitCode = 1;
+  }
   if (Object.values(scans).some((count) => count > 0)) {
     console.error("A read scanned a business table sequentially: a query is not led by a firm_id index.");
     process.exitCode = 1;

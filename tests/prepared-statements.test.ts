@@ -1,6 +1,9 @@
+import { asc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { floorStatements } from "../bench/floor-statements";
+import type { Database } from "../src/server/platform/db/database";
 import { preparedStatement, preparedStatementNames } from "../src/server/platform/db/prepared";
+import { tasks } from "../src/server/platform/db/schema";
 import { insertTask } from "../src/server/seed/factories";
 import { apiClient } from "./api-client";
 import { type SeededFirm, seedFirm, signIn } from "./fixtures";
@@ -198,6 +201,41 @@ describe("prepared statements", () => {
     // One comparison of every statement, so a failure shows each text that moved at once.
     const sent = Object.fromEntries(Object.keys(floorStatements).map((name) => [name, texts.get(name)?.statement]));
     expect(sent).toEqual(floorStatements);
+  });
+
+  it("a prepared read's rows are the ones drizzle maps: keys in order, nulls, dates and mapped expressions", async () => {
+    await insertTask(ctx.database.db, {
+      firmId: world.firm.id,
+      clientId: world.assignedClient.id,
+      completed: { by: world.users.admin },
+    });
+    await insertTask(ctx.database.db, { firmId: world.firm.id, clientId: world.assignedClient.id, dueDate: null });
+    const build = (db: Database) =>
+      db
+        .select({
+          id: tasks.id,
+          name: tasks.name,
+          status: tasks.status,
+          dueDate: tasks.dueDate,
+          completedAt: tasks.completedAt,
+          completedBy: tasks.completedBy,
+          version: tasks.version,
+          signed: sql<boolean>`${tasks.signatureSha256} is not null`,
+          firmTasks: sql<number>`count(*) over ()`.mapWith(Number),
+          label: sql<string>`upper(${tasks.priority}::text)`.as("label"),
+        })
+        .from(tasks)
+        .where(eq(tasks.firmId, sql.placeholder("firmId")))
+        .orderBy(asc(tasks.id));
+    const statement = preparedStatement("test_row_mapping", build);
+    const ours = await statement(ctx.database.db).execute({ firmId: world.firm.id });
+    const drizzles = await build(ctx.database.db).execute({ firmId: world.firm.id });
+    expect(ours.length).toBeGreaterThanOrEqual(2);
+    expect(ours).toEqual(drizzles);
+    expect(ours.map((row) => Object.keys(row))).toEqual(drizzles.map((row) => Object.keys(row)));
+    expect(ours.some((row) => row.completedAt instanceof Date)).toBe(true);
+    expect(ours.some((row) => row.completedAt === null && row.dueDate === null)).toBe(true);
+    expect(ours.every((row) => typeof row.firmTasks === "number" && row.firmTasks === ours.length)).toBe(true);
   });
 
   it("two statements cannot share a name", () => {
