@@ -53,7 +53,7 @@ export default defineConfig({
       url: `http://127.0.0.1:${port}/api/health`,
       env: { ...appEnv, PORT: String(port), DATA_DIR: dataDir },
       reuseExistingServer: false,
-      // Writing the large firm takes a minute or two on a busy 2-core machine.
+      // Writing the large firm takes about 20 s on a quiet 2-core machine, longer on a busy one.
       timeout: 300_000,
       gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
     },
