@@ -27,7 +27,7 @@ import { watchDatabaseAvailability } from "./platform/db/availability";
 import type { DatabaseHandle } from "./platform/db/database";
 import { AppError, registerErrorHandler, sendFrameworkError } from "./platform/errors";
 import { healthRoutes } from "./platform/health/health.routes";
-import { isApiRequest, serializerCompiler, unacceptableInput, validatorCompiler } from "./platform/http";
+import { answerSerializerCompiler, isApiRequest, unacceptableInput, validatorCompiler } from "./platform/http";
 import { createLogger } from "./platform/logger";
 import { projectPaths } from "./platform/paths";
 import { registerRateLimit } from "./platform/rate-limit/rate-limit";
@@ -108,7 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook("onClose", async () => availability.stop());
   registerErrorHandler(app, { availability });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializerCompiler({ checkAnswers: config.env !== "production" }));
   await registerRateLimit(app, config);
   // Refused up front for every route, instead of failing at the database or in a schema.
   app.addHook("preValidation", (request, _reply, done) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { useTestApp } from "../../../tests/test-app";
-import { idParams, type ZodTypeProvider } from "./http";
+import { answerSerializerCompiler, idParams, type ZodTypeProvider } from "./http";
 
 const noteBody = z.strictObject({ text: z.string().min(1, "Text is required") });
 const noteAnswer = z.object({ id: z.uuid(), text: z.string() });
@@ -98,5 +98,25 @@ describe("routes declared with zod schemas", () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe("Text must be valid Unicode (it holds a lone surrogate)");
     expect((await put(`/api/test/notes/${id}`, { text: "a whole pair: 😀" })).statusCode).toBe(200);
+  });
+});
+
+describe("the answer serializer", () => {
+  const compile = (checkAnswers: boolean, schema: z.ZodType) =>
+    answerSerializerCompiler({ checkAnswers })({ schema, method: "GET", url: "/api/test", httpStatus: "200" });
+
+  it("in production writes the listed fields without parsing: no format check, nothing unlisted", () => {
+    const write = compile(false, noteAnswer);
+    expect(write({ id: "not-an-id", text: "x", passwordHash: "$argon2id$secret" })).toBe(
+      '{"id":"not-an-id","text":"x"}',
+    );
+  });
+
+  it("elsewhere parses each answer too, and refuses one the writer would write otherwise than zod reads it", () => {
+    expect(() => compile(true, noteAnswer)({ id: "not-an-id", text: "x" })).toThrow(/breaks its schema/);
+    // A transform changes the answer in zod's reading; the writer, knowing only types, does not.
+    const shouting = z.object({ text: z.string().transform((text) => text.toUpperCase()) });
+    expect(compile(false, shouting)({ text: "hi" })).toBe('{"text":"hi"}');
+    expect(() => compile(true, shouting)({ text: "hi" })).toThrow(/is written otherwise than its schema reads it/);
   });
 });
