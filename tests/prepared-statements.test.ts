@@ -1,9 +1,10 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { floorStatements } from "../bench/floor-statements";
 import type { Database } from "../src/server/platform/db/database";
 import { preparedStatement, preparedStatementNames } from "../src/server/platform/db/prepared";
-import { tasks } from "../src/server/platform/db/schema";
+import { tasks, users } from "../src/server/platform/db/schema";
 import { insertTask } from "../src/server/seed/factories";
 import { apiClient } from "./api-client";
 import { type SeededFirm, seedFirm, signIn } from "./fixtures";
@@ -236,6 +237,40 @@ describe("prepared statements", () => {
     expect(ours.some((row) => row.completedAt instanceof Date)).toBe(true);
     expect(ours.some((row) => row.completedAt === null && row.dueDate === null)).toBe(true);
     expect(ours.every((row) => typeof row.firmTasks === "number" && row.firmTasks === ours.length)).toBe(true);
+  });
+
+  it("a prepared read's nested objects are the ones drizzle maps, and a left-joined table's keeps drizzle's mapping", async () => {
+    const completer = alias(users, "completer");
+    const build = (db: Database) =>
+      db
+        .select({
+          signed: sql<boolean>`${tasks.signatureSha256} is not null`,
+          task: { id: tasks.id, dueDate: tasks.dueDate, completedAt: tasks.completedAt, version: tasks.version },
+          completerName: completer.fullName,
+          completer: { id: completer.id, createdAt: completer.createdAt },
+        })
+        .from(tasks)
+        .leftJoin(completer, and(eq(completer.firmId, tasks.firmId), eq(completer.id, tasks.completedBy)))
+        .where(eq(tasks.firmId, sql.placeholder("firmId")))
+        .orderBy(asc(tasks.id));
+    const withoutJoin = (db: Database) =>
+      db
+        .select({ task: { id: tasks.id, dueDate: tasks.dueDate }, name: tasks.name, more: { version: tasks.version } })
+        .from(tasks)
+        .where(eq(tasks.firmId, sql.placeholder("firmId")))
+        .orderBy(asc(tasks.id));
+    const values = { firmId: world.firm.id };
+    const nestedRows = await preparedStatement(
+      "test_nested_rows_of_one_table",
+      withoutJoin,
+    )(ctx.database.db).execute(values);
+    expect(nestedRows.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify(nestedRows)).toBe(JSON.stringify(await withoutJoin(ctx.database.db).execute(values)));
+    expect(nestedRows.every((row) => row.task.dueDate === null || row.task.dueDate instanceof Date)).toBe(true);
+    const joined = await preparedStatement("test_nested_joined", build)(ctx.database.db).execute(values);
+    expect(joined).toEqual(await build(ctx.database.db).execute(values));
+    expect(joined.some((row) => row.completer === null)).toBe(true);
+    expect(joined.some((row) => row.completer?.createdAt instanceof Date)).toBe(true);
   });
 
   it("two statements cannot share a name", () => {

@@ -1,4 +1,4 @@
-import { Column, is, noopDecoder, SQL, Subquery } from "drizzle-orm";
+import { Column, getTableName, is, noopDecoder, SQL, Subquery } from "drizzle-orm";
 import type { Database, QueryClient } from "./database";
 
 /*
@@ -78,37 +78,68 @@ export function plannedPerExecution<Statement>(
 /** What drizzle's node-postgres prepared query holds of a select: its fields, in column order. */
 type PreparedSelect = {
   fields?: { path: string[]; field: unknown }[];
+  joinsNotNullableMap?: Record<string, boolean>;
   customResultMapper?: (rows: unknown[][]) => unknown[];
 };
 
 type Decode = (value: unknown) => unknown;
+/** One column of a row: where it goes in the mapped row's object and how its value is decoded. */
+type ColumnPlan = { index: number; key: string; decode: Decode | undefined };
+/** A key of the mapped row: a column's value, or an object of columns (`task: taskColumns`). */
+type KeyPlan = { key: string; column: ColumnPlan } | { key: string; columns: ColumnPlan[] };
 
 /**
- * Gives a prepared select whose fields are all at the top level of its rows (every statement of
- * ours) a row mapper worked out once, from its fields: each column's key and its decoder, or none
- * where the value is kept as it comes (text, numbers, uuids). drizzle's own mapper asks every
+ * Gives a prepared select a row mapper worked out once, from its fields: each column's key (at
+ * the top of the row, or in a nested object such as `{ task: taskColumns }`) and its decoder, or
+ * none where the value is kept as it comes (text, numbers, uuids). drizzle's own mapper asks every
  * field of every row what kind of field it is, walking its class chain, and reduces into each
  * row: at a page of 50 clients it was the largest part of what the app's process spent over the
  * floor's (decision 0008). It reads drizzle's prepared query as it is (`fields`,
- * `customResultMapper`); tests/prepared-statements.test.ts compares the rows with drizzle's own. The rows are the same objects drizzle makes: the same
- * keys in the same order, null as null, each value through the same decoder.
+ * `joinsNotNullableMap`, `customResultMapper`); tests/prepared-statements.test.ts compares the rows
+ * with drizzle's own. The rows are the same objects drizzle makes: the same keys in the same order,
+ * null as null, each value through the same decoder. A select drizzle maps otherwise keeps
+ * drizzle's mapper: deeper nesting, or a nested object of a left-joined table, which drizzle makes
+ * null when all its columns are.
  */
 function mapRowsDirectly(statement: unknown): void {
   const select = statement as PreparedSelect;
-  const fields = select.fields;
-  if (!fields || select.customResultMapper || fields.some(({ path }) => path.length !== 1)) return;
-  const keys = fields.map(({ path }) => path[0] as string);
-  const decoders = fields.map(({ field }) => decoderOf(field));
-  const width = keys.length;
+  const { fields, joinsNotNullableMap } = select;
+  if (!fields || select.customResultMapper || fields.some(({ path }) => path.length > 2)) return;
+  const nested = fields.filter(({ path }) => path.length === 2);
+  if (
+    joinsNotNullableMap &&
+    nested.some(({ field }) => is(field, Column) && !joinsNotNullableMap[getTableName(field.table)])
+  )
+    return;
+  const plan: KeyPlan[] = [];
+  fields.forEach(({ path, field }, index) => {
+    const [key, nestedKey] = path as [string, string?];
+    const column = { index, key: nestedKey ?? key, decode: decoderOf(field) };
+    if (nestedKey === undefined) {
+      plan.push({ key, column });
+      return;
+    }
+    const group = plan.find((entry) => entry.key === key);
+    if (group && "columns" in group) group.columns.push(column);
+    else plan.push({ key, columns: [column] });
+  });
+  const columnValue = (row: unknown[], { index, decode }: ColumnPlan) => {
+    const value = row[index];
+    return value === null || decode === undefined ? value : decode(value);
+  };
   select.customResultMapper = (rows) => {
     const mapped = new Array<Record<string, unknown>>(rows.length);
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index] as unknown[];
       const result: Record<string, unknown> = {};
-      for (let column = 0; column < width; column++) {
-        const value = row[column];
-        const decode = decoders[column];
-        result[keys[column] as string] = value === null || decode === undefined ? value : decode(value);
+      for (const entry of plan) {
+        if ("column" in entry) {
+          result[entry.key] = columnValue(row, entry.column);
+          continue;
+        }
+        const object: Record<string, unknown> = {};
+        for (const column of entry.columns) object[column.key] = columnValue(row, column);
+        result[entry.key] = object;
       }
       mapped[index] = result;
     }
