@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import compress from "@fastify/compress";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { docsRoutes } from "./features/api-docs/docs.routes";
 import { assignmentsRoutes } from "./features/assignments/assignments.routes";
@@ -21,6 +20,7 @@ import { siteRoutes } from "./features/site/site.routes";
 import { tasksRoutes } from "./features/tasks/tasks.routes";
 import { templatesRoutes } from "./features/templates/templates.routes";
 import { usersRoutes } from "./features/users/users.routes";
+import { compressAnswer } from "./platform/compression";
 import type { Config } from "./platform/config";
 import { DRAIN_QUIET_MS, trackConnections } from "./platform/connection-drain";
 import { watchDatabaseAvailability } from "./platform/db/availability";
@@ -86,22 +86,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       maxMs: config.shutdownGraceMs,
     });
   });
-  app.addHook("onSend", (_request, reply, payload, done) => {
+  // The app's one onSend hook: while closing, the answer closes its connection; text answers of
+  // 1 KB or more travel compressed when the browser asks (platform/compression.ts, decision 0022).
+  app.addHook("onSend", (request, reply, payload, done) => {
     if (closing) reply.header("connection", "close");
-    done(null, payload);
+    compressAnswer(request, reply, payload, done);
   });
 
   // Request bodies are JSON only. text/plain is what a cross-site form can send without a CORS
   // preflight, so refusing it (415) is part of the CSRF defence (decision 0005).
   app.removeContentTypeParser("text/plain");
 
-  // HTML, JavaScript, CSS and other text travel brotli- or gzip-compressed when the browser asks
-  // (decision 0022). So do JSON answers over the plugin's 1 KB threshold (a client with its tasks,
-  // a signed task); the small ones, most of the API, go as they are.
-  await app.register(compress, {
-    encodings: ["br", "gzip"],
-    customTypes: /^(text\/|application\/(javascript|xml|manifest\+json)|image\/svg\+xml)/,
-  });
   // Whether the database answers: one warning when it goes and one when it returns, and a 503
   // with Retry-After for the requests that meet the outage (platform/db/availability).
   const availability = watchDatabaseAvailability({ pool: database.pool, log: app.log });
