@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, DrizzleQueryError, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { floorStatements } from "../bench/floor-statements";
@@ -271,6 +271,28 @@ describe("prepared statements", () => {
     expect(joined).toEqual(await build(ctx.database.db).execute(values));
     expect(joined.some((row) => row.completer === null)).toBe(true);
     expect(joined.some((row) => row.completer?.createdAt instanceof Date)).toBe(true);
+  });
+
+  it("a prepared read that fails rejects as drizzle's does: a DrizzleQueryError caused by PostgreSQL's error", async () => {
+    const build = (db: Database) =>
+      db
+        .select({ id: tasks.id, ratio: sql<number>`1 / (${tasks.version} - ${tasks.version})` })
+        .from(tasks)
+        .where(eq(tasks.firmId, sql.placeholder("firmId")));
+    const values = { firmId: world.firm.id };
+    const ours = await preparedStatement(
+      "test_failing_read",
+      build,
+    )(ctx.database.db)
+      .execute(values)
+      .catch((error: unknown) => error);
+    const drizzles = await build(ctx.database.db)
+      .execute(values)
+      .catch((error: unknown) => error);
+    expect(ours).toBeInstanceOf(DrizzleQueryError);
+    expect(drizzles).toBeInstanceOf(DrizzleQueryError);
+    expect((ours as DrizzleQueryError).cause).toMatchObject({ code: "22012" });
+    expect((ours as DrizzleQueryError).query).toBe((drizzles as DrizzleQueryError).query);
   });
 
   it("two statements cannot share a name", () => {

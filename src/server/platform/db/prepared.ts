@@ -1,4 +1,5 @@
-import { Column, getTableName, is, noopDecoder, SQL, Subquery } from "drizzle-orm";
+import { Column, DrizzleQueryError, fillPlaceholders, getTableName, is, noopDecoder, SQL, Subquery } from "drizzle-orm";
+import type pg from "pg";
 import type { Database, QueryClient } from "./database";
 
 /*
@@ -39,7 +40,7 @@ function builtOncePerDatabase<Statement>(
     let statement = byDatabase.get(db);
     if (statement === undefined) {
       statement = build(db).prepare(name);
-      mapRowsDirectly(statement);
+      runDirectly(statement);
       byDatabase.set(db, statement);
     }
     return statement;
@@ -75,11 +76,15 @@ export function plannedPerExecution<Statement>(
   return builtOncePerDatabase("", build);
 }
 
-/** What drizzle's node-postgres prepared query holds of a select: its fields, in column order. */
+/** What drizzle's node-postgres prepared query holds of a select, and how it runs. */
 type PreparedSelect = {
   fields?: { path: string[]; field: unknown }[];
   joinsNotNullableMap?: Record<string, boolean>;
   customResultMapper?: (rows: unknown[][]) => unknown[];
+  client: QueryClient;
+  params: unknown[];
+  queryConfig: { name?: string; text: string; types: pg.CustomTypesConfig };
+  execute: (placeholderValues?: Record<string, unknown>) => Promise<unknown[]>;
 };
 
 type Decode = (value: unknown) => unknown;
@@ -89,28 +94,51 @@ type ColumnPlan = { index: number; key: string; decode: Decode | undefined };
 type KeyPlan = { key: string; column: ColumnPlan } | { key: string; columns: ColumnPlan[] };
 
 /**
- * Gives a prepared select a row mapper worked out once, from its fields: each column's key (at
- * the top of the row, or in a nested object such as `{ task: taskColumns }`) and its decoder, or
- * none where the value is kept as it comes (text, numbers, uuids). drizzle's own mapper asks every
- * field of every row what kind of field it is, walking its class chain, and reduces into each
- * row: at a page of 50 clients it was the largest part of what the app's process spent over the
- * floor's (decision 0008). It reads drizzle's prepared query as it is (`fields`,
- * `joinsNotNullableMap`, `customResultMapper`); tests/prepared-statements.test.ts compares the rows
- * with drizzle's own. The rows are the same objects drizzle makes: the same keys in the same order,
- * null as null, each value through the same decoder. A select drizzle maps otherwise keeps
- * drizzle's mapper: deeper nesting, or a nested object of a left-joined table, which drizzle makes
- * null when all its columns are.
+ * Runs a prepared select the shortest way drizzle's own `execute` would: the same SQL, values
+ * and type parsers handed straight to the connection, and the rows mapped by a mapper worked out
+ * once from the select's fields. drizzle's `execute` wraps each run in tracing spans and a cache
+ * lookup, three async layers that cost some 5 µs a statement; and its row mapper asks every field
+ * of every row what kind of field it is, walking its class chain, and reduces into each row: at a
+ * page of 50 clients it was the largest part of what the app's process spent over the floor's
+ * (decision 0008). This reads drizzle's prepared query as it is (`fields`, `joinsNotNullableMap`,
+ * `client`, `params`, `queryConfig`); tests/prepared-statements.test.ts compares the rows with
+ * drizzle's own. A failure is drizzle's `DrizzleQueryError`, as before. A select drizzle maps
+ * otherwise keeps drizzle's `execute`: deeper nesting, or a nested object of a left-joined table,
+ * which drizzle makes null when all its columns are.
  */
-function mapRowsDirectly(statement: unknown): void {
+function runDirectly(statement: unknown): void {
   const select = statement as PreparedSelect;
+  const mapRows = rowMapper(select);
+  if (mapRows === undefined) return;
+  const { client, params, queryConfig } = select;
+  const { name, text, types } = queryConfig;
+  select.execute = async (placeholderValues = {}) => {
+    const values = fillPlaceholders(params, placeholderValues);
+    let result: pg.QueryResult;
+    try {
+      result = await client.query({ name, text, values, rowMode: "array", types } as pg.QueryConfig);
+    } catch (error) {
+      throw new DrizzleQueryError(text, values, error as Error);
+    }
+    return mapRows(result.rows as unknown[][]);
+  };
+}
+
+/**
+ * The select's rows as drizzle maps them, from a plan worked out once: each column's key (at the
+ * top of the row, or in a nested object such as `{ task: taskColumns }`) and its decoder, or none
+ * where the value is kept as it comes (text, numbers, uuids). The same keys in the same order,
+ * null as null, each value through the same decoder. Undefined where drizzle maps otherwise.
+ */
+function rowMapper(select: PreparedSelect): ((rows: unknown[][]) => Record<string, unknown>[]) | undefined {
   const { fields, joinsNotNullableMap } = select;
-  if (!fields || select.customResultMapper || fields.some(({ path }) => path.length > 2)) return;
+  if (!fields || select.customResultMapper || fields.some(({ path }) => path.length > 2)) return undefined;
   const nested = fields.filter(({ path }) => path.length === 2);
   if (
     joinsNotNullableMap &&
     nested.some(({ field }) => is(field, Column) && !joinsNotNullableMap[getTableName(field.table)])
   )
-    return;
+    return undefined;
   const plan: KeyPlan[] = [];
   fields.forEach(({ path, field }, index) => {
     const [key, nestedKey] = path as [string, string?];
@@ -127,7 +155,7 @@ function mapRowsDirectly(statement: unknown): void {
     const value = row[index];
     return value === null || decode === undefined ? value : decode(value);
   };
-  select.customResultMapper = (rows) => {
+  return (rows) => {
     const mapped = new Array<Record<string, unknown>>(rows.length);
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index] as unknown[];
