@@ -62,14 +62,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // Every answer's frame, in one hook: its request id, the security headers (worked out once at
   // boot: a page's, or the API's, which include no-store: an API answer holds a firm's data, and
-  // no browser or proxy may keep a copy), and, while closing, a 503 for any request that still arrives.
+  // no browser or proxy may keep a copy), while closing a 503 for any request that still arrives,
+  // and a 415 for a compressed request body.
   const pageHeaders = pageSecurityHeaders(config);
   let closing = false;
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
     reply.headers(isApiRequest(request) ? apiSecurityHeaders : pageHeaders);
+    const bodyEncoding = request.headers["content-encoding"];
     if (closing) {
       done(new AppError("SERVICE_UNAVAILABLE", "The server is shutting down. Please try again in a moment."));
+    } else if (bodyEncoding !== undefined && bodyEncoding.toLowerCase() !== "identity") {
+      // Request bodies are plain JSON (decision 0043): a compressed one is refused, not misread.
+      done(
+        new AppError(
+          "UNSUPPORTED_MEDIA_TYPE",
+          `Compressed request bodies are not accepted (Content-Encoding: ${bodyEncoding})`,
+        ),
+      );
     } else {
       done();
     }

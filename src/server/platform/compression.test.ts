@@ -81,4 +81,18 @@ describe("compressed answers", () => {
     expect(encoded.headers["content-encoding"]).toBe("gzip");
     expect(gunzipSync(encoded.rawPayload).toString("utf8")).toBe("x".repeat(4096));
   });
+
+  it("refuses a compressed request body with a 415 instead of reading it as JSON", async () => {
+    const response = await ctx.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+      payload: gzipSync(JSON.stringify({ username: "someone", password: "secret" })),
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.json()).toEqual({
+      message: "Compressed request bodies are not accepted (Content-Encoding: gzip)",
+      code: "UNSUPPORTED_MEDIA_TYPE",
+    });
+  });
 });
