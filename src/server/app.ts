@@ -30,7 +30,7 @@ import { healthRoutes } from "./platform/health/health.routes";
 import { answerSerializerCompiler, isApiRequest, unacceptableInput, validatorCompiler } from "./platform/http";
 import { createLogger } from "./platform/logger";
 import { projectPaths } from "./platform/paths";
-import { registerRateLimit } from "./platform/rate-limit/rate-limit";
+import { createRateLimits, generalApiLimit } from "./platform/rate-limit/rate-limit";
 import { apiSecurityHeaders, pageSecurityHeaders } from "./platform/security-headers";
 import { webRoutes } from "./platform/web/web.routes";
 import { registerIdempotency } from "./tenancy/idempotency";
@@ -63,12 +63,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Every answer's frame, in one hook: its request id, the security headers (worked out once at
   // boot: a page's, or the API's, which include no-store: an API answer holds a firm's data, and
   // no browser or proxy may keep a copy), while closing a 503 for any request that still arrives,
-  // and a 415 for a compressed request body.
+  // a 415 for a compressed request body, and for an API request the general rate limit (before
+  // the session lookup, so a refused request costs no database work).
   const pageHeaders = pageSecurityHeaders(config);
+  const rateLimits = createRateLimits(config, app.log);
+  app.addHook("onClose", async () => rateLimits.close());
+  const apiLimit = generalApiLimit(rateLimits, config);
   let closing = false;
   app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
-    reply.headers(isApiRequest(request) ? apiSecurityHeaders : pageHeaders);
+    const api = isApiRequest(request);
+    reply.headers(api ? apiSecurityHeaders : pageHeaders);
     const bodyEncoding = request.headers["content-encoding"];
     if (closing) {
       done(new AppError("SERVICE_UNAVAILABLE", "The server is shutting down. Please try again in a moment."));
@@ -80,6 +85,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           `Compressed request bodies are not accepted (Content-Encoding: ${bodyEncoding})`,
         ),
       );
+    } else if (api) {
+      apiLimit(request, reply, done);
     } else {
       done();
     }
@@ -114,7 +121,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandler(app, { availability });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(answerSerializerCompiler({ checkAnswers: config.env !== "production" }));
-  await registerRateLimit(app, config);
   // Refused up front for every route, instead of failing at the database or in a schema.
   app.addHook("preValidation", (request, _reply, done) => {
     const problem = unacceptableInput(request.body) ?? unacceptableInput(request.query);
@@ -138,7 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   firmRoutes(app);
   auditRoutes(app);
   blogRoutes(app, { db: database.db });
-  await billingRoutes(app, { config, cardBilling });
+  await billingRoutes(app, { config, cardBilling, rateLimits });
   blogImagesRoutes(app, { imagesDir: projectPaths.blogImages });
   docsRoutes(app);
   const clientDir = options.clientDir ?? projectPaths.clientBuild;

@@ -11,6 +11,7 @@ import {
 import type { Config } from "../../platform/config";
 import { AppError } from "../../platform/errors";
 import type { ZodTypeProvider } from "../../platform/http";
+import { addressKey, type RateLimits, rateLimited } from "../../platform/rate-limit/rate-limit";
 import { requireActor } from "../../tenancy/actor";
 import {
   applyStripeEvent,
@@ -24,7 +25,7 @@ import {
 import { setSetupCookie } from "./setup-cookie";
 
 /** The payment step is public and each call makes a Stripe customer: 10 per client address in 10 minutes. */
-export const setupRateLimit = { max: 10, timeWindow: 10 * 60_000 } as const;
+export const setupRateLimit = { name: "billing-setup", max: 10, windowMs: 10 * 60_000 } as const;
 
 const webhookAnswerSchema = z.object({
   received: z.literal(true),
@@ -35,14 +36,11 @@ const webhookAnswerSchema = z.object({
 /** Billing's routes (issue 10, decision 0025): card payments with Stripe when it is configured. */
 export async function billingRoutes(
   app: FastifyInstance,
-  { config, cardBilling }: { config: Config; cardBilling: CardBilling | undefined },
+  { config, cardBilling, rateLimits }: { config: Config; cardBilling: CardBilling | undefined; rateLimits: RateLimits },
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  // Its own count, apart from the general API limit (a Redis store's keys get their own prefix).
-  const setupLimiter = app.createRateLimit({
-    ...setupRateLimit,
-    keyGenerator: (request) => `billing-setup:${request.ip}`,
-  });
+  // Its own count, apart from the general API limit.
+  const setupLimit = rateLimits.limit(setupRateLimit);
 
   api.get(
     "/api/billing/config",
@@ -61,15 +59,8 @@ export async function billingRoutes(
     {
       config: { access: "public" },
       onRequest: async (request) => {
-        const limit = await setupLimiter(request);
-        if (!limit.isAllowed && limit.isExceeded) {
-          const minutes = Math.max(1, Math.ceil(limit.ttl / 60_000));
-          throw new AppError(
-            "RATE_LIMITED",
-            `Too many requests. Please try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`,
-            { retryAfterSeconds: Math.max(1, limit.ttlInSeconds) },
-          );
-        }
+        const limit = await setupLimit.hit(addressKey(request.ip));
+        if (limit && !limit.allowed) throw rateLimited(limit);
       },
       schema: {
         summary:

@@ -6,6 +6,7 @@ import { apiClient } from "../../../../tests/api-client";
 import { captureLogs } from "../../../../tests/log-capture";
 import { makeTempDir } from "../../../../tests/temp-dir";
 import { useTestApp } from "../../../../tests/test-app";
+import { addressKey, MemoryWindows, waitText } from "./rate-limit";
 
 /** A documentation-range IPv6 network of its own (the limiter counts per /64), new on every run. */
 const freshAddress = () => `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}::1`;
@@ -91,5 +92,48 @@ describe("the general API rate limit while Redis is unreachable", () => {
     const client = apiClient(ctx.app, { ip: "198.51.100.44" });
     for (let n = 1; n <= 4; n++) expect((await client.get("/api/health")).status).toBe(200);
     expect(lines.some((line) => String(line.msg).startsWith("Redis is unreachable"))).toBe(true);
+  });
+});
+
+describe("the limiter's parts", () => {
+  it("counts a key in a fixed window that opens at its first request and starts again after it ends", () => {
+    const windows = new MemoryWindows();
+    expect(windows.hit("a", 60_000, 1_000)).toEqual({ count: 1, endsAt: 61_000 });
+    expect(windows.hit("a", 60_000, 30_000)).toEqual({ count: 2, endsAt: 61_000 });
+    expect(windows.hit("b", 60_000, 30_000)).toEqual({ count: 1, endsAt: 90_000 });
+    expect(windows.hit("a", 60_000, 60_999)).toEqual({ count: 3, endsAt: 61_000 });
+    expect(windows.hit("a", 60_000, 61_000)).toEqual({ count: 1, endsAt: 121_000 });
+  });
+
+  it("forgets the window that opened first when it holds counts for as many keys as it may", () => {
+    const windows = new MemoryWindows(2);
+    windows.hit("first", 60_000, 0);
+    windows.hit("second", 60_000, 1);
+    windows.hit("first", 60_000, 2);
+    windows.hit("third", 60_000, 3);
+    // "first" opened before "second" and is forgotten; "second" and "third" keep their counts.
+    expect(windows.hit("second", 60_000, 4).count).toBe(2);
+    expect(windows.hit("third", 60_000, 5).count).toBe(2);
+    expect(windows.hit("first", 60_000, 6).count).toBe(1);
+  });
+
+  it("keys an address by itself, an IPv4-mapped one as IPv4, and an IPv6 one by its /64 network", () => {
+    expect(addressKey("198.51.100.7")).toBe("198.51.100.7");
+    expect(addressKey("::ffff:198.51.100.7")).toBe("198.51.100.7");
+    expect(addressKey("2001:db8:1:2:aaaa:bbbb:cccc:dddd")).toBe("2001:db8:1:2::");
+    expect(addressKey("2001:db8:1:2::1")).toBe(addressKey("2001:db8:1:2:ffff::9"));
+    expect(addressKey("2001:db8:1:3::1")).not.toBe(addressKey("2001:db8:1:2::1"));
+  });
+
+  it("says how long to wait in seconds under a minute and in whole minutes, rounded up, from one", () => {
+    expect([1, 37, 59, 60, 61, 599, 600].map(waitText)).toEqual([
+      "1 second",
+      "37 seconds",
+      "59 seconds",
+      "1 minute",
+      "2 minutes",
+      "10 minutes",
+      "10 minutes",
+    ]);
   });
 });
