@@ -119,7 +119,8 @@ function connectRedis(url: string, log: FastifyBaseLogger): RedisWithHit {
  * usually gets whole.
  */
 export function addressKey(ip: string): string {
-  if (!isIPv6(ip)) return ip;
+  // Only an IPv6 address has a colon: the common IPv4 case skips the address parser.
+  if (!ip.includes(":") || !isIPv6(ip)) return ip;
   const address = new Address6(ip);
   if (address.isMapped4()) return address.to4().correctForm();
   return new Address6(`${ip}/64`).startAddress().correctForm();
