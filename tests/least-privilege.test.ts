@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +16,7 @@ import {
   OWNER_ROLE,
 } from "../src/server/platform/db/roles";
 import { auditEvents, clients } from "../src/server/platform/db/schema";
+import { projectPaths } from "../src/server/platform/paths";
 import { insertClient } from "../src/server/seed/factories";
 import { spawnApp } from "./app-process";
 import { type SeededFirm, seedFirm, signIn } from "./fixtures";
@@ -27,6 +31,7 @@ import { createEmptyDatabase } from "./test-database";
  */
 
 const INSUFFICIENT_PRIVILEGE = "42501";
+const execFileAsync = promisify(execFile);
 
 describe("the app's database role", () => {
   const ctx = useTestApp();
@@ -207,4 +212,42 @@ describe("a database made before the roles existed", () => {
       await app.close();
     }
   });
+});
+
+describe("npm run db:seed with the owner's and the app's URLs", () => {
+  let empty: Awaited<ReturnType<typeof createEmptyDatabase>>;
+  afterAll(async () => {
+    await empty?.drop();
+  });
+
+  it("readies the database as the owner and adds the demo firm once, as the app role could not", async () => {
+    empty = await createEmptyDatabase();
+    await ensureRoles(empty.url);
+    await handOverToOwner(empty.url, new URL(empty.url).pathname.slice(1));
+    const seed = () => {
+      const { DATABASE_URL: _ignored, ...inherited } = process.env;
+      return execFileAsync(
+        process.execPath,
+        ["--import", "tsx", path.join(projectPaths.root, "src/server/seed/seed.cli.ts")],
+        {
+          cwd: projectPaths.root,
+          env: {
+            ...inherited,
+            DATABASE_URL: asUser(empty.url, APP_ROLE),
+            DATABASE_OWNER_URL: asUser(empty.url, OWNER_ROLE),
+            LOG_LEVEL: "warn",
+          },
+        },
+      );
+    };
+    expect((await seed()).stdout).toContain("Created the demo firm.");
+    expect((await seed()).stdout).toContain("The demo firm is already there; nothing changed.");
+    const check = new pg.Client({ connectionString: empty.url });
+    await check.connect();
+    try {
+      expect((await check.query("select count(*)::int as n from firms")).rows).toEqual([{ n: 1 }]);
+    } finally {
+      await check.end();
+    }
+  }, 60_000);
 });

@@ -1,24 +1,32 @@
 import { loadConfig } from "../platform/config";
 import { connectDatabase } from "../platform/db/database";
 import { startEmbeddedPostgres } from "../platform/db/embedded-postgres";
-import { migrateDatabase } from "../platform/db/migrate";
+import { embeddedRoleUrls } from "../platform/db/roles";
+import { createLogger } from "../platform/logger";
 import { demoLogins, demoPassword, seedDemoData } from "./demo-seed";
+import { prepareDatabase } from "./prepare-database";
 
-/** `npm run db:seed`: adds the demo firm to the configured database unless it is there. */
+/**
+ * `npm run db:seed`: adds the demo firm to the configured database unless it is there. It works
+ * as the role that owns the tables, as the migrate step does: DATABASE_OWNER_URL's (or
+ * DATABASE_URL's when there is no owner URL), or the embedded database's owner.
+ */
 async function run() {
   const config = loadConfig(process.env);
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir });
-  const url = config.databaseUrl ?? embedded?.url ?? "";
-  const database = connectDatabase({ url, poolSize: 2 });
+  const urls = embedded
+    ? await embeddedRoleUrls(embedded.url)
+    : { owner: config.databaseOwnerUrl ?? config.databaseUrl ?? "", app: config.databaseUrl ?? "" };
+  const owner = connectDatabase({ url: urls.owner, poolSize: 2 });
   try {
-    await migrateDatabase(url);
-    const created = await seedDemoData(database.db);
+    await prepareDatabase({ ownerUrl: urls.owner, appUrl: urls.app, seedDemoData: false, log: createLogger(config) });
+    const created = await seedDemoData(owner.db);
     process.stdout.write(created ? "Created the demo firm.\n" : "The demo firm is already there; nothing changed.\n");
     process.stdout.write(
       `Sign in as ${demoLogins.map((login) => login.username).join(", ")} with password "${demoPassword}".\n`,
     );
   } finally {
-    await database.close();
+    await owner.close();
     await embedded?.stop();
   }
 }
