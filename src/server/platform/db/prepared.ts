@@ -1,6 +1,7 @@
 import { Column, DrizzleQueryError, fillPlaceholders, getTableName, is, noopDecoder, SQL, Subquery } from "drizzle-orm";
 import type pg from "pg";
 import type { Database, QueryClient } from "./database";
+import { NamedStatement, type NamedStatementRun } from "./named-statement";
 
 /*
  * The hot reads (the session lookup every signed-in request makes, and the queries behind the
@@ -60,23 +61,22 @@ export function preparedSql<Row>(
 ): (db: { $client: QueryClient }, values: unknown[]) => Promise<Row[]> {
   if (names.has(name)) throw new Error(`Two prepared statements are named ${name}`);
   names.add(name);
-  const withValues = configWithValues({ name, text });
-  return async (db, values) => (await db.$client.query(withValues(values))).rows as Row[];
+  const statement = new NamedStatement(name, text, "object");
+  return async (db, values) => (await runOn(db.$client, statement.run(values))).rows as Row[];
 }
 
 /**
- * A statement's node-postgres config for one execution, from its fixed part. pg copies every
- * config it is given through its properties' descriptors, which on Node 20 costs about a
- * microsecond a property; the fixed part is the config's prototype, which the copy keeps as it
- * is, so only `values` is copied.
+ * Runs a statement on what a handle's statements run on: a pool, which takes a connection for it
+ * and calls the run back itself, or a transaction's own connection, which leaves that to us.
  */
-function configWithValues(fixed: Omit<pg.QueryConfig, "values">): (values: unknown[]) => pg.QueryConfig {
-  const shape = Object.freeze({ ...fixed });
-  return (values) => {
-    const config: pg.QueryConfig = Object.create(shape);
-    config.values = values;
-    return config;
-  };
+function runOn(client: QueryClient | pg.PoolClient, run: NamedStatementRun): Promise<{ rows: unknown[] }> {
+  if ("release" in client) {
+    return new Promise((resolve, reject) => {
+      run.callback = (error, result) => (error ? reject(error) : resolve(result as { rows: unknown[] }));
+      client.query(run as unknown as pg.Submittable);
+    });
+  }
+  return client.query(run as unknown as pg.QueryConfig);
 }
 
 /**
@@ -128,12 +128,12 @@ function runDirectly(statement: unknown): void {
   if (mapRows === undefined) return;
   const { client, params, queryConfig } = select;
   const { name, text, types } = queryConfig;
-  const withValues = configWithValues({ name, text, rowMode: "array", types } as pg.QueryConfig);
+  const named = new NamedStatement(name ?? "", text, "array", types);
   select.execute = async (placeholderValues = {}) => {
     const values = fillPlaceholders(params, placeholderValues);
-    let result: pg.QueryResult;
+    let result: { rows: unknown[] };
     try {
-      result = await client.query(withValues(values));
+      result = await runOn(client, named.run(values));
     } catch (error) {
       throw new DrizzleQueryError(text, values, error as Error);
     }
