@@ -102,7 +102,7 @@ try {
   };
   const app = await startApp(appEnv);
   processes.push(app);
-  const floor = await startFloor(embedded.url);
+  const floor = await startFloor(roles.app);
   processes.push(floor);
   const tendwell: Target = { name: "Tendwell", baseUrl: app.baseUrl, cpu: processCpu(app.child.pid) };
   const targets: Target[] = [tendwell, floor];

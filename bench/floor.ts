@@ -10,13 +10,15 @@ import { floorStatements } from "./floor-statements";
  * The floor of the API benchmark: the fastest honest server for the routes `npm run bench`
  * drives. A bare node:http server, no framework, no hooks, no validation: it looks the session up
  * by the cookie token's SHA-256 in the cookie's firm, applies the same timeouts, then runs the route's query, all as
- * prepared statements through `pg`, and answers the same JSON as Tendwell. Tendwell's throughput
+ * prepared statements through `pg`, and answers the same JSON as Tendwell. It connects as the
+ * app's own role, as Tendwell does, each connection set to act for the request's firm, so the
+ * database does the same work for both: the same statements under the same row-level security. Tendwell's throughput
  * is reported as a ratio to this one's, measured in the same run against the same database, so
  * the number says what the framework, security headers, guards and schemas cost on top of SQL.
  *
  * Every read route the benchmark covers is answered here too, with the SQL Tendwell sends; the
  * pure rules both must apply (client health, derived task status) come from src/shared.
- * Run by bench/api.bench.ts: DATABASE_URL=... PORT=0 tsx bench/floor.ts
+ * Run by bench/api.bench.ts: DATABASE_URL=<the app role's URL> PORT=0 tsx bench/floor.ts
  */
 
 const IDLE_MS = 120 * 60_000; // SESSION_IDLE_MINUTES' default, as the benchmarked app runs
@@ -49,6 +51,32 @@ type Route = (session: Session, params: Record<string, string>) => Promise<unkno
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 
+/** The firm each connection was last set to act for; a connection is set again only for another firm. */
+const firmOfConnection = new WeakMap<pg.PoolClient, string>();
+const setFirm = { name: "floor_set_firm", text: "select set_config('tendwell.firm_id', $1, false)" };
+
+/** One statement on a connection acting for `firmId`, so row-level security shows it that firm's rows. */
+function query(firmId: string, config: pg.QueryArrayConfig): Promise<pg.QueryArrayResult>;
+function query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  firmId: string,
+  config: pg.QueryConfig,
+): Promise<pg.QueryResult<R>>;
+async function query(firmId: string, config: pg.QueryConfig | pg.QueryArrayConfig) {
+  const client = await pool.connect();
+  try {
+    if (firmOfConnection.get(client) !== firmId) {
+      await client.query({ ...setFirm, values: [firmId] });
+      firmOfConnection.set(client, firmId);
+    }
+    const result = await client.query(config);
+    client.release();
+    return result;
+  } catch (error) {
+    client.release(error as Error);
+    throw error;
+  }
+}
+
 async function findSession(cookieHeader: string | undefined): Promise<Session | undefined> {
   const cookie = /(?:^|;\s*)tendwell_session=([^;]+)/.exec(cookieHeader ?? "")?.[1] ?? "";
   const dot = cookie.indexOf(".");
@@ -56,8 +84,10 @@ async function findSession(cookieHeader: string | undefined): Promise<Session | 
   const tokenHash = createHash("sha256")
     .update(cookie.slice(dot + 1))
     .digest("hex");
-  const values = [tokenHash, cookie.slice(0, dot)];
-  const { rows } = await pool.query({ ...statements.session, values, rowMode: "array" });
+  const cookieFirmId = cookie.slice(0, dot);
+  if (!uuid.test(cookieFirmId)) return undefined;
+  const values = [tokenHash, cookieFirmId];
+  const { rows } = await query(cookieFirmId, { ...statements.session, values, rowMode: "array" });
   const row = rows[0];
   if (!row) return undefined;
   const [id, userId, firmId, lastSeenAt, expiresAt, , , disabledAt] = row as [
@@ -73,7 +103,7 @@ async function findSession(cookieHeader: string | undefined): Promise<Session | 
   const now = new Date();
   const idleFor = now.getTime() - lastSeenAt.getTime();
   if (disabledAt !== null || now >= expiresAt || idleFor >= IDLE_MS) return undefined;
-  if (idleFor >= TOUCH_INTERVAL_MS) await pool.query({ ...statements.touch, values: [now, id] });
+  if (idleFor >= TOUCH_INTERVAL_MS) await query(firmId, { ...statements.touch, values: [now, id] });
   return { userId, firmId };
 }
 
@@ -105,7 +135,7 @@ const routes: Record<string, Route> = {
     return { status: "ok", database: "ok" };
   },
   "/api/users": async (session) => {
-    const { rows } = await pool.query({ ...statements.users, values: [session.firmId] });
+    const { rows } = await query(session.firmId, { ...statements.users, values: [session.firmId] });
     return rows.map((user) => ({
       id: user.id,
       username: user.username,
@@ -118,7 +148,11 @@ const routes: Record<string, Route> = {
     }));
   },
   "/api/auth/me": async (session) => {
-    const { rows } = await pool.query({ ...statements.me, values: [session.userId, session.firmId], rowMode: "array" });
+    const { rows } = await query(session.firmId, {
+      ...statements.me,
+      values: [session.userId, session.firmId],
+      rowMode: "array",
+    });
     const row = rows[0];
     if (!row) return undefined;
     return {
@@ -133,13 +167,13 @@ const routes: Record<string, Route> = {
   // A page of the client list, as the screens ask for it (?limit=N), with each client's task counts.
   "/api/clients": async (session, { limit }) => {
     const page = Number(limit);
-    const { rows } = await pool.query<Row>({
+    const { rows } = await query<Row>(session.firmId, {
       ...statements.clientsPage,
       values: [session.firmId, false, null, null, null, null, null, page + 1],
     });
     const shown = rows.slice(0, page);
     const now = new Date();
-    const { rows: counted } = await pool.query({
+    const { rows: counted } = await query(session.firmId, {
       ...statements.taskCounts,
       values: [now, session.firmId, shown.map((row) => row.id)],
       rowMode: "array",
@@ -156,10 +190,10 @@ const routes: Record<string, Route> = {
   },
   "/api/clients/:id": async (session, { id }) => {
     const [client, contacts, tasks, team] = await Promise.all([
-      pool.query<Row>({ ...statements.clientById, values: [session.firmId, id, null, null] }),
-      pool.query<Row>({ ...statements.contactsOfClient, values: [session.firmId, id] }),
-      pool.query({ ...statements.tasksOfClient, values: [session.firmId, id], rowMode: "array" }),
-      pool.query<Row>({ ...statements.teamOfClient, values: [session.firmId, id] }),
+      query<Row>(session.firmId, { ...statements.clientById, values: [session.firmId, id, null, null] }),
+      query<Row>(session.firmId, { ...statements.contactsOfClient, values: [session.firmId, id] }),
+      query(session.firmId, { ...statements.tasksOfClient, values: [session.firmId, id], rowMode: "array" }),
+      query<Row>(session.firmId, { ...statements.teamOfClient, values: [session.firmId, id] }),
     ]);
     const row = client.rows[0];
     if (!row) return undefined;
@@ -212,8 +246,9 @@ const routes: Record<string, Route> = {
     };
   },
   "/api/dashboard": async (session) => {
-    const { rows } = await pool.query({ ...statements.dashboard, values: [session.firmId, new Date()] });
+    const { rows } = await query(session.firmId, { ...statements.dashboard, values: [session.firmId, new Date()] });
     const row = rows[0];
+    if (!row) return undefined;
     return {
       clients: {
         total: row.clients_total,
@@ -236,7 +271,7 @@ const routes: Record<string, Route> = {
     const lowest = ["-infinity", "-infinity"];
     const before = ["infinity", "infinity", "infinity", "ffffffff-ffff-ffff-ffff-ffffffffffff"];
     const filters = [null, null, null, now, null, now];
-    const { rows } = await pool.query({
+    const { rows } = await query(session.firmId, {
       ...statements.tasksPage,
       values: [session.firmId, ...lowest, ...before, ...filters, Number(limit) + 1],
       rowMode: "array",
@@ -263,7 +298,7 @@ const routes: Record<string, Route> = {
   },
   "/api/tasks/overdue": async (session) => {
     const now = new Date();
-    const { rows } = await pool.query({
+    const { rows } = await query(session.firmId, {
       ...statements.overdue,
       values: [session.firmId, now, null, null, null],
       rowMode: "array",
@@ -289,7 +324,7 @@ const routes: Record<string, Route> = {
     }));
   },
   "/api/task-templates": async (session) => {
-    const { rows } = await pool.query<Row>({ ...statements.templates, values: [session.firmId] });
+    const { rows } = await query<Row>(session.firmId, { ...statements.templates, values: [session.firmId] });
     return rows.map((template) => ({
       id: template.id,
       name: template.name,
@@ -304,11 +339,15 @@ const routes: Record<string, Route> = {
     }));
   },
   "/api/template-library": async (session) => {
-    const { rows } = await pool.query({ ...statements.libraryMarks, values: [session.firmId], rowMode: "array" });
+    const { rows } = await query(session.firmId, {
+      ...statements.libraryMarks,
+      values: [session.firmId],
+      rowMode: "array",
+    });
     return libraryAsSeenBy(rows.map(([libraryKey, name]) => ({ libraryKey, name })));
   },
   "/api/firm": async (session) => {
-    const { rows } = await pool.query<Row>({ ...statements.firm, values: [session.firmId] });
+    const { rows } = await query<Row>(session.firmId, { ...statements.firm, values: [session.firmId] });
     const firm = rows[0];
     return (
       firm && {
