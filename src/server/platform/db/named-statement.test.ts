@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../../../tests/test-database";
-import { NamedStatement, type NamedStatementRun } from "./named-statement";
+import { NamedStatement, runStatement } from "./named-statement";
 
 /*
  * A statement run as pg's submittable must answer exactly as pg's own Query does, leave its
@@ -19,15 +19,8 @@ describe("a named statement run as pg's submittable", () => {
     await database.drop();
   });
 
-  /** On a connection of one's own, pg calls back the callback we set. */
-  const runOnClient = (client: pg.PoolClient, run: NamedStatementRun) =>
-    new Promise<unknown[]>((resolve, reject) => {
-      run.callback = (error, result) => (error ? reject(error) : resolve(result?.rows ?? []));
-      client.query(run as unknown as pg.Submittable);
-    });
-  /** Through the pool, which takes a connection for it and sets the callback itself. */
-  const runOnPool = async (run: NamedStatementRun) =>
-    (await pool.query(run as unknown as pg.QueryConfig)).rows as unknown[];
+  const rowsOf = async (client: pg.Pool | pg.PoolClient, statement: NamedStatement, values: unknown[]) =>
+    (await runStatement(client, statement, values)).rows;
   const executions = async (name: string) =>
     (
       await pool.query<{ executions: number }>(
@@ -52,12 +45,12 @@ describe("a named statement run as pg's submittable", () => {
     const pgObjects = (await pool.query({ text, values })).rows;
     const pgArrays = (await pool.query({ text, values, rowMode: "array" })).rows;
     expect(pgObjects).toHaveLength(3);
-    expect(await runOnPool(asObjects.run(values))).toEqual(pgObjects);
-    expect(await runOnPool(asObjects.run(values))).toEqual(pgObjects);
-    expect(await runOnPool(asArrays.run(values))).toEqual(pgArrays);
+    expect(await rowsOf(pool, asObjects, values)).toEqual(pgObjects);
+    expect(await rowsOf(pool, asObjects, values)).toEqual(pgObjects);
+    expect(await rowsOf(pool, asArrays, values)).toEqual(pgArrays);
     const client = await pool.connect();
     try {
-      expect(await runOnClient(client, asArrays.run(values))).toEqual(pgArrays);
+      expect(await rowsOf(client, asArrays, values)).toEqual(pgArrays);
     } finally {
       client.release();
     }
@@ -67,20 +60,20 @@ describe("a named statement run as pg's submittable", () => {
 
   it("the unnamed statement is parsed anew on each run and kept by no name", async () => {
     const unnamed = new NamedStatement("", "select $1::int * 2 as doubled", "object");
-    expect(await runOnPool(unnamed.run([2]))).toEqual([{ doubled: 4 }]);
-    expect(await runOnPool(unnamed.run([5]))).toEqual([{ doubled: 10 }]);
+    expect(await rowsOf(pool, unnamed, [2])).toEqual([{ doubled: 4 }]);
+    expect(await rowsOf(pool, unnamed, [5])).toEqual([{ doubled: 10 }]);
     const { rows } = await pool.query("select count(*)::int as kept from pg_prepared_statements where name = ''");
     expect(rows[0].kept).toBe(0);
   });
 
   it("PostgreSQL's error rejects the run, and the connection and the statement serve the next one", async () => {
     const dividing = new NamedStatement("test_dividing", "select 10 / $1::int as quotient", "object");
-    await expect(runOnPool(dividing.run([0]))).rejects.toMatchObject({ code: "22012" });
-    expect(await runOnPool(dividing.run([5]))).toEqual([{ quotient: 2 }]);
+    await expect(rowsOf(pool, dividing, [0])).rejects.toMatchObject({ code: "22012" });
+    expect(await rowsOf(pool, dividing, [5])).toEqual([{ quotient: 2 }]);
     const client = await pool.connect();
     try {
-      await expect(runOnClient(client, dividing.run([0]))).rejects.toMatchObject({ code: "22012" });
-      expect(await runOnClient(client, dividing.run([2]))).toEqual([{ quotient: 5 }]);
+      await expect(rowsOf(client, dividing, [0])).rejects.toMatchObject({ code: "22012" });
+      expect(await rowsOf(client, dividing, [2])).toEqual([{ quotient: 5 }]);
     } finally {
       client.release();
     }
@@ -105,7 +98,7 @@ describe("a named statement run as pg's submittable", () => {
       });
       client.query(failing as unknown as pg.Submittable);
       expect(await failed).toMatchObject({ message: "cannot be sent" });
-      expect(await runOnClient(client, echo.run(["after"]))).toEqual([{ said: "after" }]);
+      expect(await rowsOf(client, echo, ["after"])).toEqual([{ said: "after" }]);
       expect(callbacks).toBe(1);
 
       const refusing = new NamedStatement("test_refusing", "select 'x'::text as said", "object", {
@@ -113,16 +106,16 @@ describe("a named statement run as pg's submittable", () => {
           throw new Error("unreadable");
         },
       });
-      await expect(runOnClient(client, refusing.run([]))).rejects.toThrow("unreadable");
-      expect(await runOnClient(client, echo.run(["still"]))).toEqual([{ said: "still" }]);
+      await expect(rowsOf(client, refusing, [])).rejects.toThrow("unreadable");
+      expect(await rowsOf(client, echo, ["still"])).toEqual([{ said: "still" }]);
     } finally {
       client.release();
     }
   });
 
   it("two texts under one name on a connection are refused, as pg refuses them", async () => {
-    await runOnPool(new NamedStatement("test_taken", "select 1 as one", "object").run([]));
-    await expect(runOnPool(new NamedStatement("test_taken", "select 2 as two", "object").run([]))).rejects.toThrow(
+    await rowsOf(pool, new NamedStatement("test_taken", "select 1 as one", "object"), []);
+    await expect(rowsOf(pool, new NamedStatement("test_taken", "select 2 as two", "object"), [])).rejects.toThrow(
       /Prepared statements must be unique/,
     );
   });

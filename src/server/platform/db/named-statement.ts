@@ -73,6 +73,28 @@ const sameColumns = (known: pg.FieldDef[], fields: pg.FieldDef[]) =>
   known.length === fields.length &&
   known.every((field, index) => field.dataTypeID === fields[index]?.dataTypeID && field.name === fields[index]?.name);
 
+/** What runs statements: a pool (pg's or a firm-scoped one), or one connection (a transaction's). */
+type StatementClient = { query: (config: pg.QueryConfig) => Promise<unknown> } | pg.PoolClient;
+
+/**
+ * Runs `statement` with `values` on `client`: a pool takes a connection for the run and calls it
+ * back itself; on a connection of one's own (a transaction's) the run's callback is ours to set.
+ */
+export function runStatement(
+  client: StatementClient,
+  statement: NamedStatement,
+  values: unknown[],
+): Promise<{ rows: unknown[] }> {
+  const run = statement.run(values);
+  if ("release" in client) {
+    return new Promise((resolve, reject) => {
+      run.callback = (error, result) => (error ? reject(error) : resolve(result as { rows: unknown[] }));
+      client.query(run as unknown as pg.Submittable);
+    });
+  }
+  return client.query(run as unknown as pg.QueryConfig) as Promise<{ rows: unknown[] }>;
+}
+
 /** One execution of a named statement: the handlers pg's client calls as the answer arrives. */
 export class NamedStatementRun {
   /** Set by pg's client (or by whoever submits): called once, with the rows or the error. */

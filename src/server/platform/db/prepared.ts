@@ -1,7 +1,7 @@
 import { Column, DrizzleQueryError, fillPlaceholders, getTableName, is, noopDecoder, SQL, Subquery } from "drizzle-orm";
 import type pg from "pg";
 import type { Database, QueryClient } from "./database";
-import { NamedStatement, type NamedStatementRun } from "./named-statement";
+import { NamedStatement, runStatement } from "./named-statement";
 
 /*
  * The hot reads (the session lookup every signed-in request makes, and the queries behind the
@@ -62,21 +62,7 @@ export function preparedSql<Row>(
   if (names.has(name)) throw new Error(`Two prepared statements are named ${name}`);
   names.add(name);
   const statement = new NamedStatement(name, text, "object");
-  return async (db, values) => (await runOn(db.$client, statement.run(values))).rows as Row[];
-}
-
-/**
- * Runs a statement on what a handle's statements run on: a pool, which takes a connection for it
- * and calls the run back itself, or a transaction's own connection, which leaves that to us.
- */
-function runOn(client: QueryClient | pg.PoolClient, run: NamedStatementRun): Promise<{ rows: unknown[] }> {
-  if ("release" in client) {
-    return new Promise((resolve, reject) => {
-      run.callback = (error, result) => (error ? reject(error) : resolve(result as { rows: unknown[] }));
-      client.query(run as unknown as pg.Submittable);
-    });
-  }
-  return client.query(run as unknown as pg.QueryConfig);
+  return async (db, values) => (await runStatement(db.$client, statement, values)).rows as Row[];
 }
 
 /**
@@ -133,7 +119,7 @@ function runDirectly(statement: unknown): void {
     const values = fillPlaceholders(params, placeholderValues);
     let result: { rows: unknown[] };
     try {
-      result = await runOn(client, named.run(values));
+      result = await runStatement(client, named, values);
     } catch (error) {
       throw new DrizzleQueryError(text, values, error as Error);
     }

@@ -2,10 +2,13 @@ import type { FastifyInstance } from "fastify";
 import type pg from "pg";
 import { z } from "zod";
 import { DATABASE_RETRY_AFTER_SECONDS, type DatabaseAvailability } from "../db/availability";
+import { NamedStatement, runStatement } from "../db/named-statement";
 import { AppError } from "../errors";
 import type { ZodTypeProvider } from "../http";
 
 const healthSchema = z.object({ status: z.literal("ok"), database: z.literal("ok") });
+// Named, so PostgreSQL parses it once per connection: load balancers ask often.
+const healthCheck = new NamedStatement("health_check", "select 1", "array");
 
 export function healthRoutes(app: FastifyInstance, options: { pool: pg.Pool; availability: DatabaseAvailability }) {
   const { pool, availability } = options;
@@ -20,9 +23,8 @@ export function healthRoutes(app: FastifyInstance, options: { pool: pg.Pool; ava
     },
     async () => {
       try {
-        // Named, so PostgreSQL parses it once per connection: load balancers ask often.
         // It reads no table, so any pooled connection will do, whatever firm it last served.
-        await pool.query({ name: "health_check", text: "select 1" });
+        await runStatement(pool, healthCheck, []);
       } catch (error) {
         // An outage (refused, gone, timed out) is logged once by the tracker, not per check;
         // anything else (a missing database, a refused password) is worth a line each time.
