@@ -128,3 +128,7 @@ export function isApiRequest(request: FastifyRequest): boolean {
   }
   return path === "/api" || path.startsWith("/api/");
 }
+
+/** A route option's hooks as an array, to add one of ours before or after them (onRoute). */
+export const hooksOf = <Hook>(hooks: Hook | Hook[] | undefined): Hook[] =>
+  hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];

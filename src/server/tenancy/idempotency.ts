@@ -7,6 +7,7 @@ import type { Database } from "../platform/db/database";
 import { markingEachCommit } from "../platform/db/firm-scope";
 import { idempotencyKeys } from "../platform/db/schema";
 import { AppError } from "../platform/errors";
+import { hooksOf } from "../platform/http";
 import { requireActor } from "./actor";
 
 /*
@@ -116,16 +117,13 @@ export function registerIdempotency(app: FastifyInstance) {
   // serialized text rather than a compressed stream (a large answer, a signed task's, is compressed).
   app.addHook("onRoute", (route) => {
     if (!takesIdempotencyKey(route.schema?.headers)) return;
-    route.preHandler = [...asArray(route.preHandler), claim];
-    route.onSend = [keep, ...asArray(route.onSend)];
+    route.preHandler = [...hooksOf(route.preHandler), claim];
+    route.onSend = [keep, ...hooksOf(route.onSend)];
   });
 }
 
 const heldRow = (held: { firmId: string; key: string }) =>
   and(eq(idempotencyKeys.firmId, held.firmId), eq(idempotencyKeys.key, held.key));
-
-const asArray = <Hook>(hooks: Hook | Hook[] | undefined): Hook[] =>
-  hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 
 /** What the key stands for: the route, its path, the user and the parsed body. */
 function fingerprintOf(request: FastifyRequest, userId: string): string {

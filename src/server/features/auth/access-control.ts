@@ -1,11 +1,20 @@
 import cookie from "@fastify/cookie";
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  onRequestHookHandler,
+  RouteOptions,
+} from "fastify";
 import { SIGNED_IN_COOKIE } from "../../../shared/auth";
 import { type Action, can, forbiddenMessage } from "../../../shared/permissions";
 import type { Config } from "../../platform/config";
 import type { Database } from "../../platform/db/database";
 import { inFirm } from "../../platform/db/firm-scope";
 import { AppError } from "../../platform/errors";
+import { hooksOf } from "../../platform/http";
 import { requestOrigin } from "../../tenancy/actor";
 import { findSession, SESSION_COOKIE } from "./sessions";
 
@@ -50,23 +59,51 @@ export async function registerAccessControl(app: FastifyInstance, options: { db:
   const apiRoutes: ApiRoute[] = [];
   app.decorate("apiRoutes", apiRoutes);
 
+  // Each route gets its own guard as it registers, with its rule worked out once: a hook per route
+  // reads no route options per request (Fastify builds that object anew on each read), and a page
+  // or a webhook runs none of what only a signed-in API route needs.
   app.addHook("onRoute", (route) => {
-    if (!route.url.startsWith("/api/")) return;
-    const access = route.config?.access;
-    if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule (config.access)`);
-    if (route.config?.webhook === true && access !== "public")
-      throw new Error(`Route ${String(route.method)} ${route.url}: a webhook skips the session, so it must be public`);
-    for (const method of [route.method].flat()) {
+    const methods = [route.method].flat();
+    if (!route.url.startsWith("/api/")) {
+      // Only the API changes state: a page route that did would escape the origin check.
+      if (methods.some((method) => stateChanging.has(method)))
+        throw new Error(`Route ${String(route.method)} ${route.url} changes state outside /api/`);
+      return;
+    }
+    route.onRequest = [apiGuard(route.method, route.url, route.config, options), ...hooksOf(route.onRequest)];
+    const access = route.config?.access as RouteAccess;
+    for (const method of methods) {
       if (method !== "HEAD") apiRoutes.push({ method, url: route.url, access, schema: route.schema });
     }
   });
+}
 
-  app.addHook("onRequest", async (request, reply) => {
+/**
+ * An API route's guard: a state-changing request must come from our own site; the session, if
+ * any, makes the request's actor and its database handle (the actor's firm); then the route's
+ * rule decides. A webhook's signature is its proof: its guard only hands it the database acting in
+ * no firm, whose functions find the firm an event is for.
+ */
+function apiGuard(
+  method: RouteOptions["method"],
+  url: string,
+  config: FastifyContextConfig | undefined,
+  options: { db: Database; config: Config },
+): onRequestHookHandler {
+  const access = config?.access;
+  if (!access) throw new Error(`Route ${String(method)} ${url} declares no access rule (config.access)`);
+  if (config?.webhook === true) {
+    if (access !== "public")
+      throw new Error(`Route ${String(method)} ${url}: a webhook skips the session, so it must be public`);
+    return (request, _reply, done) => {
+      request.db = options.db;
+      done();
+    };
+  }
+  const checksOrigin = [method].flat().some((each) => stateChanging.has(each));
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     request.db = options.db;
-    if (request.routeOptions.config.webhook === true) return;
-    if (stateChanging.has(request.method)) refuseCrossSite(request, options.config);
-    const access = request.routeOptions.config.access;
-    if (!access) return;
+    if (checksOrigin) refuseCrossSite(request, options.config);
     const token = request.cookies[SESSION_COOKIE];
     const session = token ? await findSession(options.db, token, options.config) : undefined;
     // The request's one actor (src/server/tenancy/actor.ts): what every route hands its service.
@@ -89,7 +126,7 @@ export async function registerAccessControl(app: FastifyInstance, options: { db:
     if (access !== "signedIn" && !can(actor.role, access)) {
       throw new AppError("FORBIDDEN", forbiddenMessage(actor.role, access));
     }
-  });
+  };
 }
 
 /**
