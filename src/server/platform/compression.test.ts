@@ -35,6 +35,9 @@ describe("compressed answers", () => {
       app.get("/api/test/csv", route, async (_request, reply) =>
         reply.type("text/csv; charset=utf-8").send(Readable.from([csv])),
       );
+      // 600 characters, 1,200 bytes in UTF-8; and 600 characters, 600 bytes.
+      app.get("/api/test/wide", route, async () => ({ text: "é".repeat(600) }));
+      app.get("/api/test/narrow", route, async () => ({ text: "e".repeat(600) }));
       app.get("/api/test/png", route, async (_request, reply) => reply.type("image/png").send(Buffer.alloc(4096, 7)));
       app.get("/api/test/encoded", route, async (_request, reply) =>
         reply
@@ -68,6 +71,15 @@ describe("compressed answers", () => {
     expect(response.headers["content-encoding"]).toBeUndefined();
     expect(response.headers.vary).toBeUndefined();
     expect(response.json()).toEqual({ status: "ok", database: "ok" });
+  });
+
+  it("measures the threshold in bytes: fewer than 1,024 characters of 1 KB or more in UTF-8 are compressed", async () => {
+    const wide = await get("/api/test/wide", "gzip");
+    expect(wide.headers["content-encoding"]).toBe("gzip");
+    expect(JSON.parse(gunzipSync(wide.rawPayload).toString("utf8"))).toEqual({ text: "é".repeat(600) });
+    const narrow = await get("/api/test/narrow", "gzip");
+    expect(narrow.headers["content-encoding"]).toBeUndefined();
+    expect(narrow.json()).toEqual({ text: "e".repeat(600) });
   });
 
   it("compresses a streamed download, and leaves images and encoded answers alone", async () => {
