@@ -23,6 +23,11 @@ const routes: RouteObject[] = [
     path: "/login",
     lazy: () => import("./features/auth/login-page").then((m) => ({ Component: m.LoginPage })),
   },
+  // The second step of sign-in, or setting one up (decision 0044): outside the guard, as no session exists yet.
+  {
+    path: "/login/verify",
+    lazy: () => import("./features/auth/second-step-page").then((m) => ({ Component: m.SecondStepPage })),
+  },
   // Onboarding (S-GUARD-13): public, outside the session guard; each screen checks the earlier steps itself.
   {
     path: "/signup",

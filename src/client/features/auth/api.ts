@@ -1,8 +1,18 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { type LoginInput, SIGNED_IN_COOKIE } from "../../../shared/auth";
+import type {
+  ConfirmTotpInput,
+  EnrolledAndSignedIn,
+  PendingSignIn,
+  SecondFactorInput,
+  SignedIn,
+  StepUpInput,
+  TotpEnrolment,
+} from "../../../shared/mfa";
 import type { CurrentUser } from "../../../shared/users";
-import { requestJson } from "../../lib/api";
+import { accountSecurityQueryKey } from "../../lib/account-security";
+import { ApiError, requestJson } from "../../lib/api";
 
 export const currentUserQueryKey = ["/api/auth/me"] as const;
 
@@ -26,16 +36,94 @@ export function currentUserQueryOptions() {
   });
 }
 
+/** A password accepted with a second step still to come: POST /api/auth/login's 202 (decision 0044). */
+export const isPendingSignIn = (answer: CurrentUser | PendingSignIn): answer is PendingSignIn => "next" in answer;
+
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: LoginInput) => requestJson<CurrentUser>("POST", "/api/auth/login", input),
-    onSuccess: async () => {
+    mutationFn: (input: LoginInput) => requestJson<CurrentUser | PendingSignIn>("POST", "/api/auth/login", input),
+    onSuccess: async (answer) => {
       // Another user's cached data must never show after a sign-in in the same tab.
       queryClient.clear();
+      if (isPendingSignIn(answer)) {
+        // No session yet: the second step's screen starts from this answer instead of asking again.
+        queryClient.setQueryData(currentUserQueryKey, null);
+        queryClient.setQueryData(pendingSignInQueryKey, answer);
+        return;
+      }
       // S-LOGIN-06: the current-user data is refreshed, then the user goes on.
       await queryClient.fetchQuery({ ...currentUserQueryOptions(), staleTime: 0 });
     },
+  });
+}
+
+/*
+ * The second step of sign-in (decision 0044): after the password the session cookie holds a
+ * pending sign-in for five minutes, which reaches only the routes below. It becomes a session when
+ * a second factor is given, or, where the firm requires one and the user has none, once one is set up.
+ */
+
+export const pendingSignInQueryKey = ["/api/auth/second-step"] as const;
+
+/** GET /api/auth/second-step: what the pending sign-in waits for; a 401 once it has expired (or never began). */
+export function pendingSignInQueryOptions() {
+  return queryOptions<PendingSignIn>({ queryKey: pendingSignInQueryKey, retryOnMount: false });
+}
+
+/** Whether a second step was refused because there is no pending sign-in (any more) to complete. */
+export const isSignInExpired = (error: unknown): boolean => error instanceof ApiError && error.status === 401;
+
+/** POST /api/auth/second-step: an authenticator code or a recovery code; the answer is the signed-in user. */
+export function useSecondStep() {
+  return useMutation({
+    mutationFn: (input: SecondFactorInput) => requestJson<SignedIn>("POST", "/api/auth/second-step", input),
+  });
+}
+
+/**
+ * POST /api/auth/second-step/totp, when the screen asking to set up an authenticator opens. A query,
+ * so that one visit asks once (StrictMode mounts twice), forgotten when the screen closes (gcTime 0):
+ * each request makes a new secret, and only the latest can be confirmed.
+ */
+export function pendingTotpEnrolmentQueryOptions() {
+  return queryOptions<TotpEnrolment>({
+    queryKey: ["/api/auth/second-step/totp"],
+    queryFn: ({ signal }) => requestJson("POST", "/api/auth/second-step/totp", undefined, { signal }),
+    gcTime: 0,
+  });
+}
+
+/** POST /api/auth/second-step/totp/confirm: the first factor set up, the sign-in complete, the recovery codes. */
+export function useConfirmPendingTotp() {
+  return useMutation({
+    mutationFn: (input: ConfirmTotpInput) =>
+      requestJson<EnrolledAndSignedIn>("POST", "/api/auth/second-step/totp/confirm", input),
+  });
+}
+
+/**
+ * The last move of a sign-in: the user is known, then the app opens. The pending sign-in's data is
+ * dropped only after arriving, so the second step's screen, still mounted until then, does not ask
+ * the server again for a sign-in that is no longer pending.
+ */
+export function useFinishSignIn() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return async (user: CurrentUser) => {
+    queryClient.setQueryData(currentUserQueryKey, user);
+    await navigate("/dashboard", { replace: true });
+    queryClient.removeQueries({ queryKey: pendingSignInQueryKey });
+  };
+}
+
+/** POST /api/auth/step-up: a fresh proof for the next five minutes of sensitive changes. */
+export function useStepUpCheck() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: StepUpInput) => requestJson<void>("POST", "/api/auth/step-up", input),
+    // The account's `stepUpUntil` moved.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountSecurityQueryKey }),
   });
 }
 
