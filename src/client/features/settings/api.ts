@@ -2,16 +2,89 @@ import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from 
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ChangePasswordInput } from "../../../shared/auth";
 import type { Firm, UpdateFirmInput } from "../../../shared/firm";
+import type {
+  AccountSecurity,
+  ConfirmTotpInput,
+  Enrolled,
+  Factor,
+  FirmMfaPolicy,
+  RecoveryCodes,
+  TotpEnrolment,
+  UpdateMfaPolicyInput,
+} from "../../../shared/mfa";
 import type { AuditEntity, AuditEvent, AuditVerification } from "../../../shared/reports";
 import type { UserSummary } from "../../../shared/users";
+import { accountSecurityQueryKey } from "../../lib/account-security";
 import { type Change, requestJson, requestPage } from "../../lib/api";
 import { firmQueryOptions } from "../../lib/firm";
+import { useStepUp } from "../../lib/step-up";
 import { currentUserQueryKey } from "../auth/api";
 
 /** POST /api/auth/change-password: the server keeps this session and ends the user's others. */
 export function useChangePassword() {
+  const stepUp = useStepUp();
   return useMutation({
-    mutationFn: (input: ChangePasswordInput) => requestJson<void>("POST", "/api/auth/change-password", input),
+    mutationFn: (input: ChangePasswordInput) =>
+      stepUp(() => requestJson<void>("POST", "/api/auth/change-password", input)),
+  });
+}
+
+/*
+ * Sign-in security (decision 0044): the user's second factors, their recovery codes and, for a
+ * super admin, the firm's policy. Each change may need a fresh proof first (lib/step-up.ts), and
+ * each refreshes GET /api/account/security, which holds all three.
+ */
+
+function useSecurityChange<Input, Answer>(send: (input: Input) => Promise<Answer>) {
+  const queryClient = useQueryClient();
+  const stepUp = useStepUp();
+  return useMutation({
+    mutationFn: (input: Input) => stepUp(() => send(input)),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountSecurityQueryKey }),
+  });
+}
+
+/** POST /api/account/factors/totp: a new secret to show; nothing is added until a code confirms it. */
+export function useStartTotp() {
+  const stepUp = useStepUp();
+  return useMutation({
+    mutationFn: () => stepUp(() => requestJson<TotpEnrolment>("POST", "/api/account/factors/totp")),
+  });
+}
+
+/** POST /api/account/factors/totp/confirm: the app added; the recovery codes too when it is the first factor. */
+export function useConfirmTotp() {
+  return useSecurityChange((input: ConfirmTotpInput) =>
+    requestJson<Enrolled>("POST", "/api/account/factors/totp/confirm", input),
+  );
+}
+
+export function useRenameFactor() {
+  return useSecurityChange(({ factorId, name }: { factorId: string; name: string }) =>
+    requestJson<Factor>("PATCH", `/api/account/factors/${factorId}`, { name }),
+  );
+}
+
+export function useRemoveFactor() {
+  return useSecurityChange((factorId: string) => requestJson<void>("DELETE", `/api/account/factors/${factorId}`));
+}
+
+/** POST /api/account/recovery-codes: a new set, shown once; the old set stops working. */
+export function useMakeRecoveryCodes() {
+  return useSecurityChange(() => requestJson<RecoveryCodes>("POST", "/api/account/recovery-codes"));
+}
+
+/** PUT /api/firm/mfa-policy (super admins); the answer is the policy as it now stands. */
+export function useUpdateMfaPolicy() {
+  const queryClient = useQueryClient();
+  const stepUp = useStepUp();
+  return useMutation({
+    mutationFn: (input: UpdateMfaPolicyInput) =>
+      stepUp(() => requestJson<FirmMfaPolicy>("PUT", "/api/firm/mfa-policy", input)),
+    onSuccess: (firmPolicy) =>
+      queryClient.setQueryData<AccountSecurity>(accountSecurityQueryKey, (security) =>
+        security ? { ...security, firmPolicy } : security,
+      ),
   });
 }
 

@@ -7,12 +7,15 @@ import { PageHeader } from "../../components/ui/page-header";
 import { currentUserQueryOptions } from "../auth/api";
 import { ChangePasswordCard } from "./change-password-card";
 import { FirmCard } from "./firm-card";
+import { MfaPolicyCard } from "./mfa-policy-card";
+import { SignInSecurityCard } from "./sign-in-security-card";
 
 /*
  * Four static cards that list features and do nothing (S-SET-01..05). Issue 9 adds what
  * works below them, under their own heading: the password change for everyone, the firm's name
  * and time zone for a super admin, and the audit trail for super admins and admins
- * (docs/design/audit-trail-and-settings.md).
+ * (docs/design/audit-trail-and-settings.md). Issue 20 adds two-step sign-in there: each user's own
+ * factors and recovery codes, and the firm's policy for a super admin (decision 0044).
  */
 const staticCards: { title: string; description: string; icon: LucideIcon; features: string[] }[] = [
   {
@@ -80,7 +83,9 @@ export function SettingsPage() {
         </h2>
         <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
           <ChangePasswordCard />
+          <SignInSecurityCard />
           {role && can(role, "firm.manage") && <FirmCard />}
+          {role && can(role, "security.manage") && <MfaPolicyCard />}
           {role && can(role, "audit.read") && (
             <Card>
               <CardHeader>
