@@ -3,6 +3,7 @@ import type { AssignClientsInput, UserAssignment, UserClientLink } from "../../.
 import type { ReportDays, UserActivity } from "../../../shared/reports";
 import type { CreateUserInput, UpdateUserInput, UserSummary } from "../../../shared/users";
 import { type Change, requestJson } from "../../lib/api";
+import { useStepUp } from "../../lib/step-up";
 
 /*
  * The people screens' data (S-API-22..26, docs/design/people-screens.md). Keys are URLs split at
@@ -48,11 +49,13 @@ export function useCreateUser() {
   });
 }
 
+/** PATCH /api/users/{id}; a role change may ask the actor to confirm it's them first (decision 0044). */
 export function useUpdateUser() {
   const queryClient = useQueryClient();
+  const stepUp = useStepUp();
   return useMutation({
     mutationFn: ({ userId, input, ...options }: { userId: string } & Change<UpdateUserInput>) =>
-      requestJson<UserSummary>("PATCH", `/api/users/${userId}`, input, options),
+      stepUp(() => requestJson<UserSummary>("PATCH", `/api/users/${userId}`, input, options)),
     // Names and roles also show in the client detail's team; a role change of a `user` changes
     // which clients they see, which the actor's own lists do not show.
     onSuccess: () =>
@@ -60,6 +63,17 @@ export function useUpdateUser() {
         queryClient.invalidateQueries({ queryKey: ["/api/users"] }),
         queryClient.invalidateQueries({ queryKey: ["/api/clients"], predicate: isClientDetail }),
       ]),
+  });
+}
+
+/**
+ * DELETE /api/users/{id}/factors (super admins): the user's authenticator apps, passkeys and
+ * recovery codes are removed, and they set up a second step again. Nothing the screens show changes.
+ */
+export function useResetFactors() {
+  const stepUp = useStepUp();
+  return useMutation({
+    mutationFn: (userId: string) => stepUp(() => requestJson<void>("DELETE", `/api/users/${userId}/factors`)),
   });
 }
 

@@ -25,6 +25,8 @@ export type UserCardActions = {
   roleChoices?: readonly Role[];
   onChangeRole?: (role: Role) => void;
   onToggleDisabled?: () => void;
+  /** Shown to super admins for another user: their sign-in factors removed (decision 0044). */
+  onResetFactors?: () => void;
 };
 
 /**
@@ -42,8 +44,9 @@ export function UserCard({
   actions: UserCardActions;
 }) {
   const nameId = useId();
-  const { onAssign, roleChoices = [], onChangeRole, onToggleDisabled } = actions;
-  const hasMenu = (roleChoices.length > 0 && onChangeRole) || onToggleDisabled;
+  const { onAssign, roleChoices = [], onChangeRole, onToggleDisabled, onResetFactors } = actions;
+  const hasRoleItems = roleChoices.length > 0 && onChangeRole;
+  const hasMenu = hasRoleItems || onToggleDisabled || onResetFactors;
   return (
     <article
       aria-labelledby={nameId}
@@ -84,7 +87,7 @@ export function UserCard({
               </Button>
             </DropdownMenuTrigger>
             <DropdownMenuContent align="end">
-              {roleChoices.length > 0 && onChangeRole && (
+              {hasRoleItems && (
                 <>
                   <DropdownMenuLabel className="text-xs text-muted-foreground">Change role</DropdownMenuLabel>
                   {roleChoices.map((role) => (
@@ -94,7 +97,10 @@ export function UserCard({
                   ))}
                 </>
               )}
-              {roleChoices.length > 0 && onChangeRole && onToggleDisabled && <DropdownMenuSeparator />}
+              {hasRoleItems && (onToggleDisabled || onResetFactors) && <DropdownMenuSeparator />}
+              {onResetFactors && (
+                <DropdownMenuItem onSelect={() => onResetFactors()}>Reset sign-in factors</DropdownMenuItem>
+              )}
               {onToggleDisabled && (
                 <DropdownMenuItem
                   variant={user.disabled ? "default" : "destructive"}

@@ -16,6 +16,7 @@ import { userClientsQueryOptions, usersQueryOptions, useUpdateUser } from "./api
 import { AssignClientsDialog } from "./assign-clients-dialog";
 import { NewUserDialog } from "./new-user-dialog";
 import { matchesUserSearch } from "./people";
+import { ResetFactorsDialog } from "./reset-factors-dialog";
 import { UserCard, type UserCardActions, UserCardSkeleton } from "./user-card";
 
 const skeletonCards = ["a", "b", "c", "d", "e", "f"];
@@ -29,6 +30,7 @@ const skeletonCards = ["a", "b", "c", "d", "e", "f"];
 export function UsersPage() {
   const [search, setSearch] = useState("");
   const [assigning, setAssigning] = useState<string | null>(null);
+  const [resetting, setResetting] = useState<UserSummary>();
   const { data: me } = useQuery(currentUserQueryOptions());
   const users = useQuery(usersQueryOptions());
   const links = useQuery(userClientsQueryOptions());
@@ -69,6 +71,9 @@ export function UsersPage() {
       can(actor.role, "users.update") && user.id !== actor.id && grantableRoles[actor.role].includes(user.role);
     return {
       ...(can(actor.role, "assignments.write") ? { onAssign: () => setAssigning(user.id) } : {}),
+      ...(can(actor.role, "security.manage") && user.id !== actor.id
+        ? { onResetFactors: () => setResetting(user) }
+        : {}),
       ...(mayChange
         ? {
             roleChoices: grantableRoles[actor.role].filter((role) => role !== user.role),
@@ -144,6 +149,7 @@ export function UsersPage() {
           ))}
         </ul>
       )}
+      <ResetFactorsDialog user={resetting} onClose={() => setResetting(undefined)} />
       {assigningUser && (
         <AssignClientsDialog
           user={assigningUser}
