@@ -186,6 +186,18 @@ test.describe("two-step sign-in", () => {
     await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
   });
 
+  test("S-MFA-05 /login/verify without a sign-in in progress goes back to /login and says why", async ({
+    page,
+    browserConsole,
+  }) => {
+    // GET /api/auth/second-step answers 401 without a pending sign-in, which the browser logs.
+    browserConsole.expectFailedRequest(401, "/api/auth/second-step");
+    await page.goto("/login/verify");
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole("status")).toHaveText("Your sign-in timed out after 5 minutes. Please sign in again.");
+    await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
+  });
+
   test("S-MFA-06 a recovery code signs in instead, and the toast says how many are left", async ({ page, ownFirm }) => {
     const { recoveryCodes } = await enrolAuthenticator(ownFirm.api);
     await enterPassword(page, ownFirm.owner);

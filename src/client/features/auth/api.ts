@@ -68,7 +68,7 @@ export const pendingSignInQueryKey = ["/api/auth/second-step"] as const;
 
 /** GET /api/auth/second-step: what the pending sign-in waits for; a 401 once it has expired (or never began). */
 export function pendingSignInQueryOptions() {
-  return queryOptions<PendingSignIn>({ queryKey: pendingSignInQueryKey, retryOnMount: false });
+  return queryOptions<PendingSignIn>({ queryKey: pendingSignInQueryKey });
 }
 
 /** Whether a second step was refused because there is no pending sign-in (any more) to complete. */
