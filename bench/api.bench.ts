@@ -10,6 +10,7 @@ import { startEmbeddedPostgres } from "../src/server/platform/db/embedded-postgr
 import { migrateDatabase } from "../src/server/platform/db/migrate";
 import { embeddedRoleUrls } from "../src/server/platform/db/roles";
 import { clients, tasks, users } from "../src/server/platform/db/schema";
+import { newSealingKey } from "../src/server/platform/sealed-secrets";
 import { demoLogins, demoPassword, seedDemoData } from "../src/server/seed/demo-seed";
 import { type AppProcess, startApp } from "../tests/app-process";
 import { makeTempDir } from "../tests/temp-dir";
@@ -97,6 +98,7 @@ try {
     DATABASE_URL: roles.app,
     DATABASE_OWNER_URL: roles.owner,
     NODE_ENV: "production",
+    MFA_ENCRYPTION_KEY: newSealingKey().text,
     LOG_LEVEL: "warn",
     RATE_LIMIT_PER_MINUTE: "1000000",
   };
@@ -108,7 +110,13 @@ try {
   const targets: Target[] = [tendwell, floor];
   if (baselineRoot) {
     const other = await startApp(
-      { DATABASE_URL: embedded.url, NODE_ENV: "production", LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "1000000" },
+      {
+        DATABASE_URL: embedded.url,
+        NODE_ENV: "production",
+        MFA_ENCRYPTION_KEY: newSealingKey().text,
+        LOG_LEVEL: "warn",
+        RATE_LIMIT_PER_MINUTE: "1000000",
+      },
       { root: baselineRoot },
     );
     processes.push(other);

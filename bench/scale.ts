@@ -7,6 +7,7 @@ import { connectDatabase, type DatabaseHandle } from "../src/server/platform/db/
 import { startEmbeddedPostgres } from "../src/server/platform/db/embedded-postgres";
 import { migrateDatabase } from "../src/server/platform/db/migrate";
 import { embeddedRoleUrls } from "../src/server/platform/db/roles";
+import { newSealingKey } from "../src/server/platform/sealed-secrets";
 import { demoLogins, demoPassword, seedDemoData } from "../src/server/seed/demo-seed";
 import { seedLargeFirm } from "../src/server/seed/large-firm";
 import { startApp } from "../tests/app-process";
@@ -53,6 +54,7 @@ try {
     DATABASE_URL: roles.app,
     DATABASE_OWNER_URL: roles.owner,
     NODE_ENV: "production",
+    MFA_ENCRYPTION_KEY: newSealingKey().text,
     LOG_LEVEL: "warn",
     RATE_LIMIT_PER_MINUTE: "1000000",
   });

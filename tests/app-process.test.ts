@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { isRunning } from "../src/server/platform/db/data-dir-lock";
 import { POSTGRES_OS_USER } from "../src/server/platform/db/embedded-postgres";
 import { projectPaths } from "../src/server/platform/paths";
+import { newSealingKey } from "../src/server/platform/sealed-secrets";
 import { type AppProcess, spawnApp, startApp } from "./app-process";
 import { startStripeStandIn, stripeTestKeys } from "./stripe-stand-in";
 import { makeTempDir } from "./temp-dir";
@@ -156,11 +157,31 @@ describe("the app process with DATABASE_URL", () => {
     const database = await createTestDatabase();
     const unusedDataDir = path.join(makeTempDir(), "data");
     try {
-      const app = await startApp({ DATABASE_URL: database.url, DATA_DIR: unusedDataDir });
+      const app = await startApp({
+        DATABASE_URL: database.url,
+        DATA_DIR: unusedDataDir,
+        MFA_ENCRYPTION_KEY: newSealingKey().text,
+      });
       expect((await fetch(`${app.baseUrl}/api/health`)).status).toBe(200);
       // External databases get no demo data unless asked.
       expect(app.output()).not.toContain("Demo sign-ins");
       expect(await app.stop()).toBe(0);
+      expect(fs.existsSync(unusedDataDir)).toBe(false);
+    } finally {
+      await database.drop();
+      fs.rmSync(path.dirname(unusedDataDir), { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the app process and the MFA key", () => {
+  it("S-MFA-21 refuses to start on an external database without MFA_ENCRYPTION_KEY, and says how to make one", async () => {
+    const database = await createTestDatabase();
+    const unusedDataDir = path.join(makeTempDir(), "data");
+    try {
+      const app = spawnApp({ DATABASE_URL: database.url, DATA_DIR: unusedDataDir });
+      expect(await app.exited).toBe(1);
+      expect(app.output()).toMatch(/MFA_ENCRYPTION_KEY is required with DATABASE_URL.*openssl rand -base64 32/);
       expect(fs.existsSync(unusedDataDir)).toBe(false);
     } finally {
       await database.drop();
@@ -178,6 +199,7 @@ describe("the app process with card payments (decision 0025)", () => {
       const app = await startApp({
         DATABASE_URL: database.url,
         DATA_DIR: unusedDataDir,
+        MFA_ENCRYPTION_KEY: newSealingKey().text,
         ...stripeTestKeys,
         STRIPE_API_URL: stripeApi.url,
       });

@@ -17,6 +17,7 @@ import {
 } from "../src/server/platform/db/roles";
 import { auditEvents, clients } from "../src/server/platform/db/schema";
 import { projectPaths } from "../src/server/platform/paths";
+import { newSealingKey } from "../src/server/platform/sealed-secrets";
 import { insertClient } from "../src/server/seed/factories";
 import { spawnApp } from "./app-process";
 import { type SeededFirm, seedFirm, signIn } from "./fixtures";
@@ -158,7 +159,11 @@ describe("an instance started with the app's role alone", () => {
   it("S-PRIV-08 refuses to start on a database that has not had this version's migrate step, naming it", async () => {
     const empty = await createEmptyDatabase();
     try {
-      const app = spawnApp({ DATABASE_URL: asUser(empty.url, APP_ROLE), NODE_ENV: "production" });
+      const app = spawnApp({
+        DATABASE_URL: asUser(empty.url, APP_ROLE),
+        NODE_ENV: "production",
+        MFA_ENCRYPTION_KEY: newSealingKey().text,
+      });
       expect(await app.exited).toBe(1);
       expect(app.output()).toMatch(
         /Tendwell could not start: The database lacks \d+ migration\(s\) of this version .*run the migrate step \(npm run db:migrate with DATABASE_OWNER_URL\) first/,

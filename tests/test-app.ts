@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll } from "vitest";
 import { type AppOptions, buildApp } from "../src/server/app";
-import { loadConfig } from "../src/server/platform/config";
+import { type Config, loadConfig } from "../src/server/platform/config";
 import { connectDatabase, type DatabaseHandle } from "../src/server/platform/db/database";
+import { newSealingKey } from "../src/server/platform/sealed-secrets";
 import { createTestDatabase } from "./test-database";
 
 export type TestApp = {
@@ -11,6 +12,8 @@ export type TestApp = {
   readonly database: DatabaseHandle;
   /** The app's connection, as the app's own role: row-level security applies to it. */
   readonly appDatabase: DatabaseHandle;
+  /** The app's configuration: e.g. the key it seals authenticator secrets with. */
+  readonly config: Config;
 };
 
 /**
@@ -32,12 +35,14 @@ export function useTestApp(
   let app: FastifyInstance | undefined;
   let database: DatabaseHandle | undefined;
   let appDatabase: DatabaseHandle | undefined;
+  let config: Config | undefined;
   let drop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     const created = await createTestDatabase();
     drop = created.drop;
-    const config = loadConfig({
+    config = loadConfig({
+      MFA_ENCRYPTION_KEY: newSealingKey().text,
       NODE_ENV: "test",
       LOG_LEVEL: "silent",
       DATABASE_URL: created.appUrl,
@@ -77,6 +82,10 @@ export function useTestApp(
     get appDatabase() {
       if (!appDatabase) throw new Error("the test database is created in beforeAll");
       return appDatabase;
+    },
+    get config() {
+      if (!config) throw new Error("the test app is built in beforeAll");
+      return config;
     },
   };
 }

@@ -9,6 +9,7 @@ import { connectDatabase } from "../../src/server/platform/db/database";
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "../../src/server/platform/db/embedded-postgres";
 import { migrateDatabase } from "../../src/server/platform/db/migrate";
 import { embeddedRoleUrls } from "../../src/server/platform/db/roles";
+import { newSealingKey } from "../../src/server/platform/sealed-secrets";
 import { demoLogins, demoPassword, seedDemoData } from "../../src/server/seed/demo-seed";
 import { type AppProcess, startApp } from "../../tests/app-process";
 import { makeTempDir } from "../../tests/temp-dir";
@@ -97,6 +98,7 @@ export async function databaseOutage(): Promise<FaultReport> {
       DATABASE_URL: roles.app,
       DATABASE_OWNER_URL: roles.owner,
       NODE_ENV: "production",
+      MFA_ENCRYPTION_KEY: newSealingKey().text,
       LOG_LEVEL: "warn",
       SEED_DEMO_DATA: "false",
       RATE_LIMIT_PER_MINUTE: "1000000",

@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { APP_ROLE, asUser, ensureRoles, OWNER_ROLE } from "../../src/server/platform/db/roles";
+import { newSealingKey } from "../../src/server/platform/sealed-secrets";
 import { type FaultCheck, type FaultReport, runFaultScript } from "./report";
 
 /*
@@ -399,6 +400,8 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
     const databaseUrl = databaseUrlOf.toString();
     const db = new pg.Client({ connectionString: databaseUrl });
     const baseEnv = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? os.tmpdir(), ...runtime.env };
+    // Both instances open the same sealed secrets: one key for the pair, as production configures it.
+    const mfaKey = newSealingKey().text;
     const migrateStarted = Date.now();
     const appUrl = asUser(databaseUrl, APP_ROLE);
     await runToEnd("migrate", ...stepCommand("migrate"), {
@@ -425,6 +428,7 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
         env: {
           ...baseEnv,
           NODE_ENV: "production",
+          MFA_ENCRYPTION_KEY: mfaKey,
           HOST: "127.0.0.1",
           PORT: String(name === "A" ? portA : portB),
           // The app's own role alone: the migrate step has readied the database.

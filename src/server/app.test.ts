@@ -8,6 +8,7 @@ import { createTestDatabase } from "../../tests/test-database";
 import { buildApp } from "./app";
 import { loadConfig } from "./platform/config";
 import { connectDatabase } from "./platform/db/database";
+import { newSealingKey } from "./platform/sealed-secrets";
 
 /** A GET over the given agent, so a test chooses which connection it goes on. */
 function get(agent: http.Agent, url: string) {
@@ -30,7 +31,12 @@ describe("closing the app", () => {
     const created = await createTestDatabase();
     const database = connectDatabase({ url: created.url, poolSize: 2 });
     const app = await buildApp({
-      config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATABASE_URL: created.url }),
+      config: loadConfig({
+        MFA_ENCRYPTION_KEY: newSealingKey().text,
+        NODE_ENV: "test",
+        LOG_LEVEL: "silent",
+        DATABASE_URL: created.url,
+      }),
       database,
     });
     let started: () => void = () => {};

@@ -11,19 +11,28 @@ import { inAnyScope } from "./platform/db/firm-scope";
 import { pendingMigrations } from "./platform/db/migrate";
 import { embeddedRoleUrls, mayCreateIn, userOf } from "./platform/db/roles";
 import { createLogger } from "./platform/logger";
+import { resolveMfaKey } from "./platform/mfa-key";
 import { demoLogins, demoPassword, hasDemoData } from "./seed/demo-seed";
 import { prepareDatabase } from "./seed/prepare-database";
+
+/** The logger as the start-up steps take it: a line at info, a line at warn. */
+const logLines = (logger: ReturnType<typeof createLogger>) => ({
+  info: (message: string) => logger.info(message),
+  warn: (message: string) => logger.warn(message),
+});
 
 /** Boots Tendwell: database (embedded unless DATABASE_URL), migrations, demo data, HTTP. */
 async function main() {
   const config = loadConfig(process.env);
   const logger = createLogger(config);
+  // The key that seals authenticator secrets: configured, or kept in the data directory.
+  const mfaKey = await resolveMfaKey(config, logLines(logger));
 
   const embedded = config.databaseUrl
     ? undefined
     : await startEmbeddedPostgres({
         dataDir: config.dataDir,
-        log: { info: (message) => logger.info(message), warn: (message) => logger.warn(message) },
+        log: logLines(logger),
       });
   const stopEmbedded = async () => embedded?.stop();
   let database: ReturnType<typeof connectDatabase> | undefined;
@@ -42,7 +51,7 @@ async function main() {
     throw error;
   }
 
-  const app = await buildApp({ config, database, logger });
+  const app = await buildApp({ config: { ...config, mfaKey }, database, logger });
   const stopHousekeeping = startHousekeeping({ db: database.db, config, log: logger });
   const stopScheduler = startScheduler({ db: database.db, log: logger });
   let shuttingDown = false;

@@ -121,6 +121,16 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...stripeEnv, STRIPE_API_URL: "ftp://x" })).toThrow(/STRIPE_API_URL: must be an http/);
   });
 
+  it("S-MFA-21 takes MFA_ENCRYPTION_KEY as 32 bytes of base64 and never echoes a bad one", () => {
+    const text = Buffer.alloc(32, 7).toString("base64");
+    expect(loadConfig({ MFA_ENCRYPTION_KEY: text }).mfaKey?.equals(Buffer.alloc(32, 7))).toBe(true);
+    expect(loadConfig({}).mfaKey).toBeUndefined();
+    const short = Buffer.alloc(16, 7).toString("base64");
+    const attempt = () => loadConfig({ MFA_ENCRYPTION_KEY: short });
+    expect(attempt).toThrow(/MFA_ENCRYPTION_KEY: must be 32 bytes in base64 .*\(got a value of 24 characters\)/);
+    expect(attempt).not.toThrow(new RegExp(short.replace(/[+/=]/g, "\\$&")));
+  });
+
   it("rejects a port out of range", () => {
     expect(() => loadConfig({ PORT: "70000" })).toThrow(/PORT/);
   });

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { PlanId } from "../../shared/plans";
+import { type SealingKey, sealingKeyFrom } from "./sealed-secrets";
 
 const booleanFlag = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
 
@@ -32,6 +33,17 @@ const envSchema = z.object({
   STRIPE_PRICE_PROFESSIONAL: stripeKey(/^price_\S+$/, "a Stripe price id (price_...)"),
   STRIPE_PRICE_ENTERPRISE: stripeKey(/^price_\S+$/, "a Stripe price id (price_...)"),
   STRIPE_API_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  MFA_ENCRYPTION_KEY: z
+    .string()
+    .transform((text, context) => {
+      try {
+        return sealingKeyFrom(text);
+      } catch {
+        context.addIssue({ code: "custom", message: "must be 32 bytes in base64 (`openssl rand -base64 32`)" });
+        return z.NEVER;
+      }
+    })
+    .optional(),
 });
 
 /** Card billing needs all of these or none (decision 0025). */
@@ -78,6 +90,13 @@ export type Config = {
   shutdownGraceMs: number;
   /** Card billing with Stripe (decision 0025); undefined when not configured: no card is taken. */
   stripe: StripeConfig | undefined;
+  /**
+   * The key authenticator apps' secrets are sealed with (decision 0044). Undefined when not
+   * configured: the server then keeps one in the data directory (platform/mfa-key.ts), which only
+   * the embedded database's single instance may do, so on an external database the server refuses
+   * to start without it.
+   */
+  mfaKey: SealingKey | undefined;
 };
 
 export type StripeConfig = {
@@ -95,7 +114,7 @@ export class ConfigError extends Error {
 }
 
 /** Variables whose values never appear in an error message, not even a malformed one. */
-const secretVariables = new Set(["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"]);
+const secretVariables = new Set(["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "MFA_ENCRYPTION_KEY"]);
 
 /** A connection string's password stays out of error messages, even in a URL too broken to parse. */
 const withoutPassword = (value: string | undefined) => value?.replace(/(\/\/[^/@:]*:)[^/@]*@/, "$1***@");
@@ -152,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     redisUrl: values.REDIS_URL,
     shutdownGraceMs: values.SHUTDOWN_GRACE_SECONDS * 1000,
     stripe: stripeConfig(values),
+    mfaKey: values.MFA_ENCRYPTION_KEY,
   };
 }
 

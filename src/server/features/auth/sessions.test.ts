@@ -6,6 +6,7 @@ import { useTestApp } from "../../../../tests/test-app";
 import { buildApp } from "../../app";
 import { loadConfig } from "../../platform/config";
 import { sessions } from "../../platform/db/schema";
+import { newSealingKey } from "../../platform/sealed-secrets";
 import { readSessionCookie } from "./sessions";
 
 /** The hash stored for the token a session cookie holds. */
@@ -162,7 +163,12 @@ describe("sessions", () => {
     const { users } = await seedFirm(ctx.database.db, "Restart");
     const browser = await signIn(ctx.app, users.super_admin);
     const restarted = await buildApp({
-      config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATABASE_URL: "postgres://unused/x" }),
+      config: loadConfig({
+        MFA_ENCRYPTION_KEY: newSealingKey().text,
+        NODE_ENV: "test",
+        LOG_LEVEL: "silent",
+        DATABASE_URL: "postgres://unused/x",
+      }),
       database: ctx.database,
     });
     try {

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../../../../tests/temp-dir";
 import { buildApp } from "../../app";
 import { loadConfig } from "../config";
+import { newSealingKey } from "../sealed-secrets";
 import { connectDatabase } from "./database";
 import { startEmbeddedPostgres } from "./embedded-postgres";
 import { migrateDatabase } from "./migrate";
@@ -16,7 +17,12 @@ describe("a database restart", () => {
     const database = connectDatabase({ url: server.url, poolSize: 3 });
     await migrateDatabase(server.url);
     const app = await buildApp({
-      config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATABASE_URL: server.url }),
+      config: loadConfig({
+        MFA_ENCRYPTION_KEY: newSealingKey().text,
+        NODE_ENV: "test",
+        LOG_LEVEL: "silent",
+        DATABASE_URL: server.url,
+      }),
       database,
     });
     const health = async () => (await app.inject({ method: "GET", url: "/api/health" })).statusCode;

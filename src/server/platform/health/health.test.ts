@@ -8,6 +8,7 @@ import { buildApp } from "../../app";
 import { loadConfig } from "../config";
 import { connectDatabase } from "../db/database";
 import * as schema from "../db/schema";
+import { newSealingKey } from "../sealed-secrets";
 
 describe("GET /api/health", () => {
   const ctx = useTestApp();
@@ -25,7 +26,12 @@ describe("GET /api/health", () => {
     url.pathname = "/tendwell_no_such_database";
     const database = connectDatabase({ url: url.toString(), poolSize: 1 });
     const app = await buildApp({
-      config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATABASE_URL: url.toString() }),
+      config: loadConfig({
+        MFA_ENCRYPTION_KEY: newSealingKey().text,
+        NODE_ENV: "test",
+        LOG_LEVEL: "silent",
+        DATABASE_URL: url.toString(),
+      }),
       database,
     });
     try {
@@ -48,7 +54,12 @@ describe("GET /api/health", () => {
     const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 300 });
     const { lines, logger } = captureLogs("warn");
     const app = await buildApp({
-      config: loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATABASE_URL: url }),
+      config: loadConfig({
+        MFA_ENCRYPTION_KEY: newSealingKey().text,
+        NODE_ENV: "test",
+        LOG_LEVEL: "silent",
+        DATABASE_URL: url,
+      }),
       database: { db: drizzle(pool, { schema }), pool, close: () => pool.end() },
       logger,
     });
