@@ -5,7 +5,8 @@
  */
 export const floorStatements = {
   health_check: "select 1",
-  session_by_token: `select s.id as session_id, s.user_id, s.firm_id, s.last_seen_at, s.expires_at, u.role, u.username, u.disabled_at
+  session_by_token: `select s.id as session_id, s.user_id, s.firm_id, s.last_seen_at, s.expires_at, u.role, u.username, u.disabled_at,
+          s.stage, s.second_factor_due_at, s.verified_at
      from sessions s join users u on u.id = s.user_id and u.firm_id = s.firm_id
     where s.token_hash = $1 and s.firm_id = $2`,
   session_touch: `update "sessions" set "last_seen_at" = $1 where "sessions"."id" = $2`,

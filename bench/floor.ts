@@ -90,7 +90,7 @@ async function findSession(cookieHeader: string | undefined): Promise<Session | 
   const { rows } = await query(cookieFirmId, { ...statements.session, values, rowMode: "array" });
   const row = rows[0];
   if (!row) return undefined;
-  const [id, userId, firmId, lastSeenAt, expiresAt, , , disabledAt] = row as [
+  const [id, userId, firmId, lastSeenAt, expiresAt, , , disabledAt, stage, secondFactorDueAt] = row as [
     string,
     string,
     string,
@@ -99,10 +99,14 @@ async function findSession(cookieHeader: string | undefined): Promise<Session | 
     string,
     string,
     Date | null,
+    string,
+    Date | null,
   ];
   const now = new Date();
   const idleFor = now.getTime() - lastSeenAt.getTime();
   if (disabledAt !== null || now >= expiresAt || idleFor >= IDLE_MS) return undefined;
+  // A sign-in waiting for its second factor is no session (the benchmark's never are).
+  if (stage !== "active" || (secondFactorDueAt !== null && secondFactorDueAt <= now)) return undefined;
   if (idleFor >= TOUCH_INTERVAL_MS) await query(firmId, { ...statements.touch, values: [now, id] });
   return { userId, firmId };
 }

@@ -1,19 +1,25 @@
 import { and, asc, count, desc, eq, isNull, lt } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { RouteAccess } from "../src/server/features/auth/access-control";
+import { allowsRole, type RouteAccess } from "../src/server/features/auth/access-control";
+import { createSession } from "../src/server/features/auth/sessions";
+import { newTotpSecret, totpCode, totpSealOwner, totpStep } from "../src/server/features/mfa/totp";
 import type { Database } from "../src/server/platform/db/database";
 import {
   auditEvents,
   clients,
   contacts,
   firms,
+  recoveryCodes,
   recurringSchedules,
   tasks,
   taskTemplates,
   userClients,
+  userFactors,
   users,
 } from "../src/server/platform/db/schema";
+import { seal } from "../src/server/platform/sealed-secrets";
 import {
   insertClient,
   insertContact,
@@ -24,7 +30,7 @@ import {
 } from "../src/server/seed/factories";
 import { createRandom } from "../src/server/seed/random";
 import { drawSignature } from "../src/server/seed/signature-image";
-import { can, forbiddenMessage, roleLabels } from "../src/shared/permissions";
+import { forbiddenMessage, roleLabels } from "../src/shared/permissions";
 import type { Role } from "../src/shared/roles";
 import { templateLibrary } from "../src/shared/template-library";
 import { IDEMPOTENCY_KEY_HEADER, IF_MATCH_HEADER } from "../src/shared/versions";
@@ -139,6 +145,46 @@ const registrationBody = () => {
 const throwawayUser = (role: Role = "user", firm: "a" | "b" = "a") =>
   insertUser(w().db, { firmId: w()[firm].firm.id, role });
 
+/**
+ * An authenticator factor of a user, as a confirmed enrolment leaves it (sealed with the app's key),
+ * or as a started one does; its id, and the code its app would show now.
+ */
+async function insertTotpFactor(user: SeededUser, options: { confirmed: boolean } = { confirmed: true }) {
+  const key = ctx.config.mfaKey;
+  if (!key) throw new Error("the test app has no MFA key");
+  const secret = newTotpSecret();
+  const id = uuidv7();
+  await w()
+    .db.insert(userFactors)
+    .values({
+      id,
+      firmId: user.firmId,
+      userId: user.id,
+      kind: "totp",
+      name: "Phone",
+      totpSecret: seal(key, secret, totpSealOwner(id)),
+      confirmedAt: options.confirmed ? new Date() : null,
+    });
+  return { id, secret, code: () => totpCode(secret, totpStep(new Date())) };
+}
+
+/** A client holding a sign-in of a new user of a firm that waits for its second factor, or for enrolment. */
+async function pendingSignIn(firm: "a" | "b", stage: "second_factor" | "enrol") {
+  const user = await throwawayUser("user", firm);
+  const factor = stage === "second_factor" ? await insertTotpFactor(user) : undefined;
+  const { cookie } = await createSession(w().db, {
+    userId: user.id,
+    firmId: user.firmId,
+    ip: null,
+    userAgent: null,
+    absoluteMs: 60_000,
+    stage,
+  });
+  const client = apiClient(ctx.app);
+  client.setSessionToken(cookie);
+  return { user, client, factor };
+}
+
 /** Row counts of the tables a refused request must not write to. */
 async function rowCounts(db: Database) {
   const [[userRows], [linkRows], [auditRows]] = await Promise.all([
@@ -151,7 +197,18 @@ async function rowCounts(db: Database) {
 
 /** Everything of one firm that a request from another firm could change. */
 async function firmState(db: Database, firmId: string) {
-  const [userRows, linkRows, [auditRows], clientRows, contactRows, [taskRows], templateRows] = await Promise.all([
+  const [
+    userRows,
+    linkRows,
+    [auditRows],
+    clientRows,
+    contactRows,
+    [taskRows],
+    templateRows,
+    factorRows,
+    codeRows,
+    firmRows,
+  ] = await Promise.all([
     db.select().from(users).where(eq(users.firmId, firmId)).orderBy(asc(users.id)),
     db
       .select()
@@ -163,8 +220,21 @@ async function firmState(db: Database, firmId: string) {
     db.select().from(contacts).where(eq(contacts.firmId, firmId)).orderBy(asc(contacts.id)),
     db.select({ n: count() }).from(tasks).where(eq(tasks.firmId, firmId)),
     db.select().from(taskTemplates).where(eq(taskTemplates.firmId, firmId)).orderBy(asc(taskTemplates.id)),
+    db.select().from(userFactors).where(eq(userFactors.firmId, firmId)).orderBy(asc(userFactors.id)),
+    db
+      .select()
+      .from(recoveryCodes)
+      .where(eq(recoveryCodes.firmId, firmId))
+      .orderBy(asc(recoveryCodes.userId), asc(recoveryCodes.codeHash)),
+    db
+      .select({ mfaPolicy: firms.mfaPolicy, mfaRequiredFrom: firms.mfaRequiredFrom })
+      .from(firms)
+      .where(eq(firms.id, firmId)),
   ]);
   return {
+    factors: factorRows,
+    recoveryCodes: codeRows,
+    mfaPolicy: firmRows,
     users: userRows,
     links: linkRows,
     auditEvents: auditRows?.n,
@@ -209,8 +279,8 @@ const withArticle = (noun: string) => `${/^[aeio]/i.test(noun) ? "an" : "a"} ${n
 const unauthenticated = { message: "Please sign in to continue", code: "UNAUTHENTICATED" };
 
 function forbidden(role: Role, access: RouteAccess) {
-  if (access === "public" || access === "signedIn") {
-    throw new Error(`a route with access "${access}" cannot refuse a signed-in ${role}`);
+  if (access === "public" || access === "signedIn" || access === "pendingSignIn") {
+    throw new Error(`a route with access "${access}" cannot refuse a signed-in ${role} with 403`);
   }
   return { message: forbiddenMessage(role, access), code: "FORBIDDEN" };
 }
@@ -386,6 +456,146 @@ const tenantMatrix: Record<string, TenantRow> = {
       expect(response.status).toBe(400);
       expect(response.body.code).toBe("VALIDATION_FAILED");
       expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "GET /api/auth/second-step": noTenantData("describes the caller's own pending sign-in; it takes no id", {
+    "answers firm B's pending sign-in and names nothing of firm A": async (world, route) => {
+      const { client } = await pendingSignIn("b", "second_factor");
+      const response = await send(client, route, {});
+      expect(response.status).toBe(200);
+      expect(response.body.next).toBe("second_factor");
+      const foreign = await idsOfFirm(world.db, world.a.firm.id);
+      expect([...idsIn(response.body)].filter((id) => foreign.has(id))).toEqual([]);
+    },
+  }),
+  "POST /api/auth/second-step": noTenantData("completes the caller's own pending sign-in; it takes no user id", {
+    "refuses another firm's user id in the body; the right code signs in to firm B only": async (world, route) => {
+      const { client, user, factor } = await pendingSignIn("b", "second_factor");
+      const before = await firmState(world.db, world.a.firm.id);
+      const code = factor?.code() ?? "";
+      const named = await send(client, route, { body: { method: "totp", code, userId: world.a.users.user.id } });
+      expect(named.status).toBe(400);
+      const done = await send(client, route, { body: { method: "totp", code } });
+      expect(done.status).toBe(200);
+      expect(done.body.user).toMatchObject({ id: user.id, firm: { id: world.b.firm.id } });
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "POST /api/auth/second-step/totp": noTenantData("starts enrolment for the pending sign-in's own user", {
+    "keeps the unconfirmed factor in firm B and leaves firm A alone": async (world, route) => {
+      const { client, user } = await pendingSignIn("b", "enrol");
+      const before = await firmState(world.db, world.a.firm.id);
+      expect((await send(client, route, {})).status).toBe(200);
+      const rows = await world.db.select().from(userFactors).where(eq(userFactors.userId, user.id));
+      expect(rows.map((row) => row.firmId)).toEqual([world.b.firm.id]);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "POST /api/auth/second-step/totp/confirm": noTenantData("confirms the pending sign-in's own user's enrolment", {
+    "refuses another firm's user id in the body and writes nothing in firm A": async (world, route) => {
+      const { client } = await pendingSignIn("b", "enrol");
+      const before = await firmState(world.db, world.a.firm.id);
+      const response = await send(client, route, { body: { code: "123456", userId: world.a.users.user.id } });
+      expect(response.status).toBe(400);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "POST /api/auth/step-up": noTenantData("proves the caller's own session; it takes no user id", {
+    "refuses another firm's user id in the body and leaves firm A alone": async (world, route) => {
+      const caller = await throwawayUser("user", "b");
+      const client = await signIn(ctx.app, caller);
+      const before = await firmState(world.db, world.a.firm.id);
+      const named = await send(client, route, {
+        body: { method: "password", password: caller.password, userId: world.a.users.user.id },
+      });
+      expect(named.status).toBe(400);
+      expect((await send(client, route, { body: { method: "password", password: caller.password } })).status).toBe(204);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "GET /api/account/security": noTenantData("describes the caller's own factors and firm", {
+    "answers firm B's user with their own factors and names nothing of firm A": async (world, route) => {
+      const caller = await throwawayUser("user", "b");
+      const client = await signIn(ctx.app, caller);
+      const factor = await insertTotpFactor(caller);
+      await insertTotpFactor(await throwawayUser("user", "a"));
+      const response = await send(client, route, {});
+      expect(response.status).toBe(200);
+      expect(response.body.factors.map((each: { id: string }) => each.id)).toEqual([factor.id]);
+      const foreign = await idsOfFirm(world.db, world.a.firm.id);
+      expect([...idsIn(response.body)].filter((id) => foreign.has(id))).toEqual([]);
+    },
+  }),
+  "POST /api/account/factors/totp": noTenantData("adds to the caller's own factors; it takes no user id", {
+    "keeps the new factor in firm B and leaves firm A alone": async (world, route) => {
+      const caller = await throwawayUser("user", "b");
+      const before = await firmState(world.db, world.a.firm.id);
+      expect((await send(await signIn(ctx.app, caller), route, {})).status).toBe(200);
+      const rows = await world.db.select().from(userFactors).where(eq(userFactors.userId, caller.id));
+      expect(rows.map((row) => row.firmId)).toEqual([world.b.firm.id]);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "POST /api/account/factors/totp/confirm": noTenantData("confirms the caller's own enrolment; it takes no user id", {
+    "refuses another firm's user id in the body and writes nothing in firm A": async (world, route) => {
+      const before = await firmState(world.db, world.a.firm.id);
+      const response = await send(world.bSuperAdmin, route, {
+        body: { code: "123456", userId: world.a.users.user.id },
+      });
+      expect(response.status).toBe(400);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "PATCH /api/account/factors/:id": refusesForeignIds({
+    "another firm's user's factor is answered 404, like one that does not exist": {
+      request: async () => ({
+        path: `/api/account/factors/${(await insertTotpFactor(await throwawayUser("admin"))).id}`,
+        body: { name: "Taken over" },
+      }),
+      message: "Factor not found",
+    },
+  }),
+  "DELETE /api/account/factors/:id": refusesForeignIds({
+    "another firm's user's factor is answered 404, like one that does not exist": {
+      request: async () => ({
+        path: `/api/account/factors/${(await insertTotpFactor(await throwawayUser("admin"))).id}`,
+      }),
+      message: "Factor not found",
+    },
+  }),
+  "POST /api/account/recovery-codes": noTenantData("replaces the caller's own recovery codes; it takes no user id", {
+    "makes firm B's user's codes and leaves firm A's alone": async (world, route) => {
+      const caller = await throwawayUser("user", "b");
+      const client = await signIn(ctx.app, caller);
+      await insertTotpFactor(caller);
+      const before = await firmState(world.db, world.a.firm.id);
+      expect((await send(client, route, {})).status).toBe(200);
+      const rows = await world.db.select().from(recoveryCodes).where(eq(recoveryCodes.userId, caller.id));
+      expect(new Set(rows.map((row) => row.firmId))).toEqual(new Set([world.b.firm.id]));
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "PUT /api/firm/mfa-policy": noTenantData("sets the caller's own firm's policy; it takes no firm id", {
+    "refuses another firm's id in the body; a change moves firm B only": async (world, route) => {
+      const client = await signIn(ctx.app, world.b.users.super_admin);
+      const before = await firmState(world.db, world.a.firm.id);
+      const named = await send(client, route, { body: { policy: "optional", firmId: world.a.firm.id } });
+      expect(named.status).toBe(400);
+      const changed = await send(client, route, { body: { policy: "optional" } });
+      expect(changed.status).toBe(200);
+      const [b] = await world.db.select({ policy: firms.mfaPolicy }).from(firms).where(eq(firms.id, world.b.firm.id));
+      expect(b?.policy).toBe("optional");
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "DELETE /api/users/:id/factors": refusesForeignIds({
+    "another firm's user's factors cannot be reset": {
+      request: async () => {
+        const member = await throwawayUser("user");
+        await insertTotpFactor(member);
+        return { path: `/api/users/${member.id}/factors` };
+      },
+      message: "User not found",
     },
   }),
   "GET /api/users": listsOwnFirmOnly({
@@ -954,6 +1164,7 @@ type RoleRow = {
 
 const everyone = { anonymous: true, super_admin: true, admin: true, user: true } as const;
 const signedIn = { anonymous: false, super_admin: true, admin: true, user: true } as const;
+const nobody = { anonymous: false, super_admin: false, admin: false, user: false } as const;
 
 // One row per /api route. A new route needs a row here: a missing one fails the suite.
 const roleMatrix: Record<string, RoleRow> = {
@@ -995,6 +1206,97 @@ const roleMatrix: Record<string, RoleRow> = {
     ok: 204,
     session: "freshUser",
     request: (_world, actor) => ({ body: { currentPassword: actor.password, newPassword: strongPassword() } }),
+  },
+  // Only a sign-in waiting for its second step reaches these: no session of any role does (tests/mfa.test.ts
+  // walks them with one).
+  "GET /api/auth/second-step": { access: "pendingSignIn", allowed: nobody, ok: 200, request: () => ({}) },
+  "POST /api/auth/second-step": {
+    access: "pendingSignIn",
+    allowed: nobody,
+    ok: 200,
+    request: () => ({ body: { method: "totp", code: "123456" } }),
+  },
+  "POST /api/auth/second-step/totp": { access: "pendingSignIn", allowed: nobody, ok: 200, request: () => ({}) },
+  "POST /api/auth/second-step/totp/confirm": {
+    access: "pendingSignIn",
+    allowed: nobody,
+    ok: 200,
+    request: () => ({ body: { code: "123456" } }),
+  },
+  "POST /api/auth/step-up": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 204,
+    session: "freshUser",
+    request: (_world, actor) => ({ body: { method: "password", password: actor.password } }),
+  },
+  "GET /api/account/security": { access: "signedIn", allowed: signedIn, ok: 200, request: () => ({}) },
+  // The sensitive ones run in a session of their own: its sign-in is the fresh proof the step-up wants.
+  "POST /api/account/factors/totp": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 200,
+    session: "freshUser",
+    request: () => ({}),
+  },
+  "POST /api/account/factors/totp/confirm": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 200,
+    session: "freshUser",
+    request: async (_world, actor) => ({
+      body: { code: (await insertTotpFactor(actor, { confirmed: false })).code() },
+    }),
+  },
+  "PATCH /api/account/factors/:id": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 200,
+    session: "freshUser",
+    request: async (_world, actor) => ({
+      path: `/api/account/factors/${(await insertTotpFactor(actor)).id}`,
+      body: { name: "Renamed phone" },
+    }),
+  },
+  "DELETE /api/account/factors/:id": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 204,
+    session: "freshUser",
+    // Two factors: the firm requires one, so the last may not go.
+    request: async (_world, actor) => {
+      await insertTotpFactor(actor);
+      return { path: `/api/account/factors/${(await insertTotpFactor(actor)).id}` };
+    },
+  },
+  "POST /api/account/recovery-codes": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 200,
+    session: "freshUser",
+    request: async (_world, actor) => {
+      await insertTotpFactor(actor);
+      return {};
+    },
+  },
+  // The firm's sign-in policy and resets are the super admin's alone.
+  "PUT /api/firm/mfa-policy": {
+    access: "security.manage",
+    allowed: { anonymous: false, super_admin: true, admin: false, user: false },
+    ok: 200,
+    session: "freshSession",
+    request: () => ({ body: { policy: "optional" } }),
+  },
+  "DELETE /api/users/:id/factors": {
+    access: "security.manage",
+    allowed: { anonymous: false, super_admin: true, admin: false, user: false },
+    ok: 204,
+    session: "freshSession",
+    request: async () => {
+      const member = await throwawayUser("user");
+      await insertTotpFactor(member);
+      return { path: `/api/users/${member.id}/factors` };
+    },
   },
   // S-ROLE-07..17 have no row for viewing the firm's users; every role may (a user needs names to assign work).
   "GET /api/users": { access: "users.read", allowed: signedIn, ok: 200, request: () => ({}) },
@@ -1285,7 +1587,7 @@ const roleMatrixSuite = () =>
       expect(stale, `rows for routes the app does not serve: ${stale.join(", ")}`).toEqual([]);
     });
 
-    it("agrees with each route's declared access rule and with can() from the role table", () => {
+    it("agrees with each route's declared access rule and with the role table", () => {
       const disagreements: string[] = [];
       for (const route of ctx.app.apiRoutes) {
         const key = `${route.method} ${route.url}`;
@@ -1296,9 +1598,9 @@ const roleMatrixSuite = () =>
         }
         const expected: Record<Caller, boolean> = {
           anonymous: route.access === "public",
-          super_admin: route.access === "public" || route.access === "signedIn" || can("super_admin", route.access),
-          admin: route.access === "public" || route.access === "signedIn" || can("admin", route.access),
-          user: route.access === "public" || route.access === "signedIn" || can("user", route.access),
+          super_admin: allowsRole(route.access, "super_admin"),
+          admin: allowsRole(route.access, "admin"),
+          user: allowsRole(route.access, "user"),
         };
         for (const caller of callers) {
           if (row.allowed[caller] !== expected[caller]) {
@@ -1316,13 +1618,14 @@ const roleMatrixSuite = () =>
       describe(key, () => {
         for (const caller of callers) {
           const who = caller === "anonymous" ? "a caller who is not signed in" : withArticle(roleLabels[caller]);
-          const refusal = caller === "anonymous" ? "401" : "403";
+          // A session is no pending sign-in: to the second step's routes it is as good as none.
+          const unauthenticatedRefusal = caller === "anonymous" || row.access === "pendingSignIn";
           // A signed-in caller's refusal is the rule "the server refuses it (403 with a clear
           // message)": S-ROLE-06, api part.
           const name = row.allowed[caller]
             ? `lets ${who} through`
-            : caller === "anonymous"
-              ? `refuses ${who} with ${refusal} and writes nothing`
+            : unauthenticatedRefusal
+              ? `refuses ${who} with 401 and writes nothing`
               : `S-ROLE-06 refuses ${who} with 403 and a clear message, and writes nothing`;
           it(name, async () => {
             const world = w();
@@ -1338,7 +1641,7 @@ const roleMatrixSuite = () =>
               expect(response.status, response.text).toBe(row.ok);
               return;
             }
-            if (caller === "anonymous") {
+            if (unauthenticatedRefusal) {
               expect(response.status).toBe(401);
               expect(response.body).toEqual(unauthenticated);
             } else {
@@ -1621,6 +1924,25 @@ const writeSafetyMatrix: Record<string, WriteSafety> = {
   "POST /api/create-subscription-setup": { neither: "the setup cookie names one card setup, which a repeat reuses" },
   "POST /api/stripe/webhook": { neither: "events are kept by Stripe's event id, so a retried event is applied once" },
   "PUT /api/billing/plan": { neither: "setting the same plan twice is the same plan" },
+  "POST /api/auth/second-step": { neither: "each code works once, and the pending sign-in it completes is gone after" },
+  "POST /api/auth/second-step/totp": {
+    neither: "a new enrolment replaces the unconfirmed one; nothing counts until confirmed",
+  },
+  "POST /api/auth/second-step/totp/confirm": { neither: "the pending sign-in it completes is gone after the first" },
+  "POST /api/auth/step-up": { neither: "a proof given twice is still a proof: the session's last one moves to now" },
+  "POST /api/account/factors/totp": {
+    neither: "a new enrolment replaces the unconfirmed one; nothing counts until confirmed",
+  },
+  "POST /api/account/factors/totp/confirm": {
+    neither: "the enrolment is confirmed once; a repeat finds none to confirm",
+  },
+  "PATCH /api/account/factors/:id": { neither: "the same name twice is the same name" },
+  "DELETE /api/account/factors/:id": { neither: "a second delete is a 404 and removes nothing more" },
+  "POST /api/account/recovery-codes": {
+    neither: "each set voids the last: a repeat leaves one set, the one whose answer arrived last",
+  },
+  "PUT /api/firm/mfa-policy": { neither: "setting the same policy twice is the same policy" },
+  "DELETE /api/users/:id/factors": { neither: "resetting a user without factors leaves them without factors" },
 };
 
 function writeSafetySuite() {

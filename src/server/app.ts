@@ -14,6 +14,7 @@ import { clientsRoutes } from "./features/clients/clients.routes";
 import { contactsRoutes } from "./features/contacts/contacts.routes";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes";
 import { firmRoutes } from "./features/firm/firm.routes";
+import { mfaRoutes } from "./features/mfa/mfa.routes";
 import { reportsRoutes } from "./features/reports/reports.routes";
 import { signupRoutes } from "./features/signup/signup.routes";
 import { siteRoutes } from "./features/site/site.routes";
@@ -132,6 +133,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const cardBilling = config.stripe ? { config: config.stripe, stripe: createStripeClient(config.stripe) } : undefined;
   healthRoutes(app, { pool: database.pool, availability });
   authRoutes(app, { config });
+  // main resolves the key (configured, or kept in the data directory); tests configure one.
+  if (!config.mfaKey) throw new Error("config.mfaKey is not set: MFA_ENCRYPTION_KEY, or main's key file");
+  mfaRoutes(app, { config, key: config.mfaKey });
   signupRoutes(app, { config, cardBilling });
   usersRoutes(app);
   assignmentsRoutes(app);

@@ -6,9 +6,13 @@ export const errorStatus = {
   BAD_REQUEST: 400,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
+  /** A session that must pass the second step of sign-in before anything else (the firm's policy changed). */
+  SECOND_FACTOR_REQUIRED: 401,
   FORBIDDEN: 403,
   ACCOUNT_DISABLED: 403,
   CROSS_SITE_REQUEST: 403,
+  /** A sensitive change needs a fresh second factor (or password) first: POST /api/auth/step-up, then again. */
+  STEP_UP_REQUIRED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,

@@ -4,9 +4,22 @@
  */
 export type AuditEventInput =
   | { action: "account.registered"; entityType: "firm"; after: Record<string, unknown> }
-  | { action: "session.signed_in"; entityType: "user" }
+  /** With a second factor, which one (`after.secondFactor`); never a code. */
+  | { action: "session.signed_in"; entityType: "user"; after?: { secondFactor: string } }
   | { action: "session.signed_out"; entityType: "user" }
   | { action: "user.password_changed"; entityType: "user" }
+  /** Multi-factor sign-in (decision 0044): what changed, never a secret or a code. */
+  | { action: "mfa.factor_added"; entityType: "user"; after: { kind: string; name: string } }
+  | { action: "mfa.factor_removed"; entityType: "user"; before: { kind: string; name: string } }
+  | { action: "mfa.recovery_code_used"; entityType: "user"; after: { recoveryCodesLeft: number } }
+  | { action: "mfa.recovery_codes_replaced"; entityType: "user" }
+  | { action: "mfa.factors_reset"; entityType: "user"; before: { factors: number } }
+  | {
+      action: "firm.mfa_policy_changed";
+      entityType: "firm";
+      before: { mfaPolicy: string };
+      after: { mfaPolicy: string };
+    }
   | { action: "user.created"; entityType: "user"; after: Record<string, unknown> }
   | { action: "user.updated"; entityType: "user"; before: Record<string, unknown>; after: Record<string, unknown> }
   | {

@@ -53,6 +53,10 @@ export const policies = {
     description: "change the firm's name and time zone",
     scope: { super_admin: "all", admin: "none", user: "none" },
   },
+  "security.manage": {
+    description: "set the firm's sign-in policy and reset users' sign-in factors",
+    scope: { super_admin: "all", admin: "none", user: "none" },
+  },
   "audit.read": {
     description: "view the firm's audit trail",
     scope: { super_admin: "all", admin: "all", user: "none" },

@@ -114,6 +114,7 @@ function operationId(method: string, url: string): string {
 function whoMayCall(access: RouteAccess): string {
   if (access === "public") return "Anyone, signed in or not.";
   if (access === "signedIn") return "Any signed-in user.";
+  if (access === "pendingSignIn") return "A sign-in waiting for its second step (POST /api/auth/login answered 202).";
   const allowed = roles.filter((role) => policies[access].scope[role] !== "none");
   const scopes = allowed.map((role) => {
     const scope = policies[access].scope[role];

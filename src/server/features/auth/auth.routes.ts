@@ -1,11 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { changePasswordSchema, loginSchema } from "../../../shared/auth";
+import { pendingSignInSchema } from "../../../shared/mfa";
 import { currentUserSchema } from "../../../shared/users";
 import type { Config } from "../../platform/config";
 import type { ZodTypeProvider } from "../../platform/http";
 import { requestOrigin, requireActor } from "../../tenancy/actor";
-import { clearSessionCookie, setSessionCookie } from "./access-control";
+import { clearSessionCookie, setPendingSignInCookie, setSessionCookie } from "./access-control";
 import { changePassword, getCurrentUser, login, logout } from "./auth.service";
 import { SESSION_COOKIE } from "./sessions";
 
@@ -16,18 +17,26 @@ export function authRoutes(app: FastifyInstance, { config }: { config: Config })
     "/api/auth/login",
     {
       config: { access: "public" },
-      schema: { summary: "Sign in: a new session", body: loginSchema, response: { 200: currentUserSchema } },
+      schema: {
+        summary: "Sign in: a new session, or (202) a sign-in that waits for the second factor or for enrolment",
+        body: loginSchema,
+        response: { 200: currentUserSchema, 202: pendingSignInSchema },
+      },
     },
     async (request, reply) => {
-      const { token, user } = await login({
+      const outcome = await login({
         db: request.db,
         config,
         input: request.body,
         origin: requestOrigin(request),
         previousToken: request.cookies[SESSION_COOKIE],
       });
-      setSessionCookie(reply, token, config);
-      return user;
+      if (outcome.stage === "active") {
+        setSessionCookie(reply, outcome.token, config);
+        return outcome.user;
+      }
+      setPendingSignInCookie(reply, outcome.token);
+      return reply.status(202).send(outcome.pending);
     },
   );
 
@@ -63,7 +72,12 @@ export function authRoutes(app: FastifyInstance, { config }: { config: Config })
       },
     },
     async (request, reply) => {
-      await changePassword({ db: request.db, actor: requireActor(request), input: request.body });
+      await changePassword({
+        db: request.db,
+        actor: requireActor(request),
+        verifiedAt: request.verifiedAt,
+        input: request.body,
+      });
       return reply.status(204).send();
     },
   );

@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { type ChangePasswordInput, invalidLoginMessage, type LoginInput } from "../../../shared/auth";
+import type { PendingSignIn } from "../../../shared/mfa";
 import type { CurrentUser } from "../../../shared/users";
 import type { Config } from "../../platform/config";
 import type { Database, DbExecutor } from "../../platform/db/database";
@@ -12,6 +13,7 @@ import { recordAudit } from "../audit-trail/audit-trail.service";
 import { isCommonPassword } from "./common-passwords";
 import { admitPasswordAttempt, clearLoginFailures, forgetAttempt } from "./login-throttle";
 import { hashPassword, verifyPassword } from "./password";
+import { afterPassword, assertFreshProof, methodsOf, secondFactorState } from "./second-factor-state";
 import { createSession, deleteSessionByCookie, deleteUserSessions } from "./sessions";
 
 type Origin = Pick<Actor, "ip" | "userAgent">;
@@ -43,7 +45,7 @@ export async function login(options: {
   input: LoginInput;
   origin: Origin;
   previousToken: string | undefined;
-}): Promise<{ token: string; user: CurrentUser }> {
+}): Promise<SignInOutcome> {
   const { db, input, origin } = options;
   const key = { usernameKey: input.username.toLowerCase(), ip: origin.ip ?? "unknown" };
   const attempt = await admitPasswordAttempt(db, key);
@@ -89,27 +91,48 @@ export async function firmOfUsername(db: DbExecutor, usernameKey: string): Promi
   return rows[0]?.firm_id ?? undefined;
 }
 
+/**
+ * A sign-in whose password was right: a session, or (decision 0044) a pending sign-in that waits
+ * for the user's second factor, or for enrolment where the firm requires a factor the user has not
+ * got. Only a session is recorded as a sign-in; a pending one is, when its second step completes.
+ */
+export type SignInOutcome =
+  | { stage: "active"; token: string; user: CurrentUser }
+  | { stage: "second_factor" | "enrol"; token: string; pending: PendingSignIn };
+
 async function signIn(
   db: Database,
   found: { user: typeof users.$inferSelect; firm: typeof firms.$inferSelect },
   options: { config: Config; origin: Origin; previousToken: string | undefined },
-) {
+): Promise<SignInOutcome> {
   const { origin } = options;
+  const who = { firmId: found.firm.id, userId: found.user.id };
+  const now = new Date();
   return db.transaction(async (tx) => {
+    const state = await secondFactorState(tx, who);
+    const next = afterPassword(state.factors.length > 0, found.firm, now);
     // A new session on every sign-in; the one the browser held before is ended (no fixation).
     if (options.previousToken) await deleteSessionByCookie(tx, options.previousToken);
-    const token = await createSession(tx, {
-      userId: found.user.id,
-      firmId: found.firm.id,
+    const { cookie: token, expiresAt } = await createSession(tx, {
+      ...who,
       ...origin,
       absoluteMs: options.config.session.absoluteMs,
+      ...next,
     });
+    if (next.stage !== "active") {
+      const pending: PendingSignIn = {
+        next: next.stage,
+        methods: methodsOf(state),
+        expiresAt: expiresAt.toISOString(),
+      };
+      return { stage: next.stage, token, pending };
+    }
     await recordAudit(
       tx,
-      { firmId: found.firm.id, userId: found.user.id, ...origin },
-      { action: "session.signed_in", entityType: "user", entityId: found.user.id },
+      { ...who, ...origin },
+      { action: "session.signed_in", entityType: "user", entityId: who.userId },
     );
-    return { token, user: toCurrentUser(found.user, found.firm) };
+    return { stage: "active", token, user: toCurrentUser(found.user, found.firm) };
   });
 }
 
@@ -141,6 +164,17 @@ const currentUserById = preparedStatement("current_user_by_id", (db) =>
     .where(and(eq(users.id, sql.placeholder("userId")), eq(users.firmId, sql.placeholder("firmId")))),
 );
 
+/** The user and firm of a session just made in `tx` (the second step of sign-in). */
+export async function currentUserOf(db: DbExecutor, who: { firmId: string; userId: string }): Promise<CurrentUser> {
+  const [found] = await db
+    .select({ user: users, firm: firms })
+    .from(users)
+    .innerJoin(firms, eq(firms.id, users.firmId))
+    .where(and(eq(users.id, who.userId), eq(users.firmId, who.firmId)));
+  if (!found) throw new AppError("UNAUTHENTICATED", "Please sign in to continue");
+  return toCurrentUser(found.user, found.firm);
+}
+
 export async function getCurrentUser(options: { db: Database; actor: Actor }): Promise<CurrentUser> {
   const { db, actor } = options;
   const [found] = await currentUserById(db).execute({ userId: actor.userId, firmId: actor.firmId });
@@ -148,9 +182,20 @@ export async function getCurrentUser(options: { db: Database; actor: Actor }): P
   return toCurrentUser(found.user, found.firm);
 }
 
-/** Checks the current password (failures count like failed sign-ins) and ends the user's other sessions. */
-export async function changePassword(options: { db: Database; actor: Actor; input: ChangePasswordInput }) {
+/**
+ * Checks the current password (failures count like failed sign-ins) and ends the user's other
+ * sessions. The current password is itself a fresh proof for a user with no second factor; one
+ * with a factor must have passed it within the step-up window (decision 0044).
+ */
+export async function changePassword(options: {
+  db: Database;
+  actor: Actor;
+  verifiedAt: Date | null;
+  input: ChangePasswordInput;
+}) {
   const { db, actor, input } = options;
+  const { factors } = await secondFactorState(db, actor);
+  if (factors.length > 0) assertFreshProof(options.verifiedAt);
   const key = { usernameKey: actor.username.toLowerCase(), ip: actor.ip ?? "unknown" };
   const attempt = await admitPasswordAttempt(db, key);
   if (!attempt.admitted) {

@@ -1,11 +1,12 @@
 import { and, eq, ne, sql } from "drizzle-orm";
+import { PENDING_SIGN_IN_MINUTES } from "../../../shared/mfa";
 import type { Role } from "../../../shared/roles";
 import { isUuidText } from "../../../shared/validation";
 import type { Config } from "../../platform/config";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { inFirm, rawInFirm } from "../../platform/db/firm-scope";
 import { preparedSql, preparedStatement } from "../../platform/db/prepared";
-import { sessions } from "../../platform/db/schema";
+import { type SessionStage, sessions } from "../../platform/db/schema";
 import { hashToken, newToken } from "../../platform/tokens";
 import type { Actor } from "../../tenancy/actor";
 
@@ -23,27 +24,52 @@ export const SESSION_COOKIE = "tendwell_session";
 /** last_seen_at is written at most this often, not on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** A live session as stored: the actor of its requests, without where each came from. */
-export type SessionInfo = Omit<Actor, "ip" | "userAgent">;
+/**
+ * A live session as stored: the actor of its requests, without where each came from; its stage
+ * (a pending sign-in is no session to any route but the second step's) and its last fresh proof.
+ */
+export type SessionInfo = Omit<Actor, "ip" | "userAgent"> & { stage: SessionStage; verifiedAt: Date; expiresAt: Date };
 
-/** A new session's cookie value: its firm and its token. */
+/** How long a sign-in may wait for its second factor or for enrolment. */
+export const PENDING_SIGN_IN_MS = PENDING_SIGN_IN_MINUTES * 60_000;
+
+/**
+ * A new session's cookie value: its firm and its token. A pending one (`stage` other than active)
+ * lasts five minutes; an active one made by a password alone carries when the firm's policy will
+ * want a second factor of it (`secondFactorDueAt`), one made with a factor when that was.
+ */
 export async function createSession(
   tx: DbExecutor,
-  values: { userId: string; firmId: string; ip: string | null; userAgent: string | null; absoluteMs: number },
-): Promise<string> {
+  values: {
+    userId: string;
+    firmId: string;
+    ip: string | null;
+    userAgent: string | null;
+    absoluteMs: number;
+    stage?: SessionStage;
+    secondFactorAt?: Date | null;
+    secondFactorDueAt?: Date | null;
+  },
+): Promise<{ cookie: string; expiresAt: Date }> {
   const token = newToken();
   const now = new Date();
+  const stage = values.stage ?? "active";
+  const expiresAt = new Date(now.getTime() + (stage === "active" ? values.absoluteMs : PENDING_SIGN_IN_MS));
   await tx.insert(sessions).values({
     userId: values.userId,
     firmId: values.firmId,
     tokenHash: hashToken(token),
     createdAt: now,
     lastSeenAt: now,
-    expiresAt: new Date(now.getTime() + values.absoluteMs),
+    expiresAt,
     ip: values.ip,
     userAgent: values.userAgent,
+    stage,
+    secondFactorAt: values.secondFactorAt ?? null,
+    secondFactorDueAt: values.secondFactorDueAt ?? null,
+    verifiedAt: now,
   });
-  return `${values.firmId}.${token}`;
+  return { cookie: `${values.firmId}.${token}`, expiresAt };
 }
 
 /** A session cookie's firm and the hash of its token (as stored); nothing for a value of another shape. */
@@ -65,14 +91,35 @@ type SessionRow = {
   role: Role;
   username: string;
   disabled_at: Date | null;
+  stage: SessionStage;
+  second_factor_due_at: Date | null;
+  verified_at: Date;
 };
 
 /** The session a token's hash names in a firm, with its user. */
 const sessionByToken = preparedSql<SessionRow>(
   "session_by_token",
-  `select s.id as session_id, s.user_id, s.firm_id, s.last_seen_at, s.expires_at, u.role, u.username, u.disabled_at
+  `select s.id as session_id, s.user_id, s.firm_id, s.last_seen_at, s.expires_at, u.role, u.username, u.disabled_at,
+          s.stage, s.second_factor_due_at, s.verified_at
      from sessions s join users u on u.id = s.user_id and u.firm_id = s.firm_id
     where s.token_hash = $1 and s.firm_id = $2`,
+);
+
+/**
+ * A password-only session whose second factor has fallen due (the firm came to require one)
+ * becomes a pending sign-in: waiting for the user's factor, or for enrolment when there is none,
+ * for five minutes at most.
+ */
+const sessionToPending = preparedSql<{ stage: SessionStage; expires_at: Date }>(
+  "session_to_pending",
+  `update sessions s
+      set stage = case when exists (
+            select from user_factors f
+             where f.firm_id = s.firm_id and f.user_id = s.user_id and f.confirmed_at is not null
+          ) then 'second_factor' else 'enrol' end,
+          expires_at = least(s.expires_at, $2::timestamptz + make_interval(mins => ${PENDING_SIGN_IN_MINUTES}))
+    where s.id = $1
+    returning s.stage, s.expires_at`,
 );
 
 const touchSession = preparedStatement("session_touch", (db) =>
@@ -102,7 +149,12 @@ export async function findSession(
     await firmDb.delete(sessions).where(eq(sessions.id, row.session_id));
     return undefined;
   }
-  if (idleFor >= TOUCH_INTERVAL_MS) {
+  let { stage, expires_at: expiresAt } = row;
+  if (stage === "active" && row.second_factor_due_at !== null && row.second_factor_due_at <= now) {
+    const [pending] = await sessionToPending(firmDb, [row.session_id, now]);
+    if (!pending) return undefined;
+    ({ stage, expires_at: expiresAt } = pending);
+  } else if (idleFor >= TOUCH_INTERVAL_MS) {
     await touchSession(firmDb).execute({ now, sessionId: row.session_id });
   }
   return {
@@ -111,6 +163,9 @@ export async function findSession(
     firmId: row.firm_id,
     role: row.role,
     username: row.username,
+    stage,
+    verifiedAt: row.verified_at,
+    expiresAt,
   };
 }
 

@@ -26,6 +26,9 @@ const totpOf = (secret: string, label = "") =>
     secret: Secret.fromBase32(secret),
   });
 
+/** What a factor's sealed secret is bound to (platform/sealed-secrets.ts): that factor's row. */
+export const totpSealOwner = (factorId: string) => `totp:${factorId}`;
+
 /** A new shared secret, in base32 as authenticator apps take it typed in. */
 export const newTotpSecret = (): string => new Secret({ size: SECRET_BYTES }).base32;
 

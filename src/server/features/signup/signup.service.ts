@@ -68,11 +68,13 @@ export async function register(options: {
         })
         .returning();
       if (!user) throw new Error("user insert returned nothing");
-      const token = await createSession(tx, {
+      // The firm's policy starts as required after a grace: this session will want a second factor then.
+      const { cookie: token } = await createSession(tx, {
         userId: user.id,
         firmId: firm.id,
         ...origin,
         absoluteMs: options.config.session.absoluteMs,
+        secondFactorDueAt: firm.mfaRequiredFrom,
       });
       await recordAudit(
         tx,

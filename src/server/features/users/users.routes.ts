@@ -98,6 +98,7 @@ export function usersRoutes(app: FastifyInstance) {
           userId: request.params.id,
           input: request.body,
           ifMatch: ifMatchOf(request),
+          verifiedAt: request.verifiedAt,
         }),
       ),
   );

@@ -13,6 +13,7 @@ import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import { assertNotCommonPassword, userConflict } from "../auth/auth.service";
 import { hashPassword } from "../auth/password";
+import { assertFreshProof } from "../auth/second-factor-state";
 import { deleteUserSessions } from "../auth/sessions";
 
 type UserRow = typeof users.$inferSelect;
@@ -130,6 +131,8 @@ export async function updateUser(options: {
   userId: string;
   input: UpdateUserInput;
   ifMatch?: IfMatch;
+  /** The session's last fresh proof: a change of role needs a step-up (decision 0044). */
+  verifiedAt: Date | null;
 }): Promise<UserSummary> {
   const { db, actor, userId, input } = options;
   return db.transaction(async (tx) => {
@@ -146,6 +149,7 @@ export async function updateUser(options: {
     if (target.id === actor.userId && changes.role !== undefined) {
       throw new AppError("BAD_REQUEST", "You cannot change your own role");
     }
+    if (changes.role !== undefined) assertFreshProof(options.verifiedAt);
     if (target.id === actor.userId && changes.disabled === true) {
       throw new AppError("BAD_REQUEST", "You cannot disable your own account");
     }

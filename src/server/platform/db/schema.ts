@@ -21,6 +21,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { v7 as uuidv7 } from "uuid";
 import { clientStatuses } from "../../../shared/clients";
+import { factorKinds, MFA_GRACE_DAYS, mfaPolicies } from "../../../shared/mfa";
 import { planIds, subscriptionStatuses } from "../../../shared/plans";
 import { roles } from "../../../shared/roles";
 import { frequencies, storedTaskStatuses, taskPriorities } from "../../../shared/tasks";
@@ -83,6 +84,14 @@ export const firms = pgTable(
      */
     auditHeadSeq: integer("audit_head_seq").notNull().default(0),
     auditHeadHash: text("audit_head_hash"),
+    /**
+     * Multi-factor sign-in (decision 0044): required, or optional. Required applies from
+     * `mfa_required_from` (a new firm: after a grace of seven days); null when optional.
+     */
+    mfaPolicy: text("mfa_policy", { enum: mfaPolicies }).notNull().default("required"),
+    mfaRequiredFrom: timestamp("mfa_required_from", { withTimezone: true }).default(
+      sql`now() + make_interval(days => ${sql.raw(String(MFA_GRACE_DAYS))})`,
+    ),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     version: version(),
@@ -90,6 +99,8 @@ export const firms = pgTable(
   (t) => [
     check("firms_plan_check", oneOf(t.plan, planIds)),
     check("firms_subscription_status_check", oneOf(t.subscriptionStatus, subscriptionStatuses)),
+    check("firms_mfa_policy_check", oneOf(t.mfaPolicy, mfaPolicies)),
+    check("firms_mfa_required_from_check", sql`(${t.mfaPolicy} = 'required') = (${t.mfaRequiredFrom} is not null)`),
   ],
 );
 
@@ -117,6 +128,10 @@ export const users = pgTable(
   ],
 );
 
+/** A session, or a sign-in waiting for its second factor or for enrolment (decision 0044). */
+export const sessionStages = ["active", "second_factor", "enrol"] as const;
+export type SessionStage = (typeof sessionStages)[number];
+
 export const sessions = pgTable(
   "sessions",
   {
@@ -130,8 +145,21 @@ export const sessions = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     ip: text("ip"),
     userAgent: text("user_agent"),
+    /**
+     * `active`, a session; or a sign-in the password began that waits for the second factor
+     * (`second_factor`) or, where the firm requires one the user has not got, for enrolment
+     * (`enrol`): it reaches only the second step's routes and lasts five minutes (decision 0044).
+     */
+    stage: text("stage", { enum: sessionStages }).notNull().default("active"),
+    /** When this session last passed a second factor; null: the password alone made it. */
+    secondFactorAt: timestamp("second_factor_at", { withTimezone: true }),
+    /** When a password-only session must pass a second factor (the firm's policy); null: never. */
+    secondFactorDueAt: timestamp("second_factor_due_at", { withTimezone: true }),
+    /** The last fresh proof (password or factor): a step-up counts for five minutes after it. */
+    verifiedAt: timestamp("verified_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    check("sessions_stage_check", oneOf(t.stage, sessionStages)),
     foreignKey({
       name: "sessions_user_fk",
       columns: [t.firmId, t.userId],
@@ -139,6 +167,58 @@ export const sessions = pgTable(
     }).onDelete("cascade"),
     index("sessions_firm_id_user_id_idx").on(t.firmId, t.userId),
     index("sessions_expires_at_idx").on(t.expiresAt),
+  ],
+);
+
+/**
+ * A user's second factors (decision 0044). An authenticator app's shared secret is sealed
+ * (platform/sealed-secrets.ts, the owner `totp:<factor id>`); the step of its last accepted code
+ * is kept, so a code works once. A factor being added has no `confirmed_at` until a first code
+ * proves it; until then it counts for nothing.
+ */
+export const userFactors = pgTable(
+  "user_factors",
+  {
+    id: id(),
+    firmId: firmId(),
+    userId: uuid("user_id").notNull(),
+    kind: text("kind", { enum: factorKinds }).notNull(),
+    name: text("name").notNull(),
+    totpSecret: text("totp_secret"),
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    createdAt: createdAt(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("user_factors_kind_check", oneOf(t.kind, factorKinds)),
+    check("user_factors_totp_check", sql`(${t.kind} = 'totp') = (${t.totpSecret} is not null)`),
+    foreignKey({
+      name: "user_factors_user_fk",
+      columns: [t.firmId, t.userId],
+      foreignColumns: [users.firmId, users.id],
+    }).onDelete("cascade"),
+    index("user_factors_firm_id_user_id_idx").on(t.firmId, t.userId),
+  ],
+);
+
+/** A user's recovery codes: SHA-256 of each (80 random bits), used once (decision 0044). */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    firmId: firmId(),
+    userId: uuid("user_id").notNull(),
+    codeHash: text("code_hash").notNull(),
+    createdAt: createdAt(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ name: "recovery_codes_pkey", columns: [t.firmId, t.userId, t.codeHash] }),
+    foreignKey({
+      name: "recovery_codes_user_fk",
+      columns: [t.firmId, t.userId],
+      foreignColumns: [users.firmId, users.id],
+    }).onDelete("cascade"),
   ],
 );
 
