@@ -1,5 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createSession } from "../src/server/features/auth/sessions";
 import { totpCode, totpStep } from "../src/server/features/mfa/totp";
 import { auditEvents, firms, sessions, userFactors } from "../src/server/platform/db/schema";
 import { insertUser } from "../src/server/seed/factories";
@@ -125,6 +126,35 @@ describe("multi-factor sign-in through the API", () => {
       expect(limited.headers["retry-after"]).toBeDefined();
     });
 
+    it("S-MFA-13 S-MFA-17 a pending sign-in, waiting for a factor or for enrolment, reaches no route but the second step's", async () => {
+      const routes = ctx.app.apiRoutes.filter((route) => route.access !== "public" && route.access !== "pendingSignIn");
+      expect(routes.length).toBeGreaterThan(40);
+      for (const stage of ["second_factor", "enrol"] as const) {
+        const user = await newUser(firm, "super_admin");
+        const client = apiClient(ctx.app, { ip: "10.0.9.1" });
+        const { cookie } = await createSession(ctx.database.db, {
+          userId: user.id,
+          firmId: firm.firm.id,
+          ip: null,
+          userAgent: null,
+          absoluteMs: 60_000,
+          stage,
+        });
+        client.setSessionToken(cookie);
+        const before = await ctx.database.db.select({ n: count() }).from(auditEvents);
+        for (const route of routes) {
+          const url = route.url.replace(/:[a-z]+/gi, firm.users.user.id);
+          const answer = await client.request(route.method as "GET", url, route.method === "GET" ? undefined : {});
+          expect([answer.status, answer.body?.code], `${stage}: ${route.method} ${route.url}`).toEqual([
+            401,
+            "SECOND_FACTOR_REQUIRED",
+          ]);
+        }
+        expect(await ctx.database.db.select({ n: count() }).from(auditEvents)).toEqual(before);
+        expect((await client.get("/api/auth/second-step")).body.next).toBe(stage);
+      }
+    });
+
     it("S-MFA-13 a pending sign-in lasts five minutes", async () => {
       const user = await newUser(firm);
       const { secret } = await enrol(await signedIn(user.username));
@@ -240,8 +270,13 @@ describe("multi-factor sign-in through the API", () => {
       expect(grace).toBeLessThanOrEqual(7 * 86_400_000);
 
       const user = await insertUser(ctx.database.db, { firmId: own.firm.id, role: "user", password });
-      // In the grace, the password alone still signs in.
+      // In the grace, the password alone still signs in, to a session due for a factor when the grace ends.
       const early = await signedIn(user.username, "10.0.5.1");
+      const [session] = await ctx.database.db
+        .select({ due: sessions.secondFactorDueAt })
+        .from(sessions)
+        .where(eq(sessions.userId, user.id));
+      expect(session?.due).toEqual(row?.mfaRequiredFrom);
       // The grace ends: that session must now pass a second factor, and the user has none.
       await ctx.database.db
         .update(firms)
@@ -340,6 +375,26 @@ describe("multi-factor sign-in through the API", () => {
       expect((await client.post("/api/auth/step-up", { method: "totp", code: codeFor(secret, 1) })).status).toBe(204);
       expect((await client.get("/api/account/security")).body.stepUpUntil).not.toBeNull();
       expect((await client.post("/api/account/recovery-codes")).status).toBe(200);
+    });
+
+    it("S-MFA-18 the firm's policy and a reset need a step-up too; a proof counts for five minutes, not six", async () => {
+      const boss = await newUser(firm, "super_admin");
+      const member = await newUser(firm, "user");
+      const client = await signedIn(boss.username);
+      // Four minutes old: still fresh.
+      await ctx.database.db
+        .update(sessions)
+        .set({ verifiedAt: sql`now() - interval '4 minutes'` })
+        .where(and(eq(sessions.userId, boss.id), eq(sessions.stage, "active")));
+      expect((await client.delete(`/api/users/${member.id}/factors`)).status).toBe(204);
+      await staleProof(client);
+      for (const [method, url, body] of [
+        ["PUT", "/api/firm/mfa-policy", { policy: "optional" }],
+        ["DELETE", `/api/users/${member.id}/factors`, undefined],
+      ] as const) {
+        const answer = await client.request(method, url, body);
+        expect([answer.status, answer.body.code], url).toEqual([403, "STEP_UP_REQUIRED"]);
+      }
     });
 
     it("S-MFA-18 a change of role needs a step-up; a change of name does not", async () => {
