@@ -185,6 +185,22 @@ async function pendingSignIn(firm: "a" | "b", stage: "second_factor" | "enrol") 
   return { user, client, factor };
 }
 
+/** A passkey's answers in the right shape, signing nothing the server asked for. */
+const passkeyAnswerShape = {
+  id: "AAAA",
+  rawId: "AAAA",
+  type: "public-key",
+  clientExtensionResults: {},
+  response: { clientDataJSON: "e30", authenticatorData: "AAAA", signature: "AAAA" },
+};
+const passkeyRegistrationShape = {
+  id: "AAAA",
+  rawId: "AAAA",
+  type: "public-key",
+  clientExtensionResults: {},
+  response: { clientDataJSON: "e30", attestationObject: "oA" },
+};
+
 /** Row counts of the tables a refused request must not write to. */
 async function rowCounts(db: Database) {
   const [[userRows], [linkRows], [auditRows]] = await Promise.all([
@@ -596,6 +612,77 @@ const tenantMatrix: Record<string, TenantRow> = {
         return { path: `/api/users/${member.id}/factors` };
       },
       message: "User not found",
+    },
+  }),
+  "POST /api/auth/passkey/options": noTenantData("makes a challenge that names no firm and no user", {
+    "names nothing of firm A": async (world, route) => {
+      const response = await send(apiClient(ctx.app), route, {});
+      expect(response.status).toBe(200);
+      expect(response.body.allowCredentials).toEqual([]);
+      const foreign = await idsOfFirm(world.db, world.a.firm.id);
+      expect([...idsIn(response.body)].filter((id) => foreign.has(id))).toEqual([]);
+    },
+  }),
+  "POST /api/auth/passkey": noTenantData("the passkey names its own user; it takes no id", {
+    "refuses another firm's user id in the body and writes nothing in firm A": async (world, route) => {
+      const before = await firmState(world.db, world.a.firm.id);
+      const response = await send(apiClient(ctx.app), route, {
+        body: { response: passkeyAnswerShape, userId: world.a.users.user.id },
+      });
+      expect(response.status).toBe(400);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "POST /api/auth/second-step/passkey/options": noTenantData("names the pending sign-in's own user's passkeys only", {
+    "answers firm B's pending sign-in without a passkey: nothing of firm A is offered": async (world, route) => {
+      const { client } = await pendingSignIn("b", "second_factor");
+      const response = await send(client, route, {});
+      expect(response.status).toBe(409);
+      const foreign = await idsOfFirm(world.db, world.a.firm.id);
+      expect([...idsIn(response.body)].filter((id) => foreign.has(id))).toEqual([]);
+    },
+  }),
+  "POST /api/auth/second-step/passkey": noTenantData(
+    "completes the caller's own pending sign-in; it takes no user id",
+    {
+      "refuses another firm's user id in the body and writes nothing in firm A": async (world, route) => {
+        const { client } = await pendingSignIn("b", "second_factor");
+        const before = await firmState(world.db, world.a.firm.id);
+        const response = await send(client, route, {
+          body: { response: passkeyAnswerShape, userId: world.a.users.user.id },
+        });
+        expect(response.status).toBe(400);
+        expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+      },
+    },
+  ),
+  "POST /api/auth/step-up/passkey/options": noTenantData("names the caller's own passkeys only", {
+    "answers firm B's user without a passkey: nothing of firm A is offered": async (world, route) => {
+      const client = await signIn(ctx.app, await throwawayUser("user", "b"));
+      const before = await firmState(world.db, world.a.firm.id);
+      const response = await send(client, route, {});
+      expect(response.status).toBe(409);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "POST /api/account/factors/passkey/options": noTenantData("for the caller's own new passkey; it takes no id", {
+    "names nothing of firm A": async (world, route) => {
+      const caller = await throwawayUser("user", "b");
+      const response = await send(await signIn(ctx.app, caller), route, {});
+      expect(response.status).toBe(200);
+      expect(response.body.excludeCredentials).toEqual([]);
+      const foreign = await idsOfFirm(world.db, world.a.firm.id);
+      expect([...idsIn(response.body)].filter((id) => foreign.has(id))).toEqual([]);
+    },
+  }),
+  "POST /api/account/factors/passkey": noTenantData("adds to the caller's own factors; it takes no user id", {
+    "refuses another firm's user id in the body and writes nothing in firm A": async (world, route) => {
+      const before = await firmState(world.db, world.a.firm.id);
+      const response = await send(world.bSuperAdmin, route, {
+        body: { response: passkeyAnswerShape, userId: world.a.users.user.id },
+      });
+      expect(response.status).toBe(400);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
     },
   }),
   "GET /api/users": listsOwnFirmOnly({
@@ -1298,6 +1385,51 @@ const roleMatrix: Record<string, RoleRow> = {
       return { path: `/api/users/${member.id}/factors` };
     },
   },
+  // A passkey's answer signs the challenge of an options call made by the same browser (its cookie):
+  // these tables' requests cannot carry one, so a permitted caller's request is refused as "not
+  // accepted" (400), past the access rule. tests/passkeys.test.ts walks them with a real signature.
+  "POST /api/auth/passkey/options": { access: "public", allowed: everyone, ok: 200, request: () => ({}) },
+  "POST /api/auth/passkey": {
+    access: "public",
+    allowed: everyone,
+    ok: 400,
+    session: "freshSession",
+    request: () => ({ body: { response: passkeyAnswerShape } }),
+  },
+  "POST /api/auth/second-step/passkey/options": {
+    access: "pendingSignIn",
+    allowed: nobody,
+    ok: 200,
+    request: () => ({}),
+  },
+  "POST /api/auth/second-step/passkey": {
+    access: "pendingSignIn",
+    allowed: nobody,
+    ok: 200,
+    request: () => ({ body: { response: passkeyAnswerShape } }),
+  },
+  // A user without a passkey is told to use another way (409).
+  "POST /api/auth/step-up/passkey/options": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 409,
+    session: "freshUser",
+    request: () => ({}),
+  },
+  "POST /api/account/factors/passkey/options": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 200,
+    session: "freshUser",
+    request: () => ({}),
+  },
+  "POST /api/account/factors/passkey": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 400,
+    session: "freshUser",
+    request: () => ({ body: { response: passkeyRegistrationShape } }),
+  },
   // S-ROLE-07..17 have no row for viewing the firm's users; every role may (a user needs names to assign work).
   "GET /api/users": { access: "users.read", allowed: signedIn, ok: 200, request: () => ({}) },
   "GET /api/users/:id": {
@@ -1943,6 +2075,21 @@ const writeSafetyMatrix: Record<string, WriteSafety> = {
   },
   "PUT /api/firm/mfa-policy": { neither: "setting the same policy twice is the same policy" },
   "DELETE /api/users/:id/factors": { neither: "resetting a user without factors leaves them without factors" },
+  "POST /api/auth/passkey/options": { neither: "each call makes a challenge of its own, used once or expired" },
+  "POST /api/auth/passkey": { neither: "its challenge answers once: a repeat is refused" },
+  "POST /api/auth/second-step/passkey/options": {
+    neither: "each call makes a challenge of its own, used once or expired",
+  },
+  "POST /api/auth/second-step/passkey": {
+    neither: "its challenge answers once, and the pending sign-in is gone after",
+  },
+  "POST /api/auth/step-up/passkey/options": { neither: "each call makes a challenge of its own, used once or expired" },
+  "POST /api/account/factors/passkey/options": {
+    neither: "each call makes a challenge of its own, used once or expired",
+  },
+  "POST /api/account/factors/passkey": {
+    neither: "its challenge answers once, and a credential is kept once (unique)",
+  },
 };
 
 function writeSafetySuite() {

@@ -333,7 +333,10 @@ describe("multi-factor sign-in through the API", () => {
         .select({ before: auditEvents.before, after: auditEvents.after })
         .from(auditEvents)
         .where(and(eq(auditEvents.firmId, own.firm.id), eq(auditEvents.action, "firm.mfa_policy_changed")));
-      expect(change).toEqual({ before: { mfaPolicy: "optional" }, after: { mfaPolicy: "required" } });
+      expect(change).toEqual({
+        before: { mfaPolicy: "optional", requiredFrom: null },
+        after: { mfaPolicy: "required", requiredFrom: required.body.requiredFrom },
+      });
 
       // Only a super admin sets it.
       const admin = await insertUser(ctx.database.db, { firmId: own.firm.id, role: "admin", password });

@@ -17,8 +17,8 @@ export type AuditEventInput =
   | {
       action: "firm.mfa_policy_changed";
       entityType: "firm";
-      before: { mfaPolicy: string };
-      after: { mfaPolicy: string };
+      before: { mfaPolicy: string; requiredFrom: string | null };
+      after: { mfaPolicy: string; requiredFrom: string | null };
     }
   | { action: "user.created"; entityType: "user"; after: Record<string, unknown> }
   | { action: "user.updated"; entityType: "user"; before: Record<string, unknown>; after: Record<string, unknown> }

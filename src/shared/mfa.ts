@@ -61,8 +61,9 @@ export const stepUpSchema = z.discriminatedUnion(
     z.strictObject({ method: z.literal("totp"), code: totpCodeSchema }),
     z.strictObject({ method: z.literal("recovery_code"), code: recoveryCodeSchema }),
     z.strictObject({ method: z.literal("password"), password: passwordSchema }),
+    z.strictObject({ method: z.literal("passkey"), response: z.lazy(() => passkeyAssertionSchema) }),
   ],
-  { error: "Choose how to confirm: totp, recovery_code or password" },
+  { error: "Choose how to confirm: totp, recovery_code, password or passkey" },
 );
 export type StepUpInput = z.infer<typeof stepUpSchema>;
 
@@ -155,3 +156,91 @@ export const accountSecuritySchema = z.object({
   stepUpUntil: z.iso.datetime().nullable(),
 });
 export type AccountSecurity = z.infer<typeof accountSecuritySchema>;
+
+/*
+ * Passkeys (WebAuthn, through @simplewebauthn): the options the browser is handed and the
+ * credential it answers with, as JSON (base64url for bytes). The server checks each answer
+ * against the challenge it kept; these shapes only keep out what cannot be one.
+ */
+
+const base64url = z
+  .string({ error: "Not a passkey answer" })
+  .max(16_384, "Not a passkey answer")
+  .regex(/^[A-Za-z0-9_-]*$/, "Not a passkey answer");
+
+const credentialDescriptorSchema = z.object({
+  id: z.string(),
+  type: z.literal("public-key"),
+  transports: z.array(z.string()).optional(),
+});
+
+/** What navigator.credentials.create() is handed to add a passkey. */
+export const passkeyCreationOptionsSchema = z.object({
+  rp: z.object({ name: z.string(), id: z.string() }),
+  user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
+  challenge: z.string(),
+  pubKeyCredParams: z.array(z.object({ alg: z.number(), type: z.literal("public-key") })),
+  timeout: z.number(),
+  excludeCredentials: z.array(credentialDescriptorSchema),
+  authenticatorSelection: z.object({
+    residentKey: z.enum(["discouraged", "preferred", "required"]),
+    requireResidentKey: z.boolean(),
+    userVerification: z.enum(["discouraged", "preferred", "required"]),
+  }),
+  attestation: z.enum(["none", "indirect", "direct", "enterprise"]),
+  extensions: z.object({ credProps: z.boolean() }),
+});
+export type PasskeyCreationOptions = z.infer<typeof passkeyCreationOptionsSchema>;
+
+/** What navigator.credentials.get() is handed to sign with a passkey. */
+export const passkeyRequestOptionsSchema = z.object({
+  challenge: z.string(),
+  timeout: z.number(),
+  rpId: z.string(),
+  allowCredentials: z.array(credentialDescriptorSchema),
+  userVerification: z.enum(["discouraged", "preferred", "required"]),
+});
+export type PasskeyRequestOptions = z.infer<typeof passkeyRequestOptionsSchema>;
+
+const passkeyCredentialFields = {
+  id: base64url,
+  rawId: base64url,
+  type: z.literal("public-key", { error: "Not a passkey answer" }),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  clientExtensionResults: z.record(z.string(), z.unknown()),
+};
+
+/** A new passkey, as the browser answers navigator.credentials.create(). */
+export const passkeyRegistrationSchema = z.object({
+  ...passkeyCredentialFields,
+  response: z.object({
+    clientDataJSON: base64url,
+    attestationObject: base64url,
+    authenticatorData: base64url.optional(),
+    transports: z.array(z.string().max(32)).max(10).optional(),
+    publicKeyAlgorithm: z.number().optional(),
+    publicKey: base64url.optional(),
+  }),
+});
+
+/** A signature with a passkey, as the browser answers navigator.credentials.get(). */
+export const passkeyAssertionSchema = z.object({
+  ...passkeyCredentialFields,
+  response: z.object({
+    clientDataJSON: base64url,
+    authenticatorData: base64url,
+    signature: base64url,
+    userHandle: base64url.optional(),
+  }),
+});
+
+/** Adding a passkey: the browser's answer, and a name to tell it apart. */
+export const addPasskeySchema = z.strictObject({
+  name: factorNameSchema.optional(),
+  response: passkeyRegistrationSchema,
+});
+export type AddPasskeyInput = z.infer<typeof addPasskeySchema>;
+
+/** A sign-in, a second step or a step-up with a passkey: the browser's signature. */
+export const usePasskeySchema = z.strictObject({ response: passkeyAssertionSchema });
+export type UsePasskeyInput = z.infer<typeof usePasskeySchema>;

@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { seedFirm, signIn } from "../../../tests/fixtures";
 import { useTestApp } from "../../../tests/test-app";
 import { loadConfig } from "../platform/config";
-import { billingSetups, idempotencyKeys, loginFailures, sessions } from "../platform/db/schema";
+import { billingSetups, idempotencyKeys, loginFailures, sessions, webauthnChallenges } from "../platform/db/schema";
 import { purgeExpired } from "./housekeeping";
 
 describe("housekeeping", () => {
   const ctx = useTestApp();
   const config = loadConfig({ NODE_ENV: "test" });
 
-  it("removes expired and idle sessions, stale failed sign-ins, lapsed card setups and day-old idempotency keys, and nothing else, as the app role", async () => {
+  it("removes expired and idle sessions, stale failed sign-ins, lapsed card setups, day-old idempotency keys and unanswered passkey challenges, and nothing else, as the app role", async () => {
     const db = ctx.database.db;
     const { users } = await seedFirm(db);
     await signIn(ctx.app, users.admin);
@@ -44,12 +44,19 @@ describe("housekeeping", () => {
       { ...keyOf("recent"), createdAt: new Date(now - 23 * 3600_000) },
     ]);
 
+    await db.insert(webauthnChallenges).values([
+      { challenge: "lapsed", purpose: "sign_in", expiresAt: new Date(now - 1000) },
+      { challenge: "open", purpose: "sign_in", expiresAt: new Date(now + 60_000) },
+    ]);
+
     expect(await purgeExpired(ctx.appDatabase.db, config)).toEqual({
       sessions: 2,
       loginFailures: 1,
       billingSetups: 1,
       idempotencyKeys: 1,
+      webauthnChallenges: 1,
     });
+    expect((await db.select().from(webauthnChallenges)).map((row) => row.challenge)).toEqual(["open"]);
     expect((await db.select().from(idempotencyKeys)).map((row) => row.key)).toEqual(["recent"]);
     expect((await db.select().from(billingSetups)).map((row) => row.tokenHash).sort()).toEqual(["claimed", "open"]);
     expect((await db.select().from(sessions)).map((row) => row.userId)).toEqual([users.admin.id]);
@@ -59,6 +66,7 @@ describe("housekeeping", () => {
       loginFailures: 0,
       billingSetups: 0,
       idempotencyKeys: 0,
+      webauthnChallenges: 0,
     });
   });
 });

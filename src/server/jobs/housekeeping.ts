@@ -4,7 +4,7 @@ import { THROTTLE_WINDOW_MS } from "../features/auth/login-throttle";
 import type { Config } from "../platform/config";
 import type { Database } from "../platform/db/database";
 import { inAnyScope } from "../platform/db/firm-scope";
-import { billingSetups, loginFailures } from "../platform/db/schema";
+import { billingSetups, loginFailures, webauthnChallenges } from "../platform/db/schema";
 import { expiredBefore } from "../tenancy/idempotency";
 
 /**
@@ -19,7 +19,13 @@ export async function purgeExpired(
   db: Database,
   config: Pick<Config, "session">,
   now = new Date(),
-): Promise<{ sessions: number; loginFailures: number; billingSetups: number; idempotencyKeys: number }> {
+): Promise<{
+  sessions: number;
+  loginFailures: number;
+  billingSetups: number;
+  idempotencyKeys: number;
+  webauthnChallenges: number;
+}> {
   const idleSince = new Date(now.getTime() - config.session.idleMs);
   const deadSessions = await purged(db, sql`select purge_expired_sessions(${now}, ${idleSince}) as purged`);
   const oldFailures = await db
@@ -31,11 +37,17 @@ export async function purgeExpired(
     .where(and(isNull(billingSetups.claimedAt), lt(billingSetups.expiresAt, now)))
     .returning({ id: billingSetups.id });
   const oldKeys = await purged(db, sql`select purge_expired_idempotency_keys(${expiredBefore(now)}) as purged`);
+  // Passkey ceremonies' challenges nobody answered (an answered one is deleted then).
+  const unanswered = await db
+    .delete(webauthnChallenges)
+    .where(lt(webauthnChallenges.expiresAt, now))
+    .returning({ id: webauthnChallenges.id });
   return {
     sessions: deadSessions,
     loginFailures: oldFailures.length,
     billingSetups: lapsedSetups.length,
     idempotencyKeys: oldKeys,
+    webauthnChallenges: unanswered.length,
   };
 }
 

@@ -1,12 +1,17 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
+import { brand } from "../../../shared/brand";
 import {
   accountSecuritySchema,
+  addPasskeySchema,
   confirmTotpSchema,
   enrolledAndSignedInSchema,
   enrolledSchema,
   factorSchema,
   firmMfaPolicySchema,
+  PENDING_SIGN_IN_MINUTES,
+  passkeyCreationOptionsSchema,
+  passkeyRequestOptionsSchema,
   pendingSignInSchema,
   recoveryCodesSchema,
   renameFactorSchema,
@@ -15,7 +20,9 @@ import {
   stepUpSchema,
   totpEnrolmentSchema,
   updateMfaPolicySchema,
+  usePasskeySchema,
 } from "../../../shared/mfa";
+import { currentUserSchema } from "../../../shared/users";
 import type { Config } from "../../platform/config";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
 import type { SealingKey } from "../../platform/sealed-secrets";
@@ -36,6 +43,16 @@ import {
   startTotpEnrolment,
   stepUp,
 } from "./mfa.service";
+import {
+  addPasskey,
+  passkeyCreationOptions,
+  passkeyRequestOptions,
+  passSecondStepWithPasskey,
+  type RelyingParty,
+  signInWithPasskey,
+  stepUpWithPasskey,
+  WEBAUTHN_COOKIE,
+} from "./passkeys";
 
 /*
  * Multi-factor sign-in's routes (decision 0044). The second step's act on a pending sign-in (the
@@ -126,9 +143,172 @@ export function mfaRoutes(app: FastifyInstance, { config, key }: { config: Confi
       },
     },
     async (request, reply) => {
-      await stepUp({ db: request.db, key, actor: requireActor(request), input: request.body });
+      const { body } = request;
+      const actor = requireActor(request);
+      if (body.method === "passkey") {
+        await stepUpWithPasskey({
+          db: request.db,
+          relyingParty: relyingPartyOf(request, config),
+          actor,
+          challengeId: takeCeremonyCookie(request, reply),
+          input: body,
+        });
+      } else {
+        await stepUp({ db: request.db, key, actor, input: body });
+      }
       return reply.status(204).send();
     },
+  );
+
+  api.post(
+    "/api/auth/step-up/passkey/options",
+    {
+      config: { access: "signedIn" },
+      schema: {
+        summary: "What the browser needs to confirm with a passkey",
+        response: { 200: passkeyRequestOptionsSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = requireActor(request);
+      const { challengeId, options } = await passkeyRequestOptions({
+        db: request.db,
+        relyingParty: relyingPartyOf(request, config),
+        purpose: "step_up",
+        who: actor,
+      });
+      setCeremonyCookie(reply, challengeId);
+      return options;
+    },
+  );
+
+  api.post(
+    "/api/auth/passkey/options",
+    {
+      config: { access: "public" },
+      schema: {
+        summary: "What the browser needs to sign in with a passkey alone (no password)",
+        response: { 200: passkeyRequestOptionsSchema },
+      },
+    },
+    async (request, reply) => {
+      const { challengeId, options } = await passkeyRequestOptions({
+        db: request.db,
+        relyingParty: relyingPartyOf(request, config),
+        purpose: "sign_in",
+        who: null,
+      });
+      setCeremonyCookie(reply, challengeId);
+      return options;
+    },
+  );
+
+  api.post(
+    "/api/auth/passkey",
+    {
+      config: { access: "public" },
+      schema: {
+        summary: "Sign in with a passkey alone: it names its user, and is itself two factors",
+        body: usePasskeySchema,
+        response: { 200: currentUserSchema },
+      },
+    },
+    async (request, reply) => {
+      const { cookie, user } = await signInWithPasskey({
+        db: request.db,
+        config,
+        relyingParty: relyingPartyOf(request, config),
+        origin: requestOrigin(request),
+        challengeId: takeCeremonyCookie(request, reply),
+        input: request.body,
+      });
+      setSessionCookie(reply, cookie, config);
+      return user;
+    },
+  );
+
+  api.post(
+    "/api/auth/second-step/passkey/options",
+    {
+      config: { access: "pendingSignIn" },
+      schema: {
+        summary: "What the browser needs to pass the second step with one of the user's passkeys",
+        response: { 200: passkeyRequestOptionsSchema },
+      },
+    },
+    async (request, reply) => {
+      const pending = requirePending(request);
+      const { challengeId, options } = await passkeyRequestOptions({
+        db: request.db,
+        relyingParty: relyingPartyOf(request, config),
+        purpose: "second_factor",
+        who: pending,
+      });
+      setCeremonyCookie(reply, challengeId);
+      return options;
+    },
+  );
+
+  api.post(
+    "/api/auth/second-step/passkey",
+    {
+      config: { access: "pendingSignIn" },
+      schema: {
+        summary: "The second step with a passkey: a session",
+        body: usePasskeySchema,
+        response: { 200: signedInSchema },
+      },
+    },
+    async (request, reply) => {
+      const { cookie, signedIn } = await passSecondStepWithPasskey({
+        db: request.db,
+        config,
+        relyingParty: relyingPartyOf(request, config),
+        pending: requirePending(request),
+        origin: requestOrigin(request),
+        challengeId: takeCeremonyCookie(request, reply),
+        input: request.body,
+      });
+      setSessionCookie(reply, cookie, config);
+      return signedIn;
+    },
+  );
+
+  api.post(
+    "/api/account/factors/passkey/options",
+    {
+      config: { access: "signedIn", stepUp: true },
+      schema: { summary: "What the browser needs to make a passkey", response: { 200: passkeyCreationOptionsSchema } },
+    },
+    async (request, reply) => {
+      const { challengeId, options } = await passkeyCreationOptions({
+        db: request.db,
+        relyingParty: relyingPartyOf(request, config),
+        actor: requireActor(request),
+      });
+      setCeremonyCookie(reply, challengeId);
+      return options;
+    },
+  );
+
+  api.post(
+    "/api/account/factors/passkey",
+    {
+      config: { access: "signedIn", stepUp: true },
+      schema: {
+        summary: "Add the passkey the browser made; a first factor comes with recovery codes",
+        body: addPasskeySchema,
+        response: { 200: enrolledSchema },
+      },
+    },
+    async (request, reply) =>
+      addPasskey({
+        db: request.db,
+        relyingParty: relyingPartyOf(request, config),
+        actor: requireActor(request),
+        challengeId: takeCeremonyCookie(request, reply),
+        input: request.body,
+      }),
   );
 
   api.get(
@@ -239,6 +419,32 @@ export function mfaRoutes(app: FastifyInstance, { config, key }: { config: Confi
       return reply.status(204).send();
     },
   );
+}
+
+/**
+ * The relying party of passkeys: APP_ORIGIN's, or without it the request's own origin (which the
+ * same-origin check of every state-changing request has already held to the site's).
+ */
+function relyingPartyOf(request: FastifyRequest, config: Config): RelyingParty {
+  const origin = config.appOrigin ?? `${request.protocol}://${request.host}`;
+  return { id: new URL(origin).hostname, origin, name: brand.name };
+}
+
+/** A ceremony's challenge id, in a cookie of its own for the five minutes a ceremony may take. */
+function setCeremonyCookie(reply: FastifyReply, challengeId: string) {
+  reply.setCookie(WEBAUTHN_COOKIE, challengeId, {
+    path: "/api/",
+    httpOnly: true,
+    sameSite: "strict",
+    secure: reply.request.protocol === "https",
+    maxAge: PENDING_SIGN_IN_MINUTES * 60,
+  });
+}
+
+/** The ceremony's challenge id, and the cookie cleared: a challenge answers once. */
+function takeCeremonyCookie(request: FastifyRequest, reply: FastifyReply): string | undefined {
+  reply.clearCookie(WEBAUTHN_COOKIE, { path: "/api/", httpOnly: true, sameSite: "strict" });
+  return request.cookies[WEBAUTHN_COOKIE];
 }
 
 /** The pending sign-in of a route whose access rule guarantees one. */

@@ -38,7 +38,7 @@ import { acceptTotp, newTotpSecret, totpSealOwner, totpUri } from "./totp";
  * and secrets never reach an answer after the one that hands them out, nor the audit trail.
  */
 
-type Origin = Pick<Actor, "ip" | "userAgent">;
+export type Origin = Pick<Actor, "ip" | "userAgent">;
 
 const DEFAULT_TOTP_NAME = "Authenticator app";
 /** An authenticator app being added must be confirmed within this long of being shown. */
@@ -50,7 +50,7 @@ const wrongCode = () =>
     "That code is not right. Check that your phone sets its time automatically, or wait for a new code.",
   );
 
-const mine = (who: Who) => and(eq(userFactors.firmId, who.firmId), eq(userFactors.userId, who.userId));
+export const mine = (who: Who) => and(eq(userFactors.firmId, who.firmId), eq(userFactors.userId, who.userId));
 const myCodes = (who: Who) => and(eq(recoveryCodes.firmId, who.firmId), eq(recoveryCodes.userId, who.userId));
 
 /**
@@ -146,38 +146,41 @@ async function recoveryCodesLeft(db: DbExecutor, who: Who): Promise<number> {
  * Turns a pending sign-in into a session: the pending row goes and a session with a new token
  * comes (no token outlives a change of privilege), recorded as the sign-in with its second factor.
  */
-async function completeSignIn(
+export async function completeSignIn(
   db: Database,
   options: { config: Config; pending: PendingSignInSession; origin: Origin; method: SecondFactorMethod; now: Date },
   inside?: (tx: DbExecutor) => Promise<void>,
 ): Promise<{ cookie: string; user: CurrentUser }> {
-  const { pending, origin, now } = options;
-  const who = { firmId: pending.firmId, userId: pending.userId };
+  const { pending } = options;
   return db.transaction(async (tx) => {
     const [ended] = await tx
       .delete(sessions)
-      .where(and(eq(sessions.firmId, who.firmId), eq(sessions.id, pending.sessionId), ne(sessions.stage, "active")))
+      .where(and(eq(sessions.firmId, pending.firmId), eq(sessions.id, pending.sessionId), ne(sessions.stage, "active")))
       .returning({ id: sessions.id });
     if (!ended) throw new AppError("UNAUTHENTICATED", "Your sign-in has expired or was completed. Sign in again.");
     await inside?.(tx);
-    const { cookie } = await createSession(tx, {
-      ...who,
-      ...origin,
-      absoluteMs: options.config.session.absoluteMs,
-      secondFactorAt: now,
-    });
-    await recordAudit(
-      tx,
-      { ...who, ...origin },
-      {
-        action: "session.signed_in",
-        entityType: "user",
-        entityId: who.userId,
-        after: { secondFactor: options.method },
-      },
-    );
-    return { cookie, user: await currentUserOf(tx, who) };
+    return openSession(tx, { ...options, who: pendingWho(pending) });
   });
+}
+
+/** A session that passed a second factor now, recorded as a sign-in with it; its cookie and user. */
+export async function openSession(
+  tx: DbExecutor,
+  options: { config: Config; who: Who; origin: Origin; method: SecondFactorMethod; now: Date },
+): Promise<{ cookie: string; user: CurrentUser }> {
+  const { who, origin } = options;
+  const { cookie } = await createSession(tx, {
+    ...who,
+    ...origin,
+    absoluteMs: options.config.session.absoluteMs,
+    secondFactorAt: options.now,
+  });
+  await recordAudit(
+    tx,
+    { ...who, ...origin },
+    { action: "session.signed_in", entityType: "user", entityId: who.userId, after: { secondFactor: options.method } },
+  );
+  return { cookie, user: await currentUserOf(tx, who) };
 }
 
 /** POST /api/auth/second-step: the second factor of a pending sign-in. */
@@ -199,7 +202,7 @@ export async function passSecondStep(options: {
   return { cookie, signedIn: { user, recoveryCodesLeft: passed.recoveryCodesLeft } };
 }
 
-const pendingWho = (pending: PendingSignInSession): Who => ({ firmId: pending.firmId, userId: pending.userId });
+export const pendingWho = (pending: PendingSignInSession): Who => ({ firmId: pending.firmId, userId: pending.userId });
 
 /** GET /api/auth/second-step: what the pending sign-in waits for, and the user's ways to pass it. */
 export async function pendingSignInView(options: {
@@ -223,7 +226,13 @@ export async function startSignInEnrolment(options: { db: Database; key: Sealing
 }
 
 /** POST /api/auth/step-up: a fresh proof for the session, good for five minutes of sensitive changes. */
-export async function stepUp(options: { db: Database; key: SealingKey; actor: Actor; input: StepUpInput }) {
+export async function stepUp(options: {
+  db: Database;
+  key: SealingKey;
+  actor: Actor;
+  /** A passkey's step-up is passkeys.ts's. */
+  input: Exclude<StepUpInput, { method: "passkey" }>;
+}) {
   const { db, actor, input } = options;
   const now = new Date();
   if (input.method === "password") {
@@ -323,7 +332,7 @@ async function confirmTotp(
   const { factors } = await secondFactorState(tx, who);
   const [confirmed] = await tx
     .update(userFactors)
-    .set({ confirmedAt: now, totpLastStep: step, lastUsedAt: now, name: input.name ?? DEFAULT_TOTP_NAME })
+    .set({ confirmedAt: now, totpLastStep: step, name: input.name ?? DEFAULT_TOTP_NAME })
     .where(and(eq(userFactors.id, factor.id), mine(who), isNull(userFactors.confirmedAt)))
     .returning();
   if (!confirmed) throw new AppError("CONFLICT", "This authenticator app was already added");
@@ -387,7 +396,7 @@ export async function enrolAndSignIn(options: {
  * passwords: the attempt is counted before the check, and a check that throws (a wrong code)
  * leaves it counted; one that passes clears the user's failures.
  */
-async function throttled<T>(db: Database, who: Who & Origin, now: Date, run: () => Promise<T>): Promise<T> {
+export async function throttled<T>(db: Database, who: Who & Origin, now: Date, run: () => Promise<T>): Promise<T> {
   const throttle = { usernameKey: `second-factor:${who.userId}`, ip: who.ip ?? "unknown" };
   const attempt = await admitPasswordAttempt(db, throttle, now);
   if (!attempt.admitted) {
@@ -402,7 +411,7 @@ async function throttled<T>(db: Database, who: Who & Origin, now: Date, run: () 
 }
 
 /** A new set of recovery codes for the user, replacing (voiding) the old set; the codes, shown once. */
-async function replaceRecoveryCodes(tx: DbExecutor, who: Who): Promise<string[]> {
+export async function replaceRecoveryCodes(tx: DbExecutor, who: Who): Promise<string[]> {
   const { codes, hashes } = newRecoveryCodes();
   await tx.delete(recoveryCodes).where(myCodes(who));
   await tx.insert(recoveryCodes).values(hashes.map((codeHash) => ({ ...who, codeHash })));
@@ -505,8 +514,10 @@ export async function setMfaPolicy(options: { db: Database; actor: Actor; policy
       .for("update");
     if (!firm) throw new AppError("NOT_FOUND", "Firm not found");
     const now = new Date();
-    // Required already, in its grace or not: only the move from optional changes anything.
-    if (firm.policy === policy) return { policy, requiredFrom: firm.requiredFrom?.toISOString() ?? null };
+    // Required already and in force, or optional already: nothing to change. Required in its grace
+    // is brought forward to now: the super admin asks for it now.
+    const inForce = firm.requiredFrom === null || firm.requiredFrom <= now;
+    if (firm.policy === policy && inForce) return { policy, requiredFrom: firm.requiredFrom?.toISOString() ?? null };
     if (policy === "required" && (await secondFactorState(tx, actor)).factors.length === 0) {
       throw new AppError("CONFLICT", "Add a second factor to your own account before requiring one of everyone");
     }
@@ -520,8 +531,8 @@ export async function setMfaPolicy(options: { db: Database; actor: Actor; policy
       action: "firm.mfa_policy_changed",
       entityType: "firm",
       entityId: actor.firmId,
-      before: { mfaPolicy: firm.policy },
-      after: { mfaPolicy: policy },
+      before: { mfaPolicy: firm.policy, requiredFrom: firm.requiredFrom?.toISOString() ?? null },
+      after: { mfaPolicy: policy, requiredFrom: requiredFrom?.toISOString() ?? null },
     });
     return { policy, requiredFrom: requiredFrom?.toISOString() ?? null };
   });
@@ -559,7 +570,7 @@ export async function resetFactors(options: { db: Database; actor: Actor; userId
   });
 }
 
-function toFactor(factor: ConfirmedFactor) {
+export function toFactor(factor: ConfirmedFactor) {
   return {
     id: factor.id,
     kind: factor.kind,

@@ -67,6 +67,7 @@ describe("migrations", () => {
       "user_report_clients",
       "user_report_windows",
       "users",
+      "webauthn_challenges",
     ]);
   });
 

@@ -126,6 +126,8 @@ export async function grantAppRole(ownerUrl: string, appRole: string): Promise<v
     await client.query(`revoke insert, update, delete, truncate on firm_clients, firm_tasks from ${role}`);
     // Signing in asks which firm a username belongs to before any firm is known (migration 0014).
     await client.query(`grant execute on function firm_of_username(text) to ${role}`);
+    // Signing in by passkey alone asks which firm the passkey belongs to (migration 0023).
+    await client.query(`grant execute on function firm_of_passkey(text) to ${role}`);
     // A Stripe event's firm (migration 0014).
     await client.query(`grant execute on function firm_of_stripe_subscription(text, text) to ${role}`);
     // The recurrence scheduler's firms to work through (migration 0015).

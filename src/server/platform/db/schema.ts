@@ -4,6 +4,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   foreignKey,
   index,
@@ -57,6 +58,12 @@ export const clientSearchText = (c: { name: AnyPgColumn; industry: AnyPgColumn; 
   sql`(${c.name} || E'\\n' || coalesce(${c.industry}, '') || E'\\n' || ${c.status})`;
 export const taskSearchText = (t: { name: AnyPgColumn; description: AnyPgColumn }) =>
   sql`(${t.name} || E'\\n' || coalesce(${t.description}, ''))`;
+
+/** Binary data: a passkey's public key. */
+const bytea = customType<{ data: Uint8Array; driverData: Buffer }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => new Uint8Array(value),
+});
 
 const oneOf = (column: AnyPgColumn, values: readonly string[]) =>
   sql`${column} in (${sql.join(
@@ -128,6 +135,10 @@ export const users = pgTable(
   ],
 );
 
+/** What a WebAuthn challenge was made for: adding a passkey, a second step, a sign-in by passkey alone, a step-up. */
+export const webauthnPurposes = ["register", "second_factor", "sign_in", "step_up"] as const;
+export type WebauthnPurpose = (typeof webauthnPurposes)[number];
+
 /** A session, or a sign-in waiting for its second factor or for enrolment (decision 0044). */
 export const sessionStages = ["active", "second_factor", "enrol"] as const;
 export type SessionStage = (typeof sessionStages)[number];
@@ -186,6 +197,11 @@ export const userFactors = pgTable(
     name: text("name").notNull(),
     totpSecret: text("totp_secret"),
     totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    /** A passkey's credential id (base64url), its COSE public key, signature counter and transports. */
+    credentialId: text("credential_id"),
+    publicKey: bytea("public_key"),
+    signCount: bigint("sign_count", { mode: "number" }),
+    transports: text("transports").array(),
     createdAt: createdAt(),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
@@ -193,12 +209,41 @@ export const userFactors = pgTable(
   (t) => [
     check("user_factors_kind_check", oneOf(t.kind, factorKinds)),
     check("user_factors_totp_check", sql`(${t.kind} = 'totp') = (${t.totpSecret} is not null)`),
+    check(
+      "user_factors_passkey_check",
+      sql`(${t.kind} = 'passkey') = (${t.credentialId} is not null and ${t.publicKey} is not null and ${t.signCount} is not null)`,
+    ),
+    // A credential belongs to one user: the sign-in by passkey alone finds its user by it.
+    uniqueIndex("user_factors_credential_id_key").on(t.credentialId),
     foreignKey({
       name: "user_factors_user_fk",
       columns: [t.firmId, t.userId],
       foreignColumns: [users.firmId, users.id],
     }).onDelete("cascade"),
     index("user_factors_firm_id_user_id_idx").on(t.firmId, t.userId),
+  ],
+);
+
+/**
+ * A WebAuthn ceremony's challenge (decision 0044), kept from the options the browser is given to
+ * the answer it signs, and used once; its id travels in a short-lived cookie. A sign-in by passkey
+ * alone begins before any firm or user is known, so these rows name none that the app could
+ * confuse with a firm's data: a purpose, the user it was made for (when known) and a random
+ * challenge. No firm id: rows of no firm are no tenant data.
+ */
+export const webauthnChallenges = pgTable(
+  "webauthn_challenges",
+  {
+    id: id(),
+    challenge: text("challenge").notNull(),
+    purpose: text("purpose", { enum: webauthnPurposes }).notNull(),
+    userId: uuid("user_id"),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    check("webauthn_challenges_purpose_check", oneOf(t.purpose, webauthnPurposes)),
+    index("webauthn_challenges_expires_at_idx").on(t.expiresAt),
   ],
 );
 
