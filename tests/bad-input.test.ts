@@ -5,7 +5,8 @@ import type { LightMyRequestResponse } from "fastify";
 import { PNG } from "pngjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { SESSION_COOKIE } from "../src/server/features/auth/sessions";
+import { createSession, SESSION_COOKIE } from "../src/server/features/auth/sessions";
+import { totpCode, totpStep } from "../src/server/features/mfa/totp";
 import {
   auditEvents,
   billingSetups,
@@ -14,16 +15,19 @@ import {
   firms,
   idempotencyKeys,
   loginFailures,
+  recoveryCodes,
   recurringSchedules,
   sessions,
   stripeEvents,
   tasks,
   taskTemplates,
   userClients,
+  userFactors,
   users,
+  webauthnChallenges,
 } from "../src/server/platform/db/schema";
 import { ifMatchMessage } from "../src/server/platform/preconditions";
-import { insertContact, insertTask, insertTaskTemplate } from "../src/server/seed/factories";
+import { insertContact, insertTask, insertTaskTemplate, insertUser } from "../src/server/seed/factories";
 import { createRandom } from "../src/server/seed/random";
 import { drawSignature } from "../src/server/seed/signature-image";
 import { idempotencyKeyMessage } from "../src/server/tenancy/idempotency";
@@ -44,6 +48,8 @@ import {
   notABoolean,
   notAnEmail,
   notAnIsoDateTime,
+  notARecoveryCode,
+  notASixDigitCode,
   notATimeZone,
   notAUuid,
   notOneOf,
@@ -135,6 +141,8 @@ async function send(
     raw?: string | Buffer;
     contentType?: string;
     signedIn?: boolean;
+    /** Another session's cookie, sent instead of the super admin's: a pending sign-in's, or a fresh session's. */
+    session?: string;
     ip?: string;
     headers?: Record<string, string>;
   } = {},
@@ -148,12 +156,63 @@ async function send(
       ...sameOriginHeaders,
       "user-agent": "Mozilla/5.0 (bad-input property test)",
       ...(hasBody ? { "content-type": options.contentType ?? "application/json" } : {}),
-      ...(options.signedIn ? { cookie: `${SESSION_COOKIE}=${superAdminToken}` } : {}),
+      ...(options.session !== undefined
+        ? { cookie: `${SESSION_COOKIE}=${options.session}` }
+        : options.signedIn
+          ? { cookie: `${SESSION_COOKIE}=${superAdminToken}` }
+          : {}),
       ...options.headers,
     },
     ...("json" in options ? { payload: JSON.stringify(options.json) } : {}),
     ...(options.raw !== undefined ? { payload: options.raw } : {}),
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Multi-factor sign-in (decision 0044): pending sign-ins, fresh proofs, a user with a factor.
+
+/** The code an authenticator app shows now for `secret` (base32, spaces allowed). */
+const codeNow = (secret: string) => totpCode(secret.replace(/\s/g, ""), totpStep(new Date()));
+
+/** A sign-in the password began for a user of the firm, waiting at `stage`: its session cookie, for five minutes. */
+async function pendingSignIn(userId: string, stage: "second_factor" | "enrol"): Promise<string> {
+  const { cookie } = await createSession(ctx.database.db, {
+    userId,
+    firmId: world.firm.id,
+    ip: null,
+    userAgent: null,
+    absoluteMs: ctx.config.session.absoluteMs,
+    stage,
+  });
+  return cookie;
+}
+
+/** The session cookie of a new sign-in by `user`: its proof is fresh for the five minutes a sensitive change allows. */
+async function freshSession(user: { username: string; password: string }): Promise<string> {
+  const token = (await signIn(ctx.app, user, { ip: freshIp() })).sessionToken();
+  if (!token) throw new Error(`the sign-in of ${user.username} left no session cookie`);
+  return token;
+}
+
+/**
+ * A new user of the firm who has just added an authenticator app (so their session's proof is
+ * fresh): the app's secret, the factor's id, one of their recovery codes, the session's cookie.
+ */
+async function userWithFactor() {
+  const user = await insertUser(ctx.database.db, { firmId: world.firm.id, role: "user" });
+  const session = await freshSession(user);
+  const started = await send("POST", "/api/account/factors/totp", { session });
+  expect(started.statusCode, started.body).toBe(200);
+  const secret = (started.json() as { secret: string }).secret;
+  const confirmed = await send("POST", "/api/account/factors/totp/confirm", {
+    session,
+    json: { code: codeNow(secret), name: "Work phone" },
+  });
+  expect(confirmed.statusCode, confirmed.body).toBe(200);
+  const { factor, recoveryCodes } = confirmed.json() as { factor: { id: string }; recoveryCodes: string[] };
+  const [recoveryCode] = recoveryCodes;
+  if (!recoveryCode) throw new Error("a first factor comes with recovery codes");
+  return { user, session, secret, factorId: factor.id, recoveryCode };
 }
 
 const preview = (value: unknown) => {
@@ -199,12 +258,17 @@ function expectRefused(response: LightMyRequestResponse, what: string) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// "Nothing was written": row counts of every table, plus the users' mutable columns.
+// "Nothing was written": row counts of every table, plus the mutable columns of the users, the
+// sessions (a pending sign-in must stay pending, a proof must not turn fresh), the sign-in factors,
+// the recovery codes and the firms' sign-in policy.
 
 const tables = {
   firms,
   users,
   sessions,
+  user_factors: userFactors,
+  recovery_codes: recoveryCodes,
+  webauthn_challenges: webauthnChallenges,
   clients,
   contacts,
   task_templates: taskTemplates,
@@ -240,7 +304,46 @@ async function snapshot(exclude: readonly TableName[] = []) {
     })
     .from(users)
     .orderBy(asc(users.id));
-  return { counts: Object.fromEntries(counts), users: userRows };
+  // Not last_seen_at, which a request may touch (at most once a minute).
+  const sessionRows = exclude.includes("sessions")
+    ? []
+    : await db
+        .select({
+          id: sessions.id,
+          stage: sessions.stage,
+          expiresAt: sessions.expiresAt,
+          secondFactorAt: sessions.secondFactorAt,
+          secondFactorDueAt: sessions.secondFactorDueAt,
+          verifiedAt: sessions.verifiedAt,
+        })
+        .from(sessions)
+        .orderBy(asc(sessions.id));
+  const factorRows = await db
+    .select({
+      id: userFactors.id,
+      name: userFactors.name,
+      confirmedAt: userFactors.confirmedAt,
+      totpLastStep: userFactors.totpLastStep,
+      lastUsedAt: userFactors.lastUsedAt,
+    })
+    .from(userFactors)
+    .orderBy(asc(userFactors.id));
+  const codeRows = await db
+    .select({ userId: recoveryCodes.userId, codeHash: recoveryCodes.codeHash, usedAt: recoveryCodes.usedAt })
+    .from(recoveryCodes)
+    .orderBy(asc(recoveryCodes.userId), asc(recoveryCodes.codeHash));
+  const firmRows = await db
+    .select({ id: firms.id, mfaPolicy: firms.mfaPolicy, mfaRequiredFrom: firms.mfaRequiredFrom })
+    .from(firms)
+    .orderBy(asc(firms.id));
+  return {
+    counts: Object.fromEntries(counts),
+    users: userRows,
+    sessions: sessionRows,
+    factors: factorRows,
+    recoveryCodes: codeRows,
+    firms: firmRows,
+  };
 }
 
 /** Runs a whole property between two snapshots: nothing may have changed across all its runs. */
@@ -1230,6 +1333,208 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
+  // Multi-factor sign-in (decision 0044): the second step, enrolment, the step-up, the factors and
+  // the firm's policy, with the messages of src/shared/mfa.ts.
+  const totpMessage = "Enter the 6-digit code from your authenticator app";
+  const recoveryMessage = "Enter one of your recovery codes, such as abcd-efgh-ijkl-mnop";
+  const totpCodeRules: Rule[] = [
+    bad(notText(), "not text", totpMessage),
+    bad(longerThan(20), "over 20 characters", totpMessage),
+    bad(notASixDigitCode, "not six digits once whitespace is dropped", totpMessage),
+  ];
+  const recoveryCodeRules: Rule[] = [
+    bad(notText(), "not text", recoveryMessage),
+    bad(longerThan(40), "over 40 characters", recoveryMessage),
+    bad(notARecoveryCode, "not 16 base32 characters once dashes and whitespace are dropped", recoveryMessage),
+  ];
+  const factorNameTooLong = "Name must be at most 60 characters";
+  const factorNameRules: Rule[] = [
+    // The schema's message for a name that is not text (or is missing, where one is required).
+    bad(notText(), "not text", factorNameTooLong),
+    bad(blank, "blank once trimmed", "Give it a name, such as the phone it is on"),
+    bad(longerThan(60), "over 60 characters", factorNameTooLong),
+  ];
+  const confirmTotpFields: FieldSpec[] = [
+    { name: "code", missing: totpMessage, bad: totpCodeRules },
+    // Optional: an app confirmed without a name gets a default one.
+    { name: "name", bad: factorNameRules },
+  ];
+  /**
+   * A second factor's `method`: one of `allowed`; anything else, text or not, gets `message`, and
+   * so do `others`, methods of other routes.
+   */
+  const methodField = (allowed: readonly string[], message: string, others: readonly string[] = []): FieldSpec => ({
+    name: "method",
+    missing: message,
+    bad: [
+      ...oneOf(allowed, message),
+      ...(others.length > 0 ? [bad(fc.constantFrom(...others), "a method of other routes", message)] : []),
+    ],
+  });
+  /** The corruptions of one variant of a body (one method), named after it. */
+  const ofVariant = (variant: string, corruptions: Corruption[]): Corruption[] =>
+    corruptions.map((corruption) => ({ ...corruption, name: `${variant}: ${corruption.name}` }));
+
+  it("POST /api/auth/second-step (the sign-in stays pending; no session is made)", async () => {
+    const owner = await userWithFactor();
+    const pending = await pendingSignIn(owner.user.id, "second_factor");
+    const chooseMethod = "Choose how to confirm: totp or recovery_code";
+    // Passkeys have routes of their own, and the password is the step-up's.
+    const method = methodField(["totp", "recovery_code"], chooseMethod, ["passkey", "password"]);
+    const cases = [
+      ...ofVariant(
+        "totp",
+        corrupted(fc.constant({ method: "totp", code: codeNow(owner.secret) }), [
+          method,
+          { name: "code", missing: totpMessage, bad: totpCodeRules },
+        ]),
+      ),
+      ...ofVariant(
+        "recovery_code",
+        corrupted(fc.constant({ method: "recovery_code", code: owner.recoveryCode }), [
+          method,
+          { name: "code", missing: recoveryMessage, bad: recoveryCodeRules },
+        ]),
+      ),
+    ];
+
+    await unchangedAcross(() =>
+      checkEach(cases, async (testCase) => {
+        await refusedWithoutWrites(
+          `second step: ${testCase.what}`,
+          () => send("POST", "/api/auth/second-step", { json: testCase.body, session: pending }),
+          [],
+          testCase.refusal,
+        );
+      }),
+    );
+    const still = await send("GET", "/api/auth/second-step", { session: pending });
+    expect(still.statusCode, still.body).toBe(200);
+    expect(still.json()).toMatchObject({ next: "second_factor", methods: ["totp", "recovery_code"] });
+  });
+
+  it("POST /api/auth/second-step/totp/confirm (the sign-in stays pending; the app is not added)", async () => {
+    const user = await insertUser(ctx.database.db, { firmId: world.firm.id, role: "user" });
+    const pending = await pendingSignIn(user.id, "enrol");
+    const started = await send("POST", "/api/auth/second-step/totp", { session: pending });
+    expect(started.statusCode, started.body).toBe(200);
+    const { secret } = started.json() as { secret: string };
+    const cases = corrupted(fc.constant({ code: codeNow(secret), name: "My phone" }), confirmTotpFields);
+
+    await unchangedAcross(() =>
+      checkEach(cases, async (testCase) => {
+        await refusedWithoutWrites(
+          `enrol at sign-in: ${testCase.what}`,
+          () => send("POST", "/api/auth/second-step/totp/confirm", { json: testCase.body, session: pending }),
+          [],
+          testCase.refusal,
+        );
+      }),
+    );
+    const still = await send("GET", "/api/auth/second-step", { session: pending });
+    expect(still.statusCode, still.body).toBe(200);
+    expect(still.json()).toMatchObject({ next: "enrol", methods: [] });
+  });
+
+  it("POST /api/auth/step-up (the session's proof stays as it was)", async () => {
+    const owner = await userWithFactor();
+    const chooseMethod = "Choose how to confirm: totp, recovery_code, password or passkey";
+    const method = methodField(["totp", "recovery_code", "password", "passkey"], chooseMethod);
+    // A code where the user has a factor; the password where they have none (the suite's super admin).
+    const withFactor = [
+      ...ofVariant(
+        "totp",
+        corrupted(fc.constant({ method: "totp", code: codeNow(owner.secret) }), [
+          method,
+          { name: "code", missing: totpMessage, bad: totpCodeRules },
+        ]),
+      ),
+      ...ofVariant(
+        "recovery_code",
+        corrupted(fc.constant({ method: "recovery_code", code: owner.recoveryCode }), [
+          method,
+          { name: "code", missing: recoveryMessage, bad: recoveryCodeRules },
+        ]),
+      ),
+    ];
+    const withPassword = ofVariant(
+      "password",
+      corrupted(fc.constant({ method: "password", password: world.users.super_admin.password }), [
+        method,
+        { name: "password", missing: "Password must be at least 6 characters", bad: passwordRules },
+      ]),
+    );
+
+    await unchangedAcross(async () => {
+      await checkEach(withFactor, async (testCase) => {
+        await refusedWithoutWrites(
+          `step-up: ${testCase.what}`,
+          () => send("POST", "/api/auth/step-up", { json: testCase.body, session: owner.session }),
+          [],
+          testCase.refusal,
+        );
+      });
+      await checkEach(withPassword, async (testCase) => {
+        await refusedWithoutWrites(
+          `step-up: ${testCase.what}`,
+          () => send("POST", "/api/auth/step-up", { json: testCase.body, signedIn: true }),
+          [],
+          testCase.refusal,
+        );
+      });
+    });
+  });
+
+  it("POST /api/account/factors/totp/confirm and PATCH /api/account/factors/:id (bad bodies)", async () => {
+    // A second app being added, by a user whose proof is fresh (the step-up check comes first).
+    const owner = await userWithFactor();
+    const started = await send("POST", "/api/account/factors/totp", { session: owner.session });
+    expect(started.statusCode, started.body).toBe(200);
+    const { secret } = started.json() as { secret: string };
+    const confirms = corrupted(fc.constant({ code: codeNow(secret), name: "Second phone" }), confirmTotpFields);
+    const renames = corrupted(fc.constant({ name: "Old phone" }), [
+      { name: "name", missing: factorNameTooLong, bad: factorNameRules },
+    ]);
+
+    await unchangedAcross(async () => {
+      await checkEach(confirms, async (testCase) => {
+        await refusedWithoutWrites(
+          `confirm an app: ${testCase.what}`,
+          () => send("POST", "/api/account/factors/totp/confirm", { json: testCase.body, session: owner.session }),
+          [],
+          testCase.refusal,
+        );
+      });
+      await checkEach(renames, async (testCase) => {
+        await refusedWithoutWrites(
+          `rename a factor: ${testCase.what}`,
+          () =>
+            send("PATCH", `/api/account/factors/${owner.factorId}`, { json: testCase.body, session: owner.session }),
+          [],
+          testCase.refusal,
+        );
+      });
+    });
+  });
+
+  it("PUT /api/firm/mfa-policy (the policy stays)", async () => {
+    const session = await freshSession(world.users.super_admin);
+    const choose = "Choose optional or required";
+    const cases = corrupted(fc.constant({ policy: "optional" }), [
+      { name: "policy", missing: choose, bad: oneOf(["optional", "required"], choose) },
+    ]);
+    await unchangedAcross(() =>
+      checkEach(cases, async (testCase) => {
+        await refusedWithoutWrites(
+          `firm's sign-in policy: ${testCase.what}`,
+          () => send("PUT", "/api/firm/mfa-policy", { json: testCase.body, session }),
+          [],
+          testCase.refusal,
+        );
+      }),
+    );
+  });
+
   it("POST /api/tasks and PATCH /api/tasks/:id", async () => {
     const base = {
       name: "Year-end close",
@@ -1649,7 +1954,18 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
   });
 
   it("raw non-JSON and malformed JSON bodies, on every endpoint that takes one", async () => {
-    const endpoints = [
+    // Multi-factor sign-in's routes: pending sign-ins for the second step's, fresh proofs for the step-up check's.
+    const owner = await userWithFactor();
+    const enrolling = await insertUser(ctx.database.db, { firmId: world.firm.id, role: "user" });
+    const waitingForFactor = await pendingSignIn(owner.user.id, "second_factor");
+    const waitingForEnrolment = await pendingSignIn(enrolling.id, "enrol");
+    const superAdmin = await freshSession(world.users.super_admin);
+    const endpoints: {
+      method: "POST" | "PUT" | "PATCH";
+      url: () => string;
+      signedIn: boolean;
+      session?: string;
+    }[] = [
       { method: "POST", url: () => "/api/auth/register", signedIn: false },
       { method: "POST", url: () => "/api/auth/login", signedIn: false },
       { method: "POST", url: () => "/api/auth/change-password", signedIn: true },
@@ -1666,7 +1982,18 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       { method: "POST", url: () => "/api/stripe/webhook", signedIn: false },
       { method: "POST", url: () => "/api/tasks", signedIn: true },
       { method: "PATCH", url: () => `/api/tasks/${world.clients[0]?.id}`, signedIn: true },
-    ] as const;
+      { method: "POST", url: () => "/api/auth/second-step", signedIn: false, session: waitingForFactor },
+      {
+        method: "POST",
+        url: () => "/api/auth/second-step/totp/confirm",
+        signedIn: false,
+        session: waitingForEnrolment,
+      },
+      { method: "POST", url: () => "/api/auth/step-up", signedIn: true },
+      { method: "POST", url: () => "/api/account/factors/totp/confirm", signedIn: false, session: owner.session },
+      { method: "PATCH", url: () => `/api/account/factors/${owner.factorId}`, signedIn: false, session: owner.session },
+      { method: "PUT", url: () => "/api/firm/mfa-policy", signedIn: false, session: superAdmin },
+    ];
     const isMalformed = (text: string) => {
       try {
         JSON.parse(text);
@@ -1735,7 +2062,13 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
           async (endpoint, body, contentType) => {
             const url = endpoint.url();
             await refusedWithoutWrites(`${endpoint.method} ${url} ${body.what} (${contentType})`, () =>
-              send(endpoint.method, url, { raw: body.raw, contentType, signedIn: endpoint.signedIn, ip: freshIp() }),
+              send(endpoint.method, url, {
+                raw: body.raw,
+                contentType,
+                signedIn: endpoint.signedIn,
+                ...(endpoint.session === undefined ? {} : { session: endpoint.session }),
+                ip: freshIp(),
+              }),
             );
           },
         ),
@@ -1883,6 +2216,47 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
           await refusedWithoutWrites(`PATCH /api/users/${preview(id)}`, () =>
             send("PATCH", `/api/users/${id}`, { json: { fullName: "Renamed Person" }, signedIn: true }),
           );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
+  it("PATCH and DELETE /api/account/factors/:id and DELETE /api/users/:id/factors with bad ids", async () => {
+    // Sessions whose proof is fresh, so that the step-up check lets the requests reach their routes.
+    const owner = await userWithFactor();
+    const someoneElse = await userWithFactor();
+    const superAdmin = await freshSession(world.users.super_admin);
+    const routes: { method: "PATCH" | "DELETE"; url: (id: string) => string; json?: Json; session: string }[] = [
+      {
+        method: "PATCH",
+        url: (id) => `/api/account/factors/${id}`,
+        json: { name: "Renamed" },
+        session: owner.session,
+      },
+      { method: "DELETE", url: (id) => `/api/account/factors/${id}`, session: owner.session },
+      { method: "DELETE", url: (id) => `/api/users/${id}/factors`, session: superAdmin },
+    ];
+    // Besides the ids that name nothing, now and then another user's factor, which is not one's own.
+    const ids = fc.oneof(
+      { arbitrary: badPathId, weight: 4 },
+      { arbitrary: fc.constant(someoneElse.factorId), weight: 1 },
+    );
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(fc.constantFrom(...routes), ids, async (route, id) => {
+          const what = `${route.method} ${preview(route.url(id))}`;
+          await refusedWithoutWrites(what, async () => {
+            const response = await send(route.method, route.url(id), {
+              ...(route.json ? { json: route.json } : {}),
+              session: route.session,
+            });
+            // Not found (or a URL that is no URL): never the step-up's 403, which would hide the route's answer.
+            expect([400, 404], `${what}\n  → ${response.statusCode} ${preview(response.body)}`).toContain(
+              response.statusCode,
+            );
+            return response;
+          });
         }),
         { numRuns: RUNS },
       ),

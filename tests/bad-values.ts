@@ -346,3 +346,49 @@ export const nulInside = fc
 export const loneSurrogateInside = fc
   .tuple(fc.constantFrom("\ud800", "\udfff", "x\udbff"), fc.nat())
   .map(([surrogate, at]) => insertInside("Some text", surrogate, at));
+
+// ---------------------------------------------------------------------------------------------
+// Sign-in codes (decision 0044).
+
+/** Characters that are neither an ASCII digit nor whitespace: letters that look like digits, digits of other scripts, marks. */
+const notADigit = ["a", "O", "l", "-", ".", "+", "#", "٣", "６", "\u200b", "😀", "é"] as const;
+
+/** `text` with one whitespace character (which a code may hold: it is dropped) somewhere, or none. */
+const spacedOut = (text: fc.Arbitrary<string>) =>
+  fc
+    .tuple(text, fc.constantFrom("", ...trimmableWhitespace), fc.nat())
+    .map(([value, space, at]) => (space === "" ? value : insertInside(value, space, at)));
+
+/** `valid` with the character at some position replaced by one of `characters`, or one of them inserted. */
+const withOneCharacterWrong = (valid: fc.Arbitrary<string>, characters: readonly string[]) =>
+  fc
+    .tuple(valid, fc.constantFrom(...characters), fc.nat(), fc.boolean())
+    .map(([value, character, at, replace]) =>
+      replace
+        ? value.slice(0, at % value.length) + character + value.slice((at % value.length) + 1)
+        : insertInside(value, character, at),
+    );
+
+/**
+ * Strings that are no authenticator code (six ASCII digits, whitespace anywhere dropped): fewer or
+ * more digits, or a character among them that is neither a digit nor whitespace.
+ */
+export const notASixDigitCode = fc.oneof(
+  spacedOut(fc.stringMatching(/^[0-9]{0,5}$/)),
+  spacedOut(fc.stringMatching(/^[0-9]{7,14}$/)),
+  withOneCharacterWrong(fc.stringMatching(/^[0-9]{6}$/), notADigit),
+);
+
+/** Characters outside base32 (a-z, 2-7, in either case) that are neither a dash nor whitespace. */
+const notBase32 = ["0", "1", "8", "9", "_", ".", "+", "/", "=", "é", "ß", "😀", "\u200b"] as const;
+
+/**
+ * Strings that are no recovery code (16 characters of base32, a-z and 2-7 in either case, dashes
+ * and whitespace anywhere dropped): fewer or more of them, or a character outside base32 among them.
+ */
+export const notARecoveryCode = fc.oneof(
+  spacedOut(fc.stringMatching(/^[A-Za-z2-7]{0,15}$/)),
+  spacedOut(fc.stringMatching(/^[A-Za-z2-7]{17,30}$/)),
+  fc.stringMatching(/^[a-z2-7]{4}(-[a-z2-7]{4}){2}$/),
+  withOneCharacterWrong(fc.stringMatching(/^[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}$/), notBase32),
+);
