@@ -1349,8 +1349,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
   ];
   const factorNameTooLong = "Name must be at most 60 characters";
   const factorNameRules: Rule[] = [
-    // The schema's message for a name that is not text (or is missing, where one is required).
-    bad(notText(), "not text", factorNameTooLong),
+    bad(notText(), "not text", "Give it a name, such as the phone it is on"),
     bad(blank, "blank once trimmed", "Give it a name, such as the phone it is on"),
     bad(longerThan(60), "over 60 characters", factorNameTooLong),
   ];
@@ -1493,7 +1492,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     const { secret } = started.json() as { secret: string };
     const confirms = corrupted(fc.constant({ code: codeNow(secret), name: "Second phone" }), confirmTotpFields);
     const renames = corrupted(fc.constant({ name: "Old phone" }), [
-      { name: "name", missing: factorNameTooLong, bad: factorNameRules },
+      { name: "name", missing: "Give it a name, such as the phone it is on", bad: factorNameRules },
     ]);
 
     await unchangedAcross(async () => {

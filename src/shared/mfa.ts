@@ -97,7 +97,7 @@ export const totpEnrolmentSchema = z.object({
 export type TotpEnrolment = z.infer<typeof totpEnrolmentSchema>;
 
 const factorNameSchema = z
-  .string({ error: "Name must be at most 60 characters" })
+  .string({ error: "Give it a name, such as the phone it is on" })
   .trim()
   .min(1, "Give it a name, such as the phone it is on")
   .max(60, "Name must be at most 60 characters");
