@@ -75,7 +75,64 @@ async function signInWithRecoveryCode(page: Page, user: FirmUser, code: string):
 
 const securityCard = (page: Page): Locator => page.getByTestId("sign-in-security");
 
+/** Signs out through the user menu, as a person would; the login page follows. */
+async function signOutOnScreen(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "User menu" }).click();
+  await page.getByRole("menuitem", { name: "Sign Out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
 test.describe("two-step sign-in", () => {
+  test("S-MFA-05 S-MFA-06 S-MFA-08 S-MFA-14 the whole way: an app set up from the key on screen, signed out, a computed code signs in, the same code again is refused, a recovery code signs in", async ({
+    page,
+    browserConsole,
+  }) => {
+    // The replayed code is refused with 400, which the browser logs.
+    browserConsole.expectFailedRequest(400, "/api/auth/second-step");
+    const firm = await OwnFirm.register(page.request, "professional");
+    await page.goto("/settings");
+    await securityCard(page).getByRole("button", { name: "Add an authenticator app" }).click();
+    const add = page.getByRole("dialog", { name: "Add an authenticator app" });
+    // What a person types into their authenticator app: the key as the screen shows it.
+    const secret = (await add.getByTestId("totp-secret").textContent()) ?? "";
+    await add.getByLabel("Name").fill("Phone");
+    await add.getByLabel("Code from the app").fill(totpCode(secret));
+    await add.getByRole("button", { name: "Add app" }).click();
+    const codesDialog = page.getByRole("dialog", { name: "Save your recovery codes" });
+    const recoveryCodes = await codesDialog
+      .getByRole("list", { name: "Recovery codes" })
+      .getByRole("listitem")
+      .allTextContents();
+    expect(recoveryCodes).toHaveLength(10);
+    await codesDialog.getByRole("button", { name: "I have saved them" }).click();
+    await signOutOnScreen(page);
+
+    // The next step's code (the enrolment used this one's), as the app shows it a moment later.
+    const code = totpCode(secret, 1);
+    await enterPassword(page, firm.owner);
+    await page.getByLabel("Authentication code").fill(code);
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+    await signOutOnScreen(page);
+
+    // The same code once more: a code works once.
+    await enterPassword(page, firm.owner);
+    const field = page.getByLabel("Authentication code");
+    await field.fill(code);
+    await page.keyboard.press("Enter");
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    await expect(page).toHaveURL(/\/login\/verify$/);
+
+    await page
+      .getByRole("list", { name: "Other ways to sign in" })
+      .getByRole("button", { name: "Use a recovery code instead" })
+      .click();
+    await page.getByLabel("Recovery code").fill(recoveryCodes[3] ?? "");
+    await page.getByRole("button", { name: "Verify" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText("You have 9 of 10 recovery codes left.")).toBeVisible();
+  });
+
   test("S-MFA-08 S-MFA-09 add an authenticator app in Settings, keep the recovery codes shown once, rename it, make new codes", async ({
     page,
   }, testInfo) => {
