@@ -169,17 +169,16 @@ export function mfaRoutes(app: FastifyInstance, { config, key }: { config: Confi
         response: { 200: passkeyRequestOptionsSchema },
       },
     },
-    async (request, reply) => {
-      const actor = requireActor(request);
-      const { challengeId, options } = await passkeyRequestOptions({
-        db: request.db,
-        relyingParty: relyingPartyOf(request, config),
-        purpose: "step_up",
-        who: actor,
-      });
-      setCeremonyCookie(reply, challengeId);
-      return options;
-    },
+    async (request, reply) =>
+      ceremony(
+        reply,
+        passkeyRequestOptions({
+          db: request.db,
+          relyingParty: relyingPartyOf(request, config),
+          purpose: "step_up",
+          who: requireActor(request),
+        }),
+      ),
   );
 
   api.post(
@@ -191,16 +190,16 @@ export function mfaRoutes(app: FastifyInstance, { config, key }: { config: Confi
         response: { 200: passkeyRequestOptionsSchema },
       },
     },
-    async (request, reply) => {
-      const { challengeId, options } = await passkeyRequestOptions({
-        db: request.db,
-        relyingParty: relyingPartyOf(request, config),
-        purpose: "sign_in",
-        who: null,
-      });
-      setCeremonyCookie(reply, challengeId);
-      return options;
-    },
+    async (request, reply) =>
+      ceremony(
+        reply,
+        passkeyRequestOptions({
+          db: request.db,
+          relyingParty: relyingPartyOf(request, config),
+          purpose: "sign_in",
+          who: null,
+        }),
+      ),
   );
 
   api.post(
@@ -236,17 +235,16 @@ export function mfaRoutes(app: FastifyInstance, { config, key }: { config: Confi
         response: { 200: passkeyRequestOptionsSchema },
       },
     },
-    async (request, reply) => {
-      const pending = requirePending(request);
-      const { challengeId, options } = await passkeyRequestOptions({
-        db: request.db,
-        relyingParty: relyingPartyOf(request, config),
-        purpose: "second_factor",
-        who: pending,
-      });
-      setCeremonyCookie(reply, challengeId);
-      return options;
-    },
+    async (request, reply) =>
+      ceremony(
+        reply,
+        passkeyRequestOptions({
+          db: request.db,
+          relyingParty: relyingPartyOf(request, config),
+          purpose: "second_factor",
+          who: requirePending(request),
+        }),
+      ),
   );
 
   api.post(
@@ -280,15 +278,15 @@ export function mfaRoutes(app: FastifyInstance, { config, key }: { config: Confi
       config: { access: "signedIn", stepUp: true },
       schema: { summary: "What the browser needs to make a passkey", response: { 200: passkeyCreationOptionsSchema } },
     },
-    async (request, reply) => {
-      const { challengeId, options } = await passkeyCreationOptions({
-        db: request.db,
-        relyingParty: relyingPartyOf(request, config),
-        actor: requireActor(request),
-      });
-      setCeremonyCookie(reply, challengeId);
-      return options;
-    },
+    async (request, reply) =>
+      ceremony(
+        reply,
+        passkeyCreationOptions({
+          db: request.db,
+          relyingParty: relyingPartyOf(request, config),
+          actor: requireActor(request),
+        }),
+      ),
   );
 
   api.post(
@@ -428,6 +426,16 @@ export function mfaRoutes(app: FastifyInstance, { config, key }: { config: Confi
 function relyingPartyOf(request: FastifyRequest, config: Config): RelyingParty {
   const origin = config.appOrigin ?? `${request.protocol}://${request.host}`;
   return { id: new URL(origin).hostname, origin, name: brand.name };
+}
+
+/** Hands the browser a ceremony's options, with its challenge's id in the ceremony's cookie. */
+async function ceremony<Options>(
+  reply: FastifyReply,
+  started: Promise<{ challengeId: string; options: Options }>,
+): Promise<Options> {
+  const { challengeId, options } = await started;
+  setCeremonyCookie(reply, challengeId);
+  return options;
 }
 
 /** A ceremony's challenge id, in a cookie of its own for the five minutes a ceremony may take. */
