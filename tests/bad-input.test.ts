@@ -6,6 +6,7 @@ import { PNG } from "pngjs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createSession, SESSION_COOKIE } from "../src/server/features/auth/sessions";
+import { WEBAUTHN_COOKIE } from "../src/server/features/mfa/passkeys";
 import { totpCode, totpStep } from "../src/server/features/mfa/totp";
 import {
   auditEvents,
@@ -33,12 +34,14 @@ import { drawSignature } from "../src/server/seed/signature-image";
 import { idempotencyKeyMessage } from "../src/server/tenancy/idempotency";
 import { type ErrorCode, errorStatus } from "../src/shared/api-error";
 import { clientStatuses } from "../src/shared/clients";
+import type { PasskeyCreationOptions, PasskeyRequestOptions } from "../src/shared/mfa";
 import { templateLibrary } from "../src/shared/template-library";
 import { IDEMPOTENCY_KEY_HEADER, IF_MATCH_HEADER } from "../src/shared/versions";
 import { sameOriginHeaders } from "./api-client";
 import {
   type Bad,
   bad,
+  base64urlLongerThan,
   blank,
   insertInside,
   isoDateTimeBefore1900,
@@ -52,6 +55,7 @@ import {
   notASixDigitCode,
   notATimeZone,
   notAUuid,
+  notBase64url,
   notOneOf,
   notText,
   nulInside,
@@ -61,6 +65,7 @@ import {
   withCharacterInside,
 } from "./bad-values";
 import { type SeededFirm, seedFirm, signIn } from "./fixtures";
+import { softwareAuthenticator } from "./software-authenticator";
 import { type TestApp, useTestApp } from "./test-app";
 
 /*
@@ -143,11 +148,21 @@ async function send(
     signedIn?: boolean;
     /** Another session's cookie, sent instead of the super admin's: a pending sign-in's, or a fresh session's. */
     session?: string;
+    /** A passkey ceremony's cookie (the challenge an /options call kept), sent beside the session's. */
+    ceremony?: string;
     ip?: string;
     headers?: Record<string, string>;
   } = {},
 ): Promise<LightMyRequestResponse> {
   const hasBody = "json" in options || options.raw !== undefined;
+  const cookies = [
+    ...(options.session !== undefined
+      ? [`${SESSION_COOKIE}=${options.session}`]
+      : options.signedIn
+        ? [`${SESSION_COOKIE}=${superAdminToken}`]
+        : []),
+    ...(options.ceremony !== undefined ? [`${WEBAUTHN_COOKIE}=${options.ceremony}`] : []),
+  ];
   return ctx.app.inject({
     method,
     url,
@@ -156,11 +171,7 @@ async function send(
       ...sameOriginHeaders,
       "user-agent": "Mozilla/5.0 (bad-input property test)",
       ...(hasBody ? { "content-type": options.contentType ?? "application/json" } : {}),
-      ...(options.session !== undefined
-        ? { cookie: `${SESSION_COOKIE}=${options.session}` }
-        : options.signedIn
-          ? { cookie: `${SESSION_COOKIE}=${superAdminToken}` }
-          : {}),
+      ...(cookies.length > 0 ? { cookie: cookies.join("; ") } : {}),
       ...options.headers,
     },
     ...("json" in options ? { payload: JSON.stringify(options.json) } : {}),
@@ -213,6 +224,38 @@ async function userWithFactor() {
   const [recoveryCode] = recoveryCodes;
   if (!recoveryCode) throw new Error("a first factor comes with recovery codes");
   return { user, session, secret, factorId: factor.id, recoveryCode };
+}
+
+/**
+ * A passkey ceremony begun at `url` (an /options route), as `session` when given: the options the
+ * browser is handed, and the cookie that names the challenge the server kept for the answer.
+ */
+async function ceremony<Options>(url: string, session?: string): Promise<{ options: Options; cookie: string }> {
+  const response = await send("POST", url, session === undefined ? { ip: freshIp() } : { session });
+  expect(response.statusCode, response.body).toBe(200);
+  const cookie = (response.cookies as { name: string; value: string }[]).find(
+    (each) => each.name === WEBAUTHN_COOKIE,
+  )?.value;
+  if (!cookie) throw new Error(`${url} set no ceremony cookie`);
+  return { options: response.json() as Options, cookie };
+}
+
+/**
+ * A new user of the firm who has just added a passkey from Settings (so their session's proof is
+ * fresh), made by a software authenticator for the origin the app answers as (tests/passkeys.test.ts).
+ */
+async function userWithPasskey() {
+  const user = await insertUser(ctx.database.db, { firmId: world.firm.id, role: "user" });
+  const session = await freshSession(user);
+  const authenticator = softwareAuthenticator(sameOriginHeaders.origin);
+  const created = await ceremony<PasskeyCreationOptions>("/api/account/factors/passkey/options", session);
+  const added = await send("POST", "/api/account/factors/passkey", {
+    session,
+    ceremony: created.cookie,
+    json: { name: "Laptop", response: authenticator.register(created.options) },
+  });
+  expect(added.statusCode, added.body).toBe(200);
+  return { user, session, authenticator };
 }
 
 const preview = (value: unknown) => {
@@ -1534,6 +1577,295 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
+  // Passkeys (decision 0044): the browser's answers, as src/shared/mfa.ts shapes them. The bodies
+  // around them are strict; the answer and its `response` are not (keys they do not know are
+  // dropped), so only their fields' rules are broken here. Every bad body is sent with the
+  // ceremony's cookie, so one that got past the schema would spend the challenge (a write); each
+  // test ends by sending its valid answer, which must still be accepted.
+  const notAPasskeyAnswer = "Not a passkey answer";
+  /** Bytes, as text: base64url of at most 16,384 characters; anything else is no passkey answer. */
+  const base64urlRules: Rule[] = [
+    bad(notText(), "not text", notAPasskeyAnswer),
+    bad(notBase64url, "a character outside A-Z a-z 0-9 _ -", notAPasskeyAnswer),
+    bad(base64urlLongerThan(16_384), "over 16,384 characters", notAPasskeyAnswer),
+  ];
+  const base64urlField = (name: string, options: { required: boolean }): FieldSpec => ({
+    name,
+    ...(options.required ? { missing: notAPasskeyAnswer } : {}),
+    bad: base64urlRules,
+  });
+  /** JSON that is not of `kind` ("object" for a record too), with zod's message: the schema gives none. */
+  const notOfKind = (kind: "object" | "array" | "number" | "string", expected: string = kind): Rule => ({
+    why: `not ${expected === "array" || expected === "object" ? "an" : "a"} ${expected}`,
+    cases: jsonOtherThan(kind).map(
+      ({ kind: other, value }): Bad => ({
+        value,
+        why: `not ${expected === "array" || expected === "object" ? "an" : "a"} ${expected} (${other})`,
+        message: `Invalid input: expected ${expected}, received ${other}`,
+        at: [],
+      }),
+    ),
+  });
+  /**
+   * The rules of an object's fields, as rules of the object: `valid` with one field broken (the
+   * field's message, at the field below the object) or, where the field is required, left out.
+   */
+  const fieldsOf = (valid: Json, fields: FieldSpec[]): Rule[] =>
+    fields.flatMap((field) => [
+      ...field.bad.map(
+        (rule): Rule => ({
+          why: `its ${field.name}: ${rule.why}`,
+          cases: rule.cases.map(
+            ({ value, why, message, at }): Bad => ({
+              value: withKey(valid, field.name, value),
+              why: `its ${field.name}: ${why}`,
+              message,
+              at: [field.name, ...at],
+            }),
+          ),
+        }),
+      ),
+      ...(field.missing === undefined
+        ? []
+        : [bad(fc.constant(without(valid, field.name)), `no ${field.name}`, field.missing, [field.name])]),
+    ]);
+  /** What navigator.credentials.get() answers has in its `response`. */
+  const assertionFields: FieldSpec[] = [
+    base64urlField("clientDataJSON", { required: true }),
+    base64urlField("authenticatorData", { required: true }),
+    base64urlField("signature", { required: true }),
+    base64urlField("userHandle", { required: false }),
+  ];
+  /** What navigator.credentials.create() answers has in its `response`. */
+  const registrationFields: FieldSpec[] = [
+    base64urlField("clientDataJSON", { required: true }),
+    base64urlField("attestationObject", { required: true }),
+    base64urlField("authenticatorData", { required: false }),
+    base64urlField("publicKey", { required: false }),
+    {
+      name: "transports",
+      bad: [
+        notOfKind("array"),
+        {
+          why: "an item is not text",
+          cases: fc.tuple(jsonOtherThan("string"), fc.nat()).map(([{ kind, value }, at]): Bad => {
+            const list: unknown[] = ["internal", "hybrid"];
+            const index = at % (list.length + 1);
+            list.splice(index, 0, value);
+            return {
+              value: list,
+              why: `item ${index} is not text (${kind})`,
+              message: `Invalid input: expected string, received ${kind}`,
+              at: [index],
+            };
+          }),
+        },
+        {
+          why: "an item over 32 characters",
+          cases: fc.tuple(longerThan(32), fc.nat()).map(([long, at]): Bad => {
+            const list: unknown[] = ["internal", "hybrid"];
+            const index = at % (list.length + 1);
+            list.splice(index, 0, long);
+            return {
+              value: list,
+              why: `item ${index} is over 32 characters`,
+              message: "Too big: expected string to have <=32 characters",
+              at: [index],
+            };
+          }),
+        },
+        bad(
+          fc.integer({ min: 11, max: 60 }).map((length) => Array.from({ length }, () => "usb")),
+          "over 10 items",
+          "Too big: expected array to have <=10 items",
+        ),
+      ],
+    },
+    { name: "publicKeyAlgorithm", bad: [notOfKind("number")] },
+  ];
+  /** The browser's answer `answer` as the `response` field of a body, whose own `response` has `inner`. */
+  const answerField = (answer: Json, inner: FieldSpec[]): FieldSpec => ({
+    name: "response",
+    missing: "Required",
+    bad: [
+      notOfKind("object"),
+      ...fieldsOf(answer, [
+        base64urlField("id", { required: true }),
+        base64urlField("rawId", { required: true }),
+        { name: "type", missing: notAPasskeyAnswer, bad: oneOf(["public-key"], notAPasskeyAnswer) },
+        // The schema gives no message of its own: the generic one (S-VAL-27).
+        { name: "authenticatorAttachment", bad: oneOf(["platform", "cross-platform"], "Invalid enum value") },
+        { name: "clientExtensionResults", missing: "Required", bad: [notOfKind("object", "record")] },
+        {
+          name: "response",
+          missing: "Required",
+          bad: [notOfKind("object"), ...fieldsOf(answer.response as Json, inner)],
+        },
+      ]),
+    ],
+  });
+  /** `body` with `text` at `path`, a copy. */
+  const withTextAt = (body: Json, path: readonly (string | number)[], text: string): Json => {
+    const copy = structuredClone(body);
+    let parent = copy as Record<string | number, unknown>;
+    for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+    parent[path[path.length - 1] ?? ""] = text;
+    return copy;
+  };
+  /** NUL or a lone surrogate in one of the answer's text fields (at `paths`): the app refuses them before any schema. */
+  const nulInTheAnswer = (body: Json, paths: (string | number)[][]): Corruption => ({
+    name: "NUL or a lone surrogate in a text field of the answer",
+    cases: fc
+      .tuple(
+        fc.constantFrom(...paths),
+        fc.oneof(
+          nulInside.map((text) => ({ text, message: nulMessage })),
+          loneSurrogateInside.map((text) => ({ text, message: loneSurrogateMessage })),
+        ),
+      )
+      .map(([path, { text, message }]) =>
+        caseOf(`${path.join(".")} = ${JSON.stringify(text)}`, withTextAt(body, path, text), {
+          status: 400,
+          code: "BAD_REQUEST",
+          message,
+        }),
+      ),
+  });
+  const answerTextPaths = [
+    ["response", "id"],
+    ["response", "rawId"],
+    ["response", "type"],
+  ];
+  const assertionTextPaths = [
+    ...answerTextPaths,
+    ...["clientDataJSON", "authenticatorData", "signature", "userHandle"].map((name) => ["response", "response", name]),
+  ];
+  const registrationTextPaths = [
+    ...answerTextPaths,
+    ...["clientDataJSON", "attestationObject"].map((name) => ["response", "response", name]),
+    ["response", "response", "transports", 0],
+  ];
+
+  it("POST /api/auth/passkey (no session is made; the challenge stays)", async () => {
+    const { authenticator } = await userWithPasskey();
+    const requested = await ceremony<PasskeyRequestOptions>("/api/auth/passkey/options");
+    const answer = authenticator.assert(requested.options);
+    const body = { response: answer };
+    const cases = [
+      ...corrupted(fc.constant(body), [answerField(answer, assertionFields)]),
+      nulInTheAnswer(body, assertionTextPaths),
+    ];
+
+    await unchangedAcross(() =>
+      checkEach(cases, async (testCase) => {
+        await refusedWithoutWrites(
+          `sign in with a passkey: ${testCase.what}`,
+          () => send("POST", "/api/auth/passkey", { json: testCase.body, ceremony: requested.cookie, ip: freshIp() }),
+          [],
+          testCase.refusal,
+        );
+      }),
+    );
+    const signedIn = await send("POST", "/api/auth/passkey", { json: body, ceremony: requested.cookie, ip: freshIp() });
+    expect(signedIn.statusCode, signedIn.body).toBe(200);
+  });
+
+  it("POST /api/auth/second-step/passkey (the sign-in stays pending; no session is made)", async () => {
+    const { user, authenticator } = await userWithPasskey();
+    const pending = await pendingSignIn(user.id, "second_factor");
+    const requested = await ceremony<PasskeyRequestOptions>("/api/auth/second-step/passkey/options", pending);
+    const answer = authenticator.assert(requested.options);
+    const body = { response: answer };
+    const cases = [
+      ...corrupted(fc.constant(body), [answerField(answer, assertionFields)]),
+      nulInTheAnswer(body, assertionTextPaths),
+    ];
+
+    await unchangedAcross(() =>
+      checkEach(cases, async (testCase) => {
+        await refusedWithoutWrites(
+          `second step with a passkey: ${testCase.what}`,
+          () =>
+            send("POST", "/api/auth/second-step/passkey", {
+              json: testCase.body,
+              session: pending,
+              ceremony: requested.cookie,
+            }),
+          [],
+          testCase.refusal,
+        );
+      }),
+    );
+    const still = await send("GET", "/api/auth/second-step", { session: pending });
+    expect(still.statusCode, still.body).toBe(200);
+    expect(still.json()).toMatchObject({ next: "second_factor", methods: ["passkey", "recovery_code"] });
+    const passed = await send("POST", "/api/auth/second-step/passkey", {
+      json: body,
+      session: pending,
+      ceremony: requested.cookie,
+    });
+    expect(passed.statusCode, passed.body).toBe(200);
+  });
+
+  it("POST /api/account/factors/passkey (no factor is added)", async () => {
+    // A second passkey being added, by a user whose proof is fresh (the step-up check comes first).
+    const { session, authenticator } = await userWithPasskey();
+    const created = await ceremony<PasskeyCreationOptions>("/api/account/factors/passkey/options", session);
+    const answer = authenticator.register(created.options);
+    const body = { name: "Second laptop", response: answer };
+    const cases = [
+      ...corrupted(fc.constant(body), [
+        // Optional: a passkey added without a name gets a default one.
+        { name: "name", bad: factorNameRules },
+        answerField(answer, registrationFields),
+      ]),
+      nulInTheAnswer(body, registrationTextPaths),
+    ];
+
+    await unchangedAcross(() =>
+      checkEach(cases, async (testCase) => {
+        await refusedWithoutWrites(
+          `add a passkey: ${testCase.what}`,
+          () =>
+            send("POST", "/api/account/factors/passkey", { json: testCase.body, session, ceremony: created.cookie }),
+          [],
+          testCase.refusal,
+        );
+      }),
+    );
+    const added = await send("POST", "/api/account/factors/passkey", { json: body, session, ceremony: created.cookie });
+    expect(added.statusCode, added.body).toBe(200);
+    expect(added.json()).toMatchObject({ factor: { kind: "passkey", name: "Second laptop" }, recoveryCodes: null });
+  });
+
+  it("POST /api/auth/step-up with a passkey (the session's proof stays as it was)", async () => {
+    const { session, authenticator } = await userWithPasskey();
+    const requested = await ceremony<PasskeyRequestOptions>("/api/auth/step-up/passkey/options", session);
+    const answer = authenticator.assert(requested.options);
+    const body = { method: "passkey", response: answer };
+    const chooseMethod = "Choose how to confirm: totp, recovery_code, password or passkey";
+    const cases = ofVariant("passkey", [
+      ...corrupted(fc.constant(body), [
+        methodField(["totp", "recovery_code", "password", "passkey"], chooseMethod),
+        answerField(answer, assertionFields),
+      ]),
+      nulInTheAnswer(body, assertionTextPaths),
+    ]);
+
+    await unchangedAcross(() =>
+      checkEach(cases, async (testCase) => {
+        await refusedWithoutWrites(
+          `step-up: ${testCase.what}`,
+          () => send("POST", "/api/auth/step-up", { json: testCase.body, session, ceremony: requested.cookie }),
+          [],
+          testCase.refusal,
+        );
+      }),
+    );
+    const stepped = await send("POST", "/api/auth/step-up", { json: body, session, ceremony: requested.cookie });
+    expect(stepped.statusCode, stepped.body).toBe(204);
+  });
+
   it("POST /api/tasks and PATCH /api/tasks/:id", async () => {
     const base = {
       name: "Year-end close",
@@ -1992,6 +2324,9 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       { method: "POST", url: () => "/api/account/factors/totp/confirm", signedIn: false, session: owner.session },
       { method: "PATCH", url: () => `/api/account/factors/${owner.factorId}`, signedIn: false, session: owner.session },
       { method: "PUT", url: () => "/api/firm/mfa-policy", signedIn: false, session: superAdmin },
+      { method: "POST", url: () => "/api/auth/passkey", signedIn: false },
+      { method: "POST", url: () => "/api/auth/second-step/passkey", signedIn: false, session: waitingForFactor },
+      { method: "POST", url: () => "/api/account/factors/passkey", signedIn: false, session: owner.session },
     ];
     const isMalformed = (text: string) => {
       try {

@@ -392,3 +392,36 @@ export const notARecoveryCode = fc.oneof(
   fc.stringMatching(/^[a-z2-7]{4}(-[a-z2-7]{4}){2}$/),
   withOneCharacterWrong(fc.stringMatching(/^[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}$/), notBase32),
 );
+
+// ---------------------------------------------------------------------------------------------
+// Passkey answers (WebAuthn's JSON: bytes as base64url text).
+
+/** Characters outside base64url's alphabet (A-Z a-z 0-9 _ -): standard base64's, padding, spaces, other scripts. */
+const notBase64urlCharacters = ["+", "/", "=", ".", " ", "\t", "\n", "%", "!", "~", "é", "ß", "中", "😀", "\u200b"];
+
+/**
+ * Strings that are no base64url (only A-Z a-z 0-9 _ -, no padding): one character outside that
+ * alphabet among ones of it, and standard base64 with its padding.
+ */
+export const notBase64url = fc
+  .oneof(
+    withOneCharacterWrong(fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/), notBase64urlCharacters),
+    fc.stringMatching(/^[A-Za-z0-9+/]{2,40}={1,2}$/),
+  )
+  // By the alphabet alone (padding and every other character are outside it).
+  .filter((value) => !/^[A-Za-z0-9_-]*$/.test(value));
+
+/**
+ * Base64url of more than `max` characters (nothing but its alphabet, so only the length is wrong):
+ * mostly just over the limit, sometimes far over (at most `max` + 4,096).
+ */
+export const base64urlLongerThan = (max: number) =>
+  fc
+    .tuple(
+      fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/),
+      fc.oneof(
+        { weight: 3, arbitrary: fc.integer({ min: max + 1, max: max + 64 }) },
+        { weight: 1, arbitrary: fc.integer({ min: max + 1, max: max + 4_096 }) },
+      ),
+    )
+    .map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
