@@ -163,10 +163,13 @@ export type AccountSecurity = z.infer<typeof accountSecuritySchema>;
  * against the challenge it kept; these shapes only keep out what cannot be one.
  */
 
+/** Every field of a passkey answer is filled by the browser, not typed: one message for them all. */
+const notAPasskeyAnswer = { error: "Not a passkey answer" };
+
 const base64url = z
-  .string({ error: "Not a passkey answer" })
-  .max(16_384, "Not a passkey answer")
-  .regex(/^[A-Za-z0-9_-]*$/, "Not a passkey answer");
+  .string(notAPasskeyAnswer)
+  .max(16_384, notAPasskeyAnswer)
+  .regex(/^[A-Za-z0-9_-]*$/, notAPasskeyAnswer);
 
 const credentialDescriptorSchema = z.object({
   id: z.string(),
@@ -205,34 +208,49 @@ export type PasskeyRequestOptions = z.infer<typeof passkeyRequestOptionsSchema>;
 const passkeyCredentialFields = {
   id: base64url,
   rawId: base64url,
-  type: z.literal("public-key", { error: "Not a passkey answer" }),
-  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
-  clientExtensionResults: z.record(z.string(), z.unknown()),
+  type: z.literal("public-key", notAPasskeyAnswer),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"], notAPasskeyAnswer).optional(),
+  clientExtensionResults: z.record(z.string(), z.unknown(), notAPasskeyAnswer),
 };
 
 /** A new passkey, as the browser answers navigator.credentials.create(). */
-export const passkeyRegistrationSchema = z.object({
-  ...passkeyCredentialFields,
-  response: z.object({
-    clientDataJSON: base64url,
-    attestationObject: base64url,
-    authenticatorData: base64url.optional(),
-    transports: z.array(z.string().max(32)).max(10).optional(),
-    publicKeyAlgorithm: z.number().optional(),
-    publicKey: base64url.optional(),
-  }),
-});
+export const passkeyRegistrationSchema = z.object(
+  {
+    ...passkeyCredentialFields,
+    response: z.object(
+      {
+        clientDataJSON: base64url,
+        attestationObject: base64url,
+        authenticatorData: base64url.optional(),
+        transports: z
+          .array(z.string(notAPasskeyAnswer).max(32, notAPasskeyAnswer), notAPasskeyAnswer)
+          .max(10, notAPasskeyAnswer)
+          .optional(),
+        publicKeyAlgorithm: z.number(notAPasskeyAnswer).optional(),
+        publicKey: base64url.optional(),
+      },
+      notAPasskeyAnswer,
+    ),
+  },
+  notAPasskeyAnswer,
+);
 
 /** A signature with a passkey, as the browser answers navigator.credentials.get(). */
-export const passkeyAssertionSchema = z.object({
-  ...passkeyCredentialFields,
-  response: z.object({
-    clientDataJSON: base64url,
-    authenticatorData: base64url,
-    signature: base64url,
-    userHandle: base64url.optional(),
-  }),
-});
+export const passkeyAssertionSchema = z.object(
+  {
+    ...passkeyCredentialFields,
+    response: z.object(
+      {
+        clientDataJSON: base64url,
+        authenticatorData: base64url,
+        signature: base64url,
+        userHandle: base64url.optional(),
+      },
+      notAPasskeyAnswer,
+    ),
+  },
+  notAPasskeyAnswer,
+);
 
 /** Adding a passkey: the browser's answer, and a name to tell it apart. */
 export const addPasskeySchema = z.strictObject({
