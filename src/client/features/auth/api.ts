@@ -4,15 +4,18 @@ import { type LoginInput, SIGNED_IN_COOKIE } from "../../../shared/auth";
 import type {
   ConfirmTotpInput,
   EnrolledAndSignedIn,
+  PasskeyRequestOptions,
   PendingSignIn,
   SecondFactorInput,
   SignedIn,
   StepUpInput,
   TotpEnrolment,
+  UsePasskeyInput,
 } from "../../../shared/mfa";
 import type { CurrentUser } from "../../../shared/users";
 import { accountSecurityQueryKey } from "../../lib/account-security";
 import { ApiError, requestJson } from "../../lib/api";
+import { signWithPasskey } from "../../lib/passkeys";
 
 export const currentUserQueryKey = ["/api/auth/me"] as const;
 
@@ -58,6 +61,29 @@ export function useSignIn() {
   });
 }
 
+/**
+ * A passkey's signature for one of the server's ceremonies: `url`'s options (which also set the
+ * ceremony's cookie), the browser's prompt, then the signature sent to `url`.
+ */
+async function withPasskey<T>(url: string): Promise<T> {
+  const options = await requestJson<PasskeyRequestOptions>("POST", `${url}/options`);
+  const response = await signWithPasskey(options);
+  return requestJson<T>("POST", url, { response } satisfies UsePasskeyInput);
+}
+
+/** A sign-in with a passkey alone (POST /api/auth/passkey): no username or password, the session at once. */
+export function usePasskeySignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => withPasskey<CurrentUser>("/api/auth/passkey"),
+    onSuccess: (user) => {
+      // As after a password: another user's cached data must never show.
+      queryClient.clear();
+      queryClient.setQueryData(currentUserQueryKey, user);
+    },
+  });
+}
+
 /*
  * The second step of sign-in (decision 0044): after the password the session cookie holds a
  * pending sign-in for five minutes, which reaches only the routes below. It becomes a session when
@@ -79,6 +105,11 @@ export function useSecondStep() {
   return useMutation({
     mutationFn: (input: SecondFactorInput) => requestJson<SignedIn>("POST", "/api/auth/second-step", input),
   });
+}
+
+/** POST /api/auth/second-step/passkey: one of the user's passkeys signs; the answer is the signed-in user. */
+export function usePasskeySecondStep() {
+  return useMutation({ mutationFn: () => withPasskey<SignedIn>("/api/auth/second-step/passkey") });
 }
 
 /**
@@ -123,6 +154,19 @@ export function useStepUpCheck() {
   return useMutation({
     mutationFn: (input: StepUpInput) => requestJson<void>("POST", "/api/auth/step-up", input),
     // The account's `stepUpUntil` moved.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountSecurityQueryKey }),
+  });
+}
+
+/** POST /api/auth/step-up with one of the user's passkeys (its options from /api/auth/step-up/passkey/options). */
+export function usePasskeyStepUpCheck() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const options = await requestJson<PasskeyRequestOptions>("POST", "/api/auth/step-up/passkey/options");
+      const response = await signWithPasskey(options);
+      await requestJson<void>("POST", "/api/auth/step-up", { method: "passkey", response } satisfies StepUpInput);
+    },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountSecurityQueryKey }),
   });
 }
