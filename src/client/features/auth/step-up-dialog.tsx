@@ -1,13 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
+import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import type { AccountSecurity } from "../../../shared/mfa";
+import { PasskeyProblemMessage } from "../../components/passkey-problem";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
 import { FormAlert } from "../../components/ui/form";
 import { Skeleton } from "../../components/ui/skeleton";
 import { accountSecurityQueryOptions } from "../../lib/account-security";
 import { errorMessage } from "../../lib/api";
-import { useStepUpCheck } from "./api";
+import { type PasskeyProblem, passkeyProblem, passkeysSupported } from "../../lib/passkeys";
+import { usePasskeyStepUpCheck, useStepUpCheck } from "./api";
 import { ProofForm, type ProofMethod } from "./proof-form";
 
 /**
@@ -48,9 +51,20 @@ function StepUpBody({ onConfirmed, onCancel }: { onConfirmed: () => void; onCanc
   );
 }
 
+type Way = ProofMethod | "passkey";
+
+const otherWayLabels: Record<Way, string> = {
+  passkey: "Use a passkey instead",
+  totp: "Use your authenticator app instead",
+  recovery_code: "Use a recovery code instead",
+  password: "Use your password instead",
+};
+
 /**
- * What is asked for follows the user's factors: a code from their authenticator app (or one of
- * their recovery codes instead), or, for a user without a second factor, their password.
+ * What is asked for follows the user's factors: one of their passkeys (where the browser can use
+ * one), a code from their authenticator app, or one of their recovery codes instead; for a user
+ * without a second factor, their password. A closed passkey prompt is said calmly, and the other
+ * ways stay open.
  */
 function StepUpForm({
   security,
@@ -61,35 +75,81 @@ function StepUpForm({
   onConfirmed: () => void;
   onCancel: () => void;
 }) {
-  const hasAuthenticator = security.factors.some((factor) => factor.kind === "totp");
-  const [method, setMethod] = useState<ProofMethod>(
-    hasAuthenticator ? "totp" : security.factors.length > 0 ? "recovery_code" : "password",
-  );
+  const [ways] = useState<Way[]>(() => {
+    const kinds = new Set(security.factors.map((factor) => factor.kind));
+    if (kinds.size === 0) return ["password"];
+    return [
+      ...(kinds.has("passkey") && passkeysSupported() ? (["passkey"] as const) : []),
+      ...(kinds.has("totp") ? (["totp"] as const) : []),
+      "recovery_code" as const,
+    ];
+  });
+  const [way, setWay] = useState<Way>(ways[0] ?? "password");
+  const [problem, setProblem] = useState<PasskeyProblem>();
   const check = useStepUpCheck();
-  const other = method === "totp" ? "recovery_code" : method === "recovery_code" && hasAuthenticator ? "totp" : null;
+  const passkey = usePasskeyStepUpCheck();
+  const others = ways.filter((other) => other !== way);
 
   const submit = (value: string) =>
-    check.mutateAsync(method === "password" ? { method, password: value } : { method, code: value }).then(onConfirmed);
+    check
+      .mutateAsync(
+        way === "password"
+          ? { method: way, password: value }
+          : { method: way === "totp" ? "totp" : "recovery_code", code: value },
+      )
+      .then(onConfirmed);
+
+  const startPasskey = () => {
+    setProblem(undefined);
+    passkey.mutateAsync().then(onConfirmed, (error: unknown) => setProblem(passkeyProblem(error)));
+  };
 
   return (
     <div className="flex flex-col gap-3">
-      <ProofForm
-        key={method}
-        method={method}
-        submit={submit}
-        submitLabel="Confirm"
-        pendingLabel="Confirming..."
-        actions={(busy) => (
-          <Button variant="outline" onClick={onCancel} disabled={busy}>
-            Cancel
-          </Button>
-        )}
-      />
-      {other && (
-        <Button variant="link" className="h-auto self-start px-0" onClick={() => setMethod(other)}>
-          {other === "recovery_code" ? "Use a recovery code instead" : "Use your authenticator app instead"}
-        </Button>
+      {way === "passkey" ? (
+        <div className="flex flex-col gap-4">
+          <PasskeyProblemMessage problem={problem} />
+          <p className="text-sm text-muted-foreground">
+            Your browser asks for your passkey: your fingerprint, your face or your device's screen lock.
+          </p>
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <Button variant="outline" onClick={onCancel} disabled={passkey.isPending}>
+              Cancel
+            </Button>
+            <Button onClick={startPasskey} disabled={passkey.isPending}>
+              <KeyRound aria-hidden="true" />
+              {passkey.isPending ? "Waiting for your passkey..." : "Use a passkey"}
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <ProofForm
+          key={way}
+          method={way}
+          submit={submit}
+          submitLabel="Confirm"
+          pendingLabel="Confirming..."
+          actions={(busy) => (
+            <Button variant="outline" onClick={onCancel} disabled={busy}>
+              Cancel
+            </Button>
+          )}
+        />
       )}
+      {others.map((other) => (
+        <Button
+          key={other}
+          variant="link"
+          className="h-auto self-start px-0"
+          disabled={passkey.isPending}
+          onClick={() => {
+            setProblem(undefined);
+            setWay(other);
+          }}
+        >
+          {otherWayLabels[other]}
+        </Button>
+      ))}
     </div>
   );
 }
