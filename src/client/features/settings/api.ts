@@ -8,6 +8,7 @@ import type {
   Enrolled,
   Factor,
   FirmMfaPolicy,
+  PasskeyCreationOptions,
   RecoveryCodes,
   TotpEnrolment,
   UpdateMfaPolicyInput,
@@ -17,6 +18,7 @@ import type { UserSummary } from "../../../shared/users";
 import { accountSecurityQueryKey } from "../../lib/account-security";
 import { type Change, requestJson, requestPage } from "../../lib/api";
 import { firmQueryOptions } from "../../lib/firm";
+import { createPasskey } from "../../lib/passkeys";
 import { useStepUp } from "../../lib/step-up";
 import { currentUserQueryKey } from "../auth/api";
 
@@ -57,6 +59,30 @@ export function useConfirmTotp() {
   return useSecurityChange((input: ConfirmTotpInput) =>
     requestJson<Enrolled>("POST", "/api/account/factors/totp/confirm", input),
   );
+}
+
+const passkeyOptions = () => requestJson<PasskeyCreationOptions>("POST", "/api/account/factors/passkey/options");
+
+/**
+ * POST /api/account/factors/passkey/options, when "Add a passkey" is chosen: the fresh proof it
+ * needs is asked for before the dialog opens, as for an app, and the browser's prompt can then
+ * follow the dialog's button at once (some browsers show it only right after a click).
+ */
+export function useStartPasskey() {
+  const stepUp = useStepUp();
+  return useMutation({ mutationFn: () => stepUp(passkeyOptions) });
+}
+
+/**
+ * The browser makes the passkey with `options` (or, on a later try, options asked for again: each
+ * challenge answers once), then POST /api/account/factors/passkey keeps it; the recovery codes come
+ * too when it is the first factor.
+ */
+export function useAddPasskey() {
+  return useSecurityChange(async ({ name, options }: { name: string; options: PasskeyCreationOptions | undefined }) => {
+    const response = await createPasskey(options ?? (await passkeyOptions()));
+    return requestJson<Enrolled>("POST", "/api/account/factors/passkey", { name, response });
+  });
 }
 
 export function useRenameFactor() {

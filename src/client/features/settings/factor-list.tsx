@@ -101,7 +101,10 @@ function RenameFactorDialog({ factor, onClose }: { factor: Factor | undefined; o
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Rename {factor ? factorKindLabels[factor.kind].toLowerCase() : ""}</DialogTitle>
-          <DialogDescription>A name to tell it apart, such as the phone it is on.</DialogDescription>
+          <DialogDescription>
+            A name to tell it apart, such as the{" "}
+            {factor?.kind === "passkey" ? "device that keeps it" : "phone it is on"}.
+          </DialogDescription>
         </DialogHeader>
         {factor && <RenameForm factor={factor} onClose={onClose} />}
       </DialogContent>
@@ -194,10 +197,12 @@ function RemoveFactorDialog({
           </AlertDialogTitle>
           <AlertDialogDescription>
             {blocked
-              ? "Your firm requires two-step sign-in. Add another authenticator app first, then you can remove this one."
+              ? "Your firm requires two-step sign-in. Add another authenticator app or passkey first, then you can remove this one."
               : lastOne
                 ? "It is your only second step: your password alone will sign you in, and your recovery codes stop working."
-                : "Its codes will no longer sign you in. Your other sign-in factors keep working."}
+                : factor?.kind === "passkey"
+                  ? "It will no longer sign you in. Your other sign-in factors keep working."
+                  : "Its codes will no longer sign you in. Your other sign-in factors keep working."}
           </AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>

@@ -12,7 +12,7 @@ import {
 import { currentUserQueryOptions } from "../auth/api";
 
 /**
- * A new set of recovery codes, shown this once: after the first authenticator app is added, or
+ * A new set of recovery codes, shown this once: after the first authenticator app or passkey is added, or
  * after "Make new codes". Closing it is the person's own choice, so a click outside does not.
  */
 export function RecoveryCodesDialog({ codes, onClose }: { codes: readonly string[] | undefined; onClose: () => void }) {
@@ -23,8 +23,8 @@ export function RecoveryCodesDialog({ codes, onClose }: { codes: readonly string
         <DialogHeader>
           <DialogTitle>Save your recovery codes</DialogTitle>
           <DialogDescription>
-            If you lose your phone, each code signs you in once instead of the app. Keep them somewhere safe: they are
-            shown only this once.
+            If you lose your phone or the device with your passkey, each code signs you in once instead. Keep them
+            somewhere safe: they are shown only this once.
           </DialogDescription>
         </DialogHeader>
         {codes && user && <RecoveryCodes codes={codes} owner={{ username: user.username, firmName: user.firm.name }} />}

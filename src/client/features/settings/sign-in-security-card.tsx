@@ -1,7 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { Plus, ShieldAlert } from "lucide-react";
+import { KeyRound, Plus, ShieldAlert } from "lucide-react";
 import { useState } from "react";
-import { type AccountSecurity, RECOVERY_CODE_COUNT, type TotpEnrolment } from "../../../shared/mfa";
+import {
+  type AccountSecurity,
+  type PasskeyCreationOptions,
+  RECOVERY_CODE_COUNT,
+  type TotpEnrolment,
+} from "../../../shared/mfa";
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -18,15 +23,17 @@ import { toast } from "../../components/ui/toaster";
 import { accountSecurityQueryOptions } from "../../lib/account-security";
 import { errorMessage } from "../../lib/api";
 import { useDateFormat } from "../../lib/firm";
+import { passkeysSupported } from "../../lib/passkeys";
 import { FEW_RECOVERY_CODES } from "../../lib/recovery-codes";
 import { AddAuthenticatorDialog } from "./add-authenticator-dialog";
-import { useMakeRecoveryCodes, useStartTotp } from "./api";
+import { AddPasskeyDialog } from "./add-passkey-dialog";
+import { useMakeRecoveryCodes, useStartPasskey, useStartTotp } from "./api";
 import { FactorList } from "./factor-list";
 import { RecoveryCodesDialog } from "./recovery-codes-dialog";
 
 /**
  * Two-step sign-in for the signed-in user (decision 0044): their factors, adding an authenticator
- * app, and their recovery codes. A new set of codes, whether it came with the first factor or was
+ * app or a passkey (where the browser can make one), and their recovery codes. A new set of codes, whether it came with the first factor or was
  * asked for, shows once in its own dialog.
  */
 export function SignInSecurityCard() {
@@ -36,8 +43,8 @@ export function SignInSecurityCard() {
       <CardHeader>
         <CardTitle>Sign-in security</CardTitle>
         <CardDescription>
-          Two-step sign-in asks for a code from your phone after your password, so your password alone is not enough to
-          sign in as you.
+          Two-step sign-in asks for a code from your phone or a passkey after your password, so your password alone is
+          not enough to sign in as you.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -60,8 +67,11 @@ export function SignInSecurityCard() {
 
 function SecurityDetails({ security }: { security: AccountSecurity }) {
   const [enrolment, setEnrolment] = useState<TotpEnrolment>();
+  const [passkeyOptions, setPasskeyOptions] = useState<PasskeyCreationOptions>();
   const [newCodes, setNewCodes] = useState<string[]>();
+  const [offerPasskey] = useState(passkeysSupported);
   const start = useStartTotp();
+  const startPasskey = useStartPasskey();
   const format = useDateFormat();
   const { factors, firmPolicy } = security;
   const requiredByFirm = firmPolicy.policy === "required";
@@ -73,11 +83,18 @@ function SecurityDetails({ security }: { security: AccountSecurity }) {
         toast.error("Could not start adding an app", { description: errorMessage(error, "Please try again.") }),
     });
 
+  const addPasskey = () =>
+    startPasskey.mutate(undefined, {
+      onSuccess: setPasskeyOptions,
+      onError: (error) =>
+        toast.error("Could not start adding a passkey", { description: errorMessage(error, "Please try again.") }),
+    });
+
   return (
     <div className="flex flex-col gap-6">
       <section aria-labelledby="sign-in-factors" className="flex flex-col gap-3">
         <h3 id="sign-in-factors" className="text-sm font-semibold">
-          Authenticator apps
+          Authenticator apps and passkeys
         </h3>
         {factors.length > 0 ? (
           <FactorList factors={factors} requiredByFirm={requiredByFirm} />
@@ -89,20 +106,33 @@ function SecurityDetails({ security }: { security: AccountSecurity }) {
             {requiredByFirm && <ShieldAlert className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden="true" />}
             <p>
               {requiredByFirm
-                ? `Your firm requires two-step sign-in${firmPolicy.requiredFrom ? ` from ${format(firmPolicy.requiredFrom)}` : ""}. Add an authenticator app to be ready.`
+                ? `Your firm requires two-step sign-in${firmPolicy.requiredFrom ? ` from ${format(firmPolicy.requiredFrom)}` : ""}. Add an authenticator app${offerPasskey ? " or a passkey" : ""} to be ready.`
                 : "None yet: your password alone signs you in."}
             </p>
           </div>
         )}
-        <Button variant="outline" className="self-start" onClick={add} disabled={start.isPending}>
-          <Plus aria-hidden="true" />
-          {start.isPending ? "Starting..." : "Add an authenticator app"}
-        </Button>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <Button variant="outline" onClick={add} disabled={start.isPending}>
+            <Plus aria-hidden="true" />
+            {start.isPending ? "Starting..." : "Add an authenticator app"}
+          </Button>
+          {offerPasskey && (
+            <Button variant="outline" onClick={addPasskey} disabled={startPasskey.isPending}>
+              <KeyRound aria-hidden="true" />
+              {startPasskey.isPending ? "Starting..." : "Add a passkey"}
+            </Button>
+          )}
+        </div>
       </section>
       <RecoveryCodesSection left={security.recoveryCodesLeft} hasFactor={factors.length > 0} onCodes={setNewCodes} />
       <AddAuthenticatorDialog
         enrolment={enrolment}
         onClose={() => setEnrolment(undefined)}
+        onRecoveryCodes={setNewCodes}
+      />
+      <AddPasskeyDialog
+        options={passkeyOptions}
+        onClose={() => setPasskeyOptions(undefined)}
         onRecoveryCodes={setNewCodes}
       />
       <RecoveryCodesDialog codes={newCodes} onClose={() => setNewCodes(undefined)} />
@@ -152,7 +182,7 @@ function RecoveryCodesSection({
         </>
       ) : (
         <p className="text-sm text-muted-foreground">
-          You get {RECOVERY_CODE_COUNT} when you add your first authenticator app.
+          You get {RECOVERY_CODE_COUNT} when you add your first authenticator app or passkey.
         </p>
       )}
       <AlertDialog open={confirming} onOpenChange={(open) => !make.isPending && setConfirming(open)}>
