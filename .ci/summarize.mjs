@@ -18,7 +18,7 @@ const read = (name) => {
 /** The report each test step writes (the step names are .ci/run's). */
 const reportOfStep = {
   "tests (embedded)": "vitest-embedded",
-  "tests (PostgreSQL server, Node 24)": "vitest-server",
+  "tests (PostgreSQL server, Node 22)": "vitest-server",
   "browser tests": "playwright",
 };
 const failedTestsIn = {};

@@ -239,7 +239,7 @@ try {
         platform: "node",
         format: "esm",
         packages: "external",
-        target: "node20.19",
+        target: "node22.12",
         sourcemap: true,
         logLevel: "warning",
         outdir: bundleDir,

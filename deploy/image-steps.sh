@@ -30,7 +30,8 @@ case "$step" in
     exec node --enable-source-maps dist/server/migrate.cli.js
     ;;
   start)
-    exec node --enable-source-maps dist/server/main.js
+    # The flags of APP_NODE_FLAGS (src/server/platform/runtime.ts), as package.json's start has them.
+    exec node --max-semi-space-size=16 --enable-source-maps dist/server/main.js
     ;;
   *)
     echo "usage: $0 install | build | install-production | migrate | start" >&2

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { APP_NODE_FLAGS } from "../src/server/platform/runtime";
 import { makeTempDir } from "../tests/temp-dir";
 
 /*
@@ -55,7 +56,7 @@ export async function startBuiltApp(options: { port: number; env?: Record<string
   };
 
   try {
-    child = spawn(process.execPath, ["--enable-source-maps", main], {
+    child = spawn(process.execPath, [...APP_NODE_FLAGS, main], {
       cwd: projectRoot,
       env: {
         ...inherited,

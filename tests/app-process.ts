@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { projectPaths } from "../src/server/platform/paths";
+import { APP_NODE_FLAGS } from "../src/server/platform/runtime";
 
 export type AppProcess = {
   child: ChildProcess;
@@ -18,7 +19,7 @@ type SpawnOptions = {
   root?: string;
   /**
    * A bundled server (as `npm run build:server` writes) to run as `npm start` runs it, with
-   * `node --enable-source-maps`; by default the sources run through tsx.
+   * the app's Node flags; by default the sources run through tsx.
    */
   bundle?: string;
 };
@@ -29,8 +30,8 @@ export function spawnApp(env: Record<string, string>, options: SpawnOptions = {}
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const { root = projectPaths.root, bundle, ...user } = options;
   const args = bundle
-    ? ["--enable-source-maps", bundle]
-    : ["--import", "tsx", path.join(root, "src", "server", "main.ts")];
+    ? [...APP_NODE_FLAGS, bundle]
+    : [...APP_NODE_FLAGS, "--import", "tsx", path.join(root, "src", "server", "main.ts")];
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...inherited, NODE_ENV: "development", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", ...env },

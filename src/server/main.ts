@@ -12,6 +12,7 @@ import { pendingMigrations } from "./platform/db/migrate";
 import { embeddedRoleUrls, mayCreateIn, userOf } from "./platform/db/roles";
 import { createLogger } from "./platform/logger";
 import { resolveMfaKey } from "./platform/mfa-key";
+import { runtimeProblem } from "./platform/runtime";
 import { demoLogins, demoPassword, hasDemoData } from "./seed/demo-seed";
 import { prepareDatabase } from "./seed/prepare-database";
 
@@ -23,6 +24,8 @@ const logLines = (logger: ReturnType<typeof createLogger>) => ({
 
 /** Boots Tendwell: database (embedded unless DATABASE_URL), migrations, demo data, HTTP. */
 async function main() {
+  const tooOld = runtimeProblem();
+  if (tooOld) throw new StartError(tooOld);
   const config = loadConfig(process.env);
   const logger = createLogger(config);
   // The key that seals authenticator secrets: configured, or kept in the data directory.
