@@ -49,6 +49,14 @@ import {
  * must move forward when the authenticator counts (synced passkeys answer 0 each time).
  */
 
+/**
+ * The keys a passkey may have: EdDSA, ES256 and RS256 (COSE ids). Left to choose, the library
+ * asks the runtime whether it verifies ML-DSA-44, which Node 24 answers through an experimental
+ * API that prints a warning on the terminal; post-quantum keys wait until Node verifies them
+ * without one.
+ */
+const PASSKEY_ALGORITHMS = [-8, -7, -257];
+
 /** The relying party: the site's host name as its id, and the origin browsers use. */
 export type RelyingParty = { id: string; origin: string; name: string };
 
@@ -129,6 +137,7 @@ export async function passkeyCreationOptions(options: {
     attestationType: "none",
     excludeCredentials: descriptors(await passkeysOf(db, actor)),
     authenticatorSelection: { residentKey: "required", userVerification: "required" },
+    supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
     timeout: CEREMONY_MS,
   });
   const challengeId = await keepChallenge(db, "register", created.challenge, actor.userId);
@@ -166,6 +175,7 @@ export async function addPasskey(options: {
       expectedOrigin: relyingParty.origin,
       expectedRPID: relyingParty.id,
       requireUserVerification: true,
+      supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
     }).catch(() => undefined);
     if (!verified?.verified) throw notAccepted();
     const { credential } = verified.registrationInfo;
