@@ -65,7 +65,7 @@ describe("layering check", () => {
     expect(check("server/features/clients/clients.service.ts", 'import { buildApp } from "../../app";')).toHaveLength(
       1,
     );
-    expect(check("server/jobs/scheduler.ts", 'import { buildApp } from "../app";')).toHaveLength(1);
+    expect(check("server/jobs/background-jobs.ts", 'import { buildApp } from "../app";')).toHaveLength(1);
     expect(check("server/app.ts", 'import { main } from "./main";')).toHaveLength(1);
     expect(
       check(
@@ -74,7 +74,7 @@ describe("layering check", () => {
       ),
     ).toEqual([]);
     expect(
-      check("server/jobs/scheduler.ts", 'import { materialize } from "../features/schedules/schedules.service";'),
+      check("server/jobs/background-jobs.ts", 'import { materialize } from "../features/schedules/schedules.service";'),
     ).toEqual([]);
   });
 

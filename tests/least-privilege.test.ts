@@ -202,7 +202,7 @@ describe("a database made before the roles existed", () => {
     try {
       const notOwned = await check.query(
         `select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
-          where n.nspname in ('public', 'drizzle') and c.relkind in ('r', 'S', 'v') and c.relowner <> $1::regrole`,
+          where n.nspname in ('public', 'drizzle', 'jobs') and c.relkind in ('r', 'p', 'S', 'v') and c.relowner <> $1::regrole`,
         [OWNER_ROLE],
       );
       expect(notOwned.rows).toEqual([]);

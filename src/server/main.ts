@@ -1,8 +1,7 @@
 import { brand } from "../shared/brand";
 import { buildApp } from "./app";
 import { BlogContentError } from "./features/blog/blog-content";
-import { startHousekeeping } from "./jobs/housekeeping";
-import { startScheduler } from "./jobs/scheduler";
+import { backgroundJobs, RECURRING_WORK } from "./jobs/background-jobs";
 import { type Config, ConfigError, loadConfig } from "./platform/config";
 import { DataDirLockedError } from "./platform/db/data-dir-lock";
 import { connectDatabase } from "./platform/db/database";
@@ -10,6 +9,7 @@ import { EmbeddedPostgresError, startEmbeddedPostgres } from "./platform/db/embe
 import { inAnyScope } from "./platform/db/firm-scope";
 import { pendingMigrations } from "./platform/db/migrate";
 import { embeddedRoleUrls, mayCreateIn, userOf } from "./platform/db/roles";
+import { JobQueueNotInstalledError, startJobQueue } from "./platform/jobs/job-queue";
 import { createLogger } from "./platform/logger";
 import { resolveMfaKey } from "./platform/mfa-key";
 import { runtimeProblem } from "./platform/runtime";
@@ -39,11 +39,13 @@ async function main() {
       });
   const stopEmbedded = async () => embedded?.stop();
   let database: ReturnType<typeof connectDatabase> | undefined;
+  let appUrl = "";
   try {
     const urls = embedded ? await embeddedRoleUrls(embedded.url) : await externalRoles(config, logger);
     if (urls.owner) {
       await prepareDatabase({ ownerUrl: urls.owner, appUrl: urls.app, seedDemoData: config.seedDemoData, log: logger });
     }
+    appUrl = urls.app;
     database = connectDatabase({
       url: urls.app,
       poolSize: config.databasePoolSize,
@@ -55,8 +57,19 @@ async function main() {
   }
 
   const app = await buildApp({ config: { ...config, mfaKey }, database, logger });
-  const stopHousekeeping = startHousekeeping({ db: database.db, config, log: logger });
-  const stopScheduler = startScheduler({ db: database.db, log: logger });
+  const jobs = await startJobQueue({
+    url: appUrl,
+    log: logger,
+    kinds: backgroundJobs({ db: database.db, config, log: logger }),
+  }).catch(async (error: unknown) => {
+    await app.close();
+    await database?.close();
+    await stopEmbedded();
+    throw error;
+  });
+  // Recurring work begun while no instance ran is made now rather than at the next five minutes;
+  // instances starting together send one job between them.
+  await jobs.send(RECURRING_WORK, {}, { key: "start" });
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
     if (shuttingDown) {
@@ -80,8 +93,7 @@ async function main() {
     try {
       await app.close(); // stops accepting, waits for in-flight requests
       clearTimeout(cutOff);
-      await stopHousekeeping();
-      await stopScheduler();
+      await jobs.stop(config.shutdownGraceMs);
       await database?.close();
       await stopEmbedded();
       logger.info("shut down cleanly");
@@ -97,8 +109,7 @@ async function main() {
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    await stopHousekeeping();
-    await stopScheduler();
+    await jobs.stop();
     await database.close();
     await stopEmbedded();
     throw error;
@@ -149,6 +160,7 @@ main().catch((error: unknown) => {
     error instanceof StartError ||
     error instanceof DataDirLockedError ||
     error instanceof EmbeddedPostgresError ||
+    error instanceof JobQueueNotInstalledError ||
     error instanceof BlogContentError;
   process.stderr.write(
     `\n${brand.name} could not start: ${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`,

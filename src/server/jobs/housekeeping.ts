@@ -1,9 +1,7 @@
 import { and, isNull, lt, type SQL, sql } from "drizzle-orm";
-import type { Logger } from "pino";
 import { THROTTLE_WINDOW_MS } from "../features/auth/login-throttle";
 import type { Config } from "../platform/config";
 import type { Database } from "../platform/db/database";
-import { inAnyScope } from "../platform/db/firm-scope";
 import { billingSetups, loginFailures, webauthnChallenges } from "../platform/db/schema";
 import { expiredBefore } from "../tenancy/idempotency";
 
@@ -55,26 +53,4 @@ export async function purgeExpired(
 async function purged(db: Database, statement: SQL): Promise<number> {
   const { rows } = await db.execute<{ purged: number }>(statement);
   return rows[0]?.purged ?? 0;
-}
-
-/** Runs purgeExpired now and then every `intervalMs`; the returned function stops it. */
-export function startHousekeeping(options: {
-  db: Database;
-  config: Config;
-  log: Logger;
-  intervalMs?: number;
-}): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
-  const run = () => {
-    running = purgeExpired(inAnyScope(options.db), options.config)
-      .then((purged) => options.log.debug(purged, "housekeeping: purged expired rows"))
-      .catch((error: unknown) => options.log.warn({ err: error }, "housekeeping failed; retrying next round"));
-  };
-  run();
-  const timer = setInterval(run, options.intervalMs ?? 15 * 60_000);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
 }

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { JOBS_SCHEMA } from "../jobs/job-queue";
 
 /*
  * Least privilege in PostgreSQL (decision 0033). Two roles, neither a superuser:
@@ -68,20 +69,27 @@ export async function handOverToOwner(superuserUrl: string, database: string): P
       begin
         for item in
           select n.oid::regnamespace as name from pg_namespace n
-          where n.nspname = 'drizzle' and n.nspowner <> '${OWNER_ROLE}'::regrole
+          where n.nspname in ('drizzle', '${JOBS_SCHEMA}') and n.nspowner <> '${OWNER_ROLE}'::regrole
         loop execute format('alter schema %s owner to ${OWNER_ROLE}', item.name); end loop;
-        -- Tables, views and free-standing sequences (a column's own sequence follows its table).
+        -- Tables (a partition too: it does not follow its parent), views and free-standing
+        -- sequences (a column's own sequence follows its table).
         for item in
           select c.oid::regclass as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-          where n.nspname in ('public', 'drizzle') and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')
+          where n.nspname in ('public', 'drizzle', '${JOBS_SCHEMA}') and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')
             and c.relowner <> '${OWNER_ROLE}'::regrole
             and not exists (select 1 from pg_depend d where d.classid = 'pg_class'::regclass
-                            and d.objid = c.oid and d.deptype in ('a', 'i'))
+                            and d.objid = c.oid and d.refobjid <> c.oid
+                            and (d.deptype = 'i' or (d.deptype = 'a' and c.relkind = 'S')))
         loop execute format('alter table %s owner to ${OWNER_ROLE}', item.name); end loop;
         for item in
           select p.oid::regprocedure as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-          where n.nspname = 'public' and p.proowner <> '${OWNER_ROLE}'::regrole
+          where n.nspname in ('public', '${JOBS_SCHEMA}') and p.proowner <> '${OWNER_ROLE}'::regrole
         loop execute format('alter function %s owner to ${OWNER_ROLE}', item.name); end loop;
+        -- The job queue's enum types (a table's own row type follows its table).
+        for item in
+          select t.oid::regtype as name from pg_type t join pg_namespace n on n.oid = t.typnamespace
+          where n.nspname = '${JOBS_SCHEMA}' and t.typtype in ('e', 'd') and t.typowner <> '${OWNER_ROLE}'::regrole
+        loop execute format('alter type %s owner to ${OWNER_ROLE}', item.name); end loop;
       end $$`);
   });
 }
@@ -135,6 +143,12 @@ export async function grantAppRole(ownerUrl: string, appRole: string): Promise<v
     // Housekeeping's purges of what expired in every firm (migration 0014).
     await client.query(`grant execute on function purge_expired_sessions(timestamptz, timestamptz) to ${role}`);
     await client.query(`grant execute on function purge_expired_idempotency_keys(timestamptz) to ${role}`);
+    // The job queue's rows (pg-boss, installed by the owner): the app sends, takes and settles jobs,
+    // through its tables and functions, and changes none of them.
+    await client.query(`grant usage on schema ${JOBS_SCHEMA} to ${role}`);
+    await client.query(`grant select, insert, update, delete on all tables in schema ${JOBS_SCHEMA} to ${role}`);
+    await client.query(`grant usage, select on all sequences in schema ${JOBS_SCHEMA} to ${role}`);
+    await client.query(`grant execute on all functions in schema ${JOBS_SCHEMA} to ${role}`);
     // So that an instance started with the app's URL alone can tell whether the migrations ran.
     await client.query(`grant usage on schema drizzle to ${role}`);
     await client.query(`grant select on drizzle.__drizzle_migrations to ${role}`);

@@ -5,7 +5,7 @@ import { useTestApp } from "../../../tests/test-app";
 import { connectDatabase } from "../platform/db/database";
 import { recurringSchedules, tasks } from "../platform/db/schema";
 import { insertClient, insertFirm, insertTaskTemplate, insertUser } from "../seed/factories";
-import { startScheduler } from "./scheduler";
+import { backgroundJobs, HOUSEKEEPING, RECURRING_WORK } from "./background-jobs";
 
 type LogLine = { level: number; msg: string; [key: string]: unknown };
 
@@ -16,15 +16,7 @@ function recordingLogger() {
   return { log, lines };
 }
 
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error("timed out waiting for the scheduler");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-describe("the scheduler job", () => {
+describe("the background jobs", () => {
   const ctx = useTestApp();
   const db = () => ctx.database.db;
 
@@ -51,36 +43,43 @@ describe("the scheduler job", () => {
   const taskCount = async (scheduleId: string) =>
     (await db().select({ id: tasks.id }).from(tasks).where(eq(tasks.scheduleId, scheduleId))).length;
 
-  it("runs at start and then every interval, logging at info what a run created", async () => {
+  const kindsFor = (database: ReturnType<typeof connectDatabase>["db"], log: pino.Logger) =>
+    backgroundJobs({ db: database, config: ctx.config, log });
+  const recurringWork = (database: ReturnType<typeof connectDatabase>["db"], log: pino.Logger) => {
+    const kind = kindsFor(database, log).find((candidate) => candidate.name === RECURRING_WORK);
+    if (kind === undefined) throw new Error("no recurring-work kind");
+    return kind;
+  };
+
+  it("S-JOB-06 recurring work: a run makes every period's task begun, logs at info what it made, and a repeated run makes nothing", async () => {
     const first = await scheduleNeedingWork();
     const { log, lines } = recordingLogger();
-    const stop = startScheduler({ db: db(), log, intervalMs: 25 });
-    try {
-      await until(async () => (await taskCount(first)) >= 2);
-      await until(() => lines.some((line) => line.msg === "scheduler: created recurring tasks"));
-      const second = await scheduleNeedingWork();
-      await until(async () => (await taskCount(second)) >= 2);
-    } finally {
-      await stop();
-    }
+    const kind = recurringWork(db(), log);
+    await kind.run({});
+    expect(await taskCount(first)).toBe(2);
     const created = lines.filter((line) => line.msg === "scheduler: created recurring tasks");
-    expect(created.length).toBeGreaterThanOrEqual(2);
+    expect(created).toHaveLength(1);
     expect(created[0]).toMatchObject({ level: 30, ran: true, schedules: 1 });
-    // The runs in between created nothing and said nothing above debug.
+    // A crash after the work but before the job was marked done runs it again: nothing twice.
+    await kind.run({});
+    expect(await taskCount(first)).toBe(2);
     expect(lines.filter((line) => line.level >= 30)).toEqual(created);
   });
 
-  it("warns when a run fails and keeps going; stop waits for the run in progress", async () => {
+  it("S-JOB-06 recurring work and housekeeping recur for the whole installation, every five and fifteen minutes", () => {
+    const { log } = recordingLogger();
+    expect(kindsFor(db(), log).map(({ name, cron, policy }) => ({ name, cron, policy }))).toEqual([
+      { name: RECURRING_WORK, cron: "*/5 * * * *", policy: "stately" },
+      { name: HOUSEKEEPING, cron: "*/15 * * * *", policy: "stately" },
+    ]);
+  });
+
+  it("a run that fails rejects, so that the queue tries it again", async () => {
     const url = ctx.database.pool.options.connectionString;
     if (url === undefined) throw new Error("the test pool has no connection string");
     const closed = connectDatabase({ url, poolSize: 1 });
     await closed.close();
-    const { log, lines } = recordingLogger();
-    const stop = startScheduler({ db: closed.db, log, intervalMs: 20 });
-    await until(() => lines.filter((line) => line.msg === "scheduler failed; retrying next round").length >= 2);
-    await stop();
-    expect(lines.find((line) => line.level === 40)).toMatchObject({
-      err: expect.objectContaining({ message: expect.any(String) }),
-    });
+    const { log } = recordingLogger();
+    await expect(recurringWork(closed.db, log).run({})).rejects.toThrow();
   });
 });

@@ -1,0 +1,44 @@
+import type { Logger } from "pino";
+import { materializeSchedules } from "../features/schedules/schedules.service";
+import type { Config } from "../platform/config";
+import type { Database } from "../platform/db/database";
+import { inAnyScope } from "../platform/db/firm-scope";
+import type { JobKind } from "../platform/jobs/job-queue";
+import { purgeExpired } from "./housekeeping";
+
+/** The kinds of background job every instance works on (decision 0046). */
+export const RECURRING_WORK = "recurring-work";
+export const HOUSEKEEPING = "housekeeping";
+
+export function backgroundJobs(options: { db: Database; config: Config; log: Logger }): JobKind[] {
+  const { db, config, log } = options;
+  return [
+    {
+      // Each recurring schedule's task of every period begun: idempotent (one task per schedule and
+      // period, decision 0009), so a repeated or overlapping run creates nothing twice.
+      name: RECURRING_WORK,
+      cron: "*/5 * * * *",
+      policy: "stately",
+      retryLimit: 5,
+      retryDelaySeconds: 30,
+      expireSeconds: 15 * 60,
+      run: async () => {
+        const result = await materializeSchedules(db);
+        if (result.tasksCreated > 0) log.info(result, "scheduler: created recurring tasks");
+      },
+    },
+    {
+      // What can no longer matter: expired sessions, stale failed sign-ins and the like.
+      name: HOUSEKEEPING,
+      cron: "*/15 * * * *",
+      policy: "stately",
+      retryLimit: 3,
+      retryDelaySeconds: 60,
+      expireSeconds: 15 * 60,
+      run: async () => {
+        const purged = await purgeExpired(inAnyScope(db), config);
+        log.debug(purged, "housekeeping: purged expired rows");
+      },
+    },
+  ];
+}
