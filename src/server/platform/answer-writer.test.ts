@@ -8,6 +8,7 @@ const person = z.object({ id: z.uuid(), fullName: z.string() });
 const signedTask = z.object({
   id: z.uuid(),
   status: z.enum(["pending", "completed"]),
+  priority: z.enum(["low", "high"]).nullable(),
   kind: z.literal("task"),
   dueDate: z.iso.datetime().nullable(),
   completedByUser: person.nullable(),
@@ -28,6 +29,7 @@ describe("answer writers compiled from answer schemas", () => {
   const answer = {
     id,
     status: "completed",
+    priority: null,
     kind: "task",
     dueDate: "2026-12-31T00:00:00.000Z",
     completedByUser: { id, fullName: 'Ann "Nan" Lee \\ ☃ 🦄' },
@@ -40,6 +42,7 @@ describe("answer writers compiled from answer schemas", () => {
     expect(JSON.parse(write(answer))).toStrictEqual(parsed(signedTask, answer));
     const unsigned = {
       ...answer,
+      priority: "high",
       dueDate: null,
       completedByUser: null,
       note: "n",
@@ -67,7 +70,38 @@ describe("answer writers compiled from answer schemas", () => {
 
   it("refuses an answer missing a required field", () => {
     const { status: _missing, ...withoutStatus } = answer;
-    expect(() => write(withoutStatus)).toThrow(/status/);
+    expect(() => write(withoutStatus)).toThrow(/"status" is missing/);
+  });
+
+  it("refuses a value of another type than its schema's, naming where it is", () => {
+    expect(() => write({ ...answer, tags: ["a", 2] })).toThrow(/an item of the answer's "tags" is a number/);
+    expect(() => write({ ...answer, counts: { open: 1.5 } })).toThrow(/"counts"'s field is a number/);
+    expect(() => write({ ...answer, completedByUser: "Ann" })).toThrow(/"completedByUser" is a string/);
+    expect(() => write({ ...answer, status: "deleted" })).toThrow(/"status" is a string/);
+    expect(() => write({ ...answer, dueDate: new Date() })).toThrow(/"dueDate" is an object/);
+  });
+
+  it("writes a union's value by the branch that takes it, with that branch's fields only", () => {
+    const created = { ...answer, event: { type: "created", by: "z", from: "x" } };
+    expect(JSON.parse(write(created)).event).toEqual({ type: "created", by: "z" });
+    expect(() => write({ ...answer, event: { type: "deleted", by: "z" } })).toThrow(/no branch/);
+  });
+
+  it("writes a record's every key as a field, __proto__ included", () => {
+    const counts = JSON.parse('{"__proto__": 1, "open": 2}');
+    expect(write({ ...answer, counts })).toContain('"counts":{"__proto__":1,"open":2}');
+  });
+
+  it("writes an object open to more fields than it lists with all of them", () => {
+    const open = compileAnswerWriter(z.looseObject({ openapi: z.literal("3.1.0") }));
+    const document = { openapi: "3.1.0", paths: { "/api/health": { get: {} } } };
+    expect(JSON.parse(open(document))).toEqual(document);
+    expect(() => open({ openapi: "3.0.0" })).toThrow(/"openapi" is a string/);
+  });
+
+  it("refuses at compile time a schema whose JSON Schema it cannot follow", () => {
+    const tuple = z.object({ pair: z.tuple([z.string(), z.number()]) });
+    expect(() => compileAnswerWriter(tuple)).toThrow(/Answers cannot be written from/);
   });
 
   it("writes a page of client summaries as a zod parse does", () => {
