@@ -4,10 +4,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { allowsRole, type RouteAccess } from "../src/server/features/auth/access-control";
 import { createSession } from "../src/server/features/auth/sessions";
+import { feedSealOwner } from "../src/server/features/calendar-feed/calendar-feed.service";
 import { newTotpSecret, totpCode, totpSealOwner, totpStep } from "../src/server/features/mfa/totp";
 import type { Database } from "../src/server/platform/db/database";
 import {
   auditEvents,
+  calendarFeeds,
   clients,
   contacts,
   firms,
@@ -20,6 +22,7 @@ import {
   users,
 } from "../src/server/platform/db/schema";
 import { seal } from "../src/server/platform/sealed-secrets";
+import { hashToken, newToken } from "../src/server/platform/tokens";
 import {
   insertClient,
   insertContact,
@@ -168,6 +171,27 @@ async function insertTotpFactor(user: SeededUser, options: { confirmed: boolean 
   return { id, secret, code: () => totpCode(secret, totpStep(new Date())) };
 }
 
+/** A calendar feed of a user, as turning it on in Settings leaves it; the secret of its address. */
+async function insertCalendarFeed(user: SeededUser): Promise<string> {
+  const key = ctx.config.mfaKey;
+  if (!key) throw new Error("the test app has no sealing key");
+  const token = newToken();
+  const id = uuidv7();
+  await w()
+    .db.insert(calendarFeeds)
+    .values({
+      id,
+      firmId: user.firmId,
+      userId: user.id,
+      tokenHash: hashToken(token),
+      tokenSealed: seal(key, token, feedSealOwner(id)),
+    });
+  return token;
+}
+
+/** The feed's row of a user, to see that a request left it as it was. */
+const feedRowOf = async (userId: string) => w().db.select().from(calendarFeeds).where(eq(calendarFeeds.userId, userId));
+
 /** A client holding a sign-in of a new user of a firm that waits for its second factor, or for enrolment. */
 async function pendingSignIn(firm: "a" | "b", stage: "second_factor" | "enrol") {
   const user = await throwawayUser("user", firm);
@@ -224,6 +248,7 @@ async function firmState(db: Database, firmId: string) {
     factorRows,
     codeRows,
     firmRows,
+    feedRows,
   ] = await Promise.all([
     db.select().from(users).where(eq(users.firmId, firmId)).orderBy(asc(users.id)),
     db
@@ -246,9 +271,11 @@ async function firmState(db: Database, firmId: string) {
       .select({ mfaPolicy: firms.mfaPolicy, mfaRequiredFrom: firms.mfaRequiredFrom })
       .from(firms)
       .where(eq(firms.id, firmId)),
+    db.select().from(calendarFeeds).where(eq(calendarFeeds.firmId, firmId)).orderBy(asc(calendarFeeds.id)),
   ]);
   return {
     factors: factorRows,
+    calendarFeeds: feedRows,
     recoveryCodes: codeRows,
     mfaPolicy: firmRows,
     users: userRows,
@@ -542,6 +569,98 @@ const tenantMatrix: Record<string, TenantRow> = {
       expect([...idsIn(response.body)].filter((id) => foreign.has(id))).toEqual([]);
     },
   }),
+  "GET /api/account/calendar-feed": noTenantData("describes the caller's own calendar feed", {
+    "answers firm B's user with their own feed's address and names nothing of firm A": async (world, route) => {
+      const caller = await throwawayUser("user", "b");
+      const token = await insertCalendarFeed(caller);
+      const foreignToken = await insertCalendarFeed(await throwawayUser("user", "a"));
+      const response = await send(await signIn(ctx.app, caller), route, {});
+      expect(response.status).toBe(200);
+      expect(response.body.feed.url).toContain(token);
+      expect(response.text).not.toContain(foreignToken);
+      const foreign = await idsOfFirm(world.db, world.a.firm.id);
+      expect([...idsIn(response.body)].filter((id) => foreign.has(id))).toEqual([]);
+    },
+  }),
+  "POST /api/account/calendar-feed": noTenantData("turns on the caller's own feed; it takes no user id", {
+    "refuses another firm's user id in the body; the feed it makes is firm B's": async (world, route) => {
+      const caller = await throwawayUser("user", "b");
+      const client = await signIn(ctx.app, caller);
+      const before = await firmState(world.db, world.a.firm.id);
+      const named = await send(client, route, { body: { userId: world.a.users.user.id } });
+      expect(named.status).toBe(400);
+      expect((await send(client, route, { body: {} })).status).toBe(201);
+      expect((await feedRowOf(caller.id)).map((row) => row.firmId)).toEqual([world.b.firm.id]);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "PUT /api/account/calendar-feed": noTenantData("changes the caller's own feed; it takes no id", {
+    "refuses another firm's user id in the body; a change moves firm B's feed only": async (world, route) => {
+      const caller = await throwawayUser("user", "b");
+      await insertCalendarFeed(caller);
+      await insertCalendarFeed(await throwawayUser("user", "a"));
+      const client = await signIn(ctx.app, caller);
+      const before = await firmState(world.db, world.a.firm.id);
+      const named = await send(client, route, { body: { hideClientNames: true, userId: world.a.users.user.id } });
+      expect(named.status).toBe(400);
+      expect((await send(client, route, { body: { hideClientNames: true } })).status).toBe(200);
+      expect((await feedRowOf(caller.id)).map((row) => row.hideClientNames)).toEqual([true]);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "POST /api/account/calendar-feed/regenerate": noTenantData(
+    "replaces the caller's own feed's address; it takes no id",
+    {
+      "replaces firm B's user's address and leaves firm A's feeds alone": async (world, route) => {
+        const caller = await throwawayUser("user", "b");
+        const old = await insertCalendarFeed(caller);
+        await insertCalendarFeed(await throwawayUser("user", "a"));
+        const before = await firmState(world.db, world.a.firm.id);
+        const response = await send(await signIn(ctx.app, caller), route, {});
+        expect(response.status).toBe(200);
+        expect(response.body.url).not.toContain(old);
+        expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+      },
+    },
+  ),
+  "DELETE /api/account/calendar-feed": noTenantData("turns off the caller's own feed; it takes no id", {
+    "turns off firm B's user's feed and leaves firm A's feeds alone": async (world, route) => {
+      const caller = await throwawayUser("user", "b");
+      await insertCalendarFeed(caller);
+      await insertCalendarFeed(await throwawayUser("user", "a"));
+      const before = await firmState(world.db, world.a.firm.id);
+      expect((await send(await signIn(ctx.app, caller), route, {})).status).toBe(204);
+      expect(await feedRowOf(caller.id)).toEqual([]);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "GET /api/calendar-feeds/:token.ics": noTenantData(
+    "its secret is its only credential: it answers its owner's feed, whichever firm's session comes along",
+    {
+      "serves firm A's feed as firm A's, with firm B's session, naming nothing of firm B": async (world, route) => {
+        const owner = await throwawayUser("user", "a");
+        await insertUserClients(world.db, {
+          firmId: world.a.firm.id,
+          userId: owner.id,
+          clientIds: [world.a.assignedClient.id],
+        });
+        const token = await insertCalendarFeed(owner);
+        const response = await send(world.bSuperAdmin, route, { path: `/api/calendar-feeds/${token}.ics` });
+        expect(response.status).toBe(200);
+        expect(response.text).toContain(world.a.firm.name);
+        const own = await idsOfFirm(world.db, world.b.firm.id);
+        const named = [...response.text.matchAll(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g)];
+        expect(named.length).toBeGreaterThan(0);
+        expect(named.filter(([id]) => own.has(id))).toEqual([]);
+        expect(response.text).not.toContain(world.b.firm.name);
+      },
+      "answers a secret no feed has with 404, whichever session comes along": async (world, route) => {
+        const response = await send(world.bSuperAdmin, route, { path: `/api/calendar-feeds/${newToken()}.ics` });
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual({ message: "Calendar feed not found", code: "NOT_FOUND" });
+      },
+    },
+  ),
   "POST /api/account/factors/totp": noTenantData("adds to the caller's own factors; it takes no user id", {
     "keeps the new factor in firm B and leaves firm A alone": async (world, route) => {
       const caller = await throwawayUser("user", "b");
@@ -1318,6 +1437,52 @@ const roleMatrix: Record<string, RoleRow> = {
     request: (_world, actor) => ({ body: { method: "password", password: actor.password } }),
   },
   "GET /api/account/security": { access: "signedIn", allowed: signedIn, ok: 200, request: () => ({}) },
+  // Every role may have a calendar feed of its own (decision 0047); each case acts on a new user's.
+  "GET /api/account/calendar-feed": { access: "signedIn", allowed: signedIn, ok: 200, request: () => ({}) },
+  "POST /api/account/calendar-feed": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 201,
+    session: "freshUser",
+    request: () => ({ body: {} }),
+  },
+  "PUT /api/account/calendar-feed": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 200,
+    session: "freshUser",
+    request: async (_world, actor) => {
+      await insertCalendarFeed(actor);
+      return { body: { hideClientNames: true } };
+    },
+  },
+  "POST /api/account/calendar-feed/regenerate": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 200,
+    session: "freshUser",
+    request: async (_world, actor) => {
+      await insertCalendarFeed(actor);
+      return {};
+    },
+  },
+  "DELETE /api/account/calendar-feed": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 204,
+    session: "freshUser",
+    request: async (_world, actor) => {
+      await insertCalendarFeed(actor);
+      return {};
+    },
+  },
+  // Public: a calendar app holds no session, only the feed's secret address.
+  "GET /api/calendar-feeds/:token.ics": {
+    access: "public",
+    allowed: everyone,
+    ok: 200,
+    request: async () => ({ path: `/api/calendar-feeds/${await insertCalendarFeed(await throwawayUser())}.ics` }),
+  },
   // The sensitive ones run in a session of their own: its sign-in is the fresh proof the step-up wants.
   "POST /api/account/factors/totp": {
     access: "signedIn",
@@ -2074,6 +2239,14 @@ const writeSafetyMatrix: Record<string, WriteSafety> = {
     neither: "each set voids the last: a repeat leaves one set, the one whose answer arrived last",
   },
   "PUT /api/firm/mfa-policy": { neither: "setting the same policy twice is the same policy" },
+  "POST /api/account/calendar-feed": {
+    neither: "a user has one feed at most (a unique key): a repeat is refused with 409 and changes nothing",
+  },
+  "PUT /api/account/calendar-feed": { neither: "setting the same value twice is the same setting" },
+  "POST /api/account/calendar-feed/regenerate": {
+    neither: "each call replaces the address: a repeat leaves one address, the one whose answer arrived last",
+  },
+  "DELETE /api/account/calendar-feed": { neither: "a second delete is a 404 and removes nothing more" },
   "DELETE /api/users/:id/factors": { neither: "resetting a user without factors leaves them without factors" },
   "POST /api/auth/passkey/options": { neither: "each call makes a challenge of its own, used once or expired" },
   "POST /api/auth/passkey": { neither: "its challenge answers once: a repeat is refused" },

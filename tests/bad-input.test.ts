@@ -11,6 +11,7 @@ import { totpCode, totpStep } from "../src/server/features/mfa/totp";
 import {
   auditEvents,
   billingSetups,
+  calendarFeeds,
   clients,
   contacts,
   firms,
@@ -303,7 +304,7 @@ function expectRefused(response: LightMyRequestResponse, what: string) {
 // ---------------------------------------------------------------------------------------------
 // "Nothing was written": row counts of every table, plus the mutable columns of the users, the
 // sessions (a pending sign-in must stay pending, a proof must not turn fresh), the sign-in factors,
-// the recovery codes and the firms' sign-in policy.
+// the recovery codes, the firms' sign-in policy and the calendar feeds (their address and setting).
 
 const tables = {
   firms,
@@ -312,6 +313,7 @@ const tables = {
   user_factors: userFactors,
   recovery_codes: recoveryCodes,
   webauthn_challenges: webauthnChallenges,
+  calendar_feeds: calendarFeeds,
   clients,
   contacts,
   task_templates: taskTemplates,
@@ -379,6 +381,14 @@ async function snapshot(exclude: readonly TableName[] = []) {
     .select({ id: firms.id, mfaPolicy: firms.mfaPolicy, mfaRequiredFrom: firms.mfaRequiredFrom })
     .from(firms)
     .orderBy(asc(firms.id));
+  const feedRows = await db
+    .select({
+      id: calendarFeeds.id,
+      tokenHash: calendarFeeds.tokenHash,
+      hideClientNames: calendarFeeds.hideClientNames,
+    })
+    .from(calendarFeeds)
+    .orderBy(asc(calendarFeeds.id));
   return {
     counts: Object.fromEntries(counts),
     users: userRows,
@@ -386,6 +396,7 @@ async function snapshot(exclude: readonly TableName[] = []) {
     factors: factorRows,
     recoveryCodes: codeRows,
     firms: firmRows,
+    calendarFeeds: feedRows,
   };
 }
 
@@ -438,6 +449,15 @@ async function refusedWithoutWrites(
   if (refusal) expectRefusal(response, what, refusal);
   else expectRefused(response, what);
   expect(await snapshot(exclude), `${what}\n  wrote to the database`).toEqual(before);
+}
+
+/** A new user of the firm, signed in, with a calendar feed of their own (private mode off): its session's cookie. */
+async function userWithCalendarFeed(): Promise<string> {
+  const user = await insertUser(ctx.database.db, { firmId: world.firm.id, role: "user" });
+  const session = await freshSession(user);
+  const created = await send("POST", "/api/account/calendar-feed", { json: {}, session });
+  expect(created.statusCode, created.body).toBe(201);
+  return session;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1577,6 +1597,36 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
+  // The calendar feed (decision 0047): its one setting, with the message of src/shared/calendar-feed.ts.
+  it("POST and PUT /api/account/calendar-feed (no feed is made; the feed's address and setting stay)", async () => {
+    const hideClientNames = "hideClientNames must be true or false";
+    const rules: Rule[] = [bad(notABoolean, "not true or false", hideClientNames)];
+    const withoutFeed = await freshSession(await insertUser(ctx.database.db, { firmId: world.firm.id, role: "user" }));
+    const withFeed = await userWithCalendarFeed();
+    const creates = corrupted(fc.constant({ hideClientNames: true }), [{ name: "hideClientNames", bad: rules }]);
+    const updates = corrupted(fc.constant({ hideClientNames: true }), [
+      { name: "hideClientNames", missing: hideClientNames, bad: rules },
+    ]);
+    await unchangedAcross(async () => {
+      await checkEach(creates, async (testCase) => {
+        await refusedWithoutWrites(
+          `turn on a calendar feed: ${testCase.what}`,
+          () => send("POST", "/api/account/calendar-feed", { json: testCase.body, session: withoutFeed }),
+          [],
+          testCase.refusal,
+        );
+      });
+      await checkEach(updates, async (testCase) => {
+        await refusedWithoutWrites(
+          `change a calendar feed: ${testCase.what}`,
+          () => send("PUT", "/api/account/calendar-feed", { json: testCase.body, session: withFeed }),
+          [],
+          testCase.refusal,
+        );
+      });
+    });
+  });
+
   // Passkeys (decision 0044): the browser's answers, as src/shared/mfa.ts shapes them. The bodies
   // around them are strict; the answer and its `response` are not (keys they do not know are
   // dropped), so only their fields' rules are broken here. Every bad body is sent with the
@@ -2290,6 +2340,8 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     const waitingForFactor = await pendingSignIn(owner.user.id, "second_factor");
     const waitingForEnrolment = await pendingSignIn(enrolling.id, "enrol");
     const superAdmin = await freshSession(world.users.super_admin);
+    const withoutFeed = await freshSession(await insertUser(ctx.database.db, { firmId: world.firm.id, role: "user" }));
+    const withFeed = await userWithCalendarFeed();
     const endpoints: {
       method: "POST" | "PUT" | "PATCH";
       url: () => string;
@@ -2326,6 +2378,8 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       { method: "POST", url: () => "/api/auth/passkey", signedIn: false },
       { method: "POST", url: () => "/api/auth/second-step/passkey", signedIn: false, session: waitingForFactor },
       { method: "POST", url: () => "/api/account/factors/passkey", signedIn: false, session: owner.session },
+      { method: "POST", url: () => "/api/account/calendar-feed", signedIn: false, session: withoutFeed },
+      { method: "PUT", url: () => "/api/account/calendar-feed", signedIn: false, session: withFeed },
     ];
     const isMalformed = (text: string) => {
       try {
@@ -2482,6 +2536,39 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
         { numRuns: RUNS },
       ),
     );
+  });
+
+  it("GET /api/calendar-feeds/:token.ics with bad secrets, without a session (404, never a 5xx)", async () => {
+    const session = await userWithCalendarFeed();
+    const answer = await send("GET", "/api/account/calendar-feed", { session });
+    const token =
+      /calendar-feeds\/([^/.]+)\.ics$/.exec((answer.json() as { feed: { url: string } }).feed.url)?.[1] ?? "";
+    expect(token).toHaveLength(43);
+    const badSecret = fc.oneof(
+      badPathId,
+      fc
+        .tuple(nastyChar, fc.nat())
+        .map(([char, at]) => encodeURIComponent(insertInside(token, char, at % 42).replace(/[\ud800-\udfff]/g, "x"))),
+      fc.constantFrom(
+        token.slice(1),
+        `${token}A`,
+        token.toUpperCase() === token ? token.toLowerCase() : token.toUpperCase(),
+        `${token}.ics`,
+        `${token}%00`,
+        encodeURIComponent(`${token}/`),
+      ),
+    );
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badSecret, async (secret) => {
+          await refusedWithoutWrites(`GET /api/calendar-feeds/${preview(secret)}.ics`, () =>
+            send("GET", `/api/calendar-feeds/${secret}.ics`),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+    expect((await send("GET", `/api/calendar-feeds/${token}.ics`)).statusCode).toBe(200);
   });
 
   it("GET /api/users/:id/activity with bad ids and ranges", async () => {

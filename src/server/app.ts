@@ -10,6 +10,7 @@ import { createStripeClient } from "./features/billing/stripe";
 import { blogRoutes } from "./features/blog/blog.routes";
 import { blogImagesRoutes } from "./features/blog/blog-images.routes";
 import { blogPagesRoutes } from "./features/blog/blog-pages.routes";
+import { calendarFeedRoutes } from "./features/calendar-feed/calendar-feed.routes";
 import { clientsRoutes } from "./features/clients/clients.routes";
 import { contactsRoutes } from "./features/contacts/contacts.routes";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes";
@@ -136,6 +137,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // main resolves the key (configured, or kept in the data directory); tests configure one.
   if (!config.mfaKey) throw new Error("config.mfaKey is not set: MFA_ENCRYPTION_KEY, or main's key file");
   mfaRoutes(app, { config, key: config.mfaKey });
+  // The feeds' secrets are sealed with the same key as the authenticator apps' (decision 0047).
+  calendarFeedRoutes(app, { config, key: config.mfaKey });
   signupRoutes(app, { config, cardBilling });
   usersRoutes(app);
   assignmentsRoutes(app);

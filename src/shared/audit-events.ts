@@ -20,6 +20,16 @@ export type AuditEventInput =
       before: { mfaPolicy: string; requiredFrom: string | null };
       after: { mfaPolicy: string; requiredFrom: string | null };
     }
+  /** The user's calendar feed (decision 0047): made, its address replaced, its setting changed, turned off. Never its address. */
+  | { action: "calendar_feed.created"; entityType: "user"; after: { hideClientNames: boolean } }
+  | { action: "calendar_feed.address_replaced"; entityType: "user" }
+  | {
+      action: "calendar_feed.updated";
+      entityType: "user";
+      before: { hideClientNames: boolean };
+      after: { hideClientNames: boolean };
+    }
+  | { action: "calendar_feed.revoked"; entityType: "user"; before: { hideClientNames: boolean } }
   | { action: "user.created"; entityType: "user"; after: Record<string, unknown> }
   | { action: "user.updated"; entityType: "user"; before: Record<string, unknown>; after: Record<string, unknown> }
   | {

@@ -19,6 +19,45 @@ const REDACTED = "[redacted]";
 /** Headers of the request and answer objects that Fastify's serializers produce. */
 const redactedPaths = ["req.headers.cookie", "req.headers.authorization", 'res.headers["set-cookie"]'];
 
+/**
+ * A path segment that is itself a credential: the secret of a calendar feed's address (decision
+ * 0047). A request's URL is logged with everything from there on replaced, however the path was
+ * escaped, so the request log cannot hand out a feed.
+ */
+const SECRET_PATH = "/calendar-feeds/";
+
+export function redactUrl(url: string): string {
+  // Every request is logged: the common URL, escaping nothing and naming no feed, is left as it is.
+  if (!url.includes("%") && !url.includes(SECRET_PATH)) return url;
+  let decoded = url;
+  try {
+    decoded = decodeURIComponent(url);
+  } catch {
+    // A malformed escape: the router refuses the URL; judge the raw text.
+  }
+  const at = decoded.toLowerCase().indexOf(SECRET_PATH);
+  return at < 0 ? url : `${decoded.slice(0, at + SECRET_PATH.length)}${REDACTED}`;
+}
+
+/** Fastify's own request serializer (method, url, version, host, address), with the URL's secrets redacted. */
+function serializeRequest(request: {
+  method: string;
+  url: string;
+  headers?: Record<string, unknown>;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    version: request.headers?.["accept-version"],
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null &&
   typeof value === "object" &&
@@ -70,7 +109,7 @@ export function createLogger(config: Pick<Config, "env" | "logLevel">, destinati
   const options: pino.LoggerOptions = {
     level: config.logLevel,
     redact: { paths: redactedPaths, censor: REDACTED },
-    serializers: { err: serializeError },
+    serializers: { err: serializeError, req: serializeRequest },
     formatters: { log: (object) => redactSecrets(object) as Record<string, unknown> },
   };
   if (destination) return pino(options, destination);

@@ -5,6 +5,7 @@ import { can } from "../../../shared/permissions";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { PageHeader } from "../../components/ui/page-header";
 import { currentUserQueryOptions } from "../auth/api";
+import { CalendarFeedCard } from "./calendar-feed-card";
 import { ChangePasswordCard } from "./change-password-card";
 import { FirmCard } from "./firm-card";
 import { MfaPolicyCard } from "./mfa-policy-card";
@@ -15,7 +16,8 @@ import { SignInSecurityCard } from "./sign-in-security-card";
  * works below them, under their own heading: the password change for everyone, the firm's name
  * and time zone for a super admin, and the audit trail for super admins and admins
  * (docs/design/audit-trail-and-settings.md). Issue 20 adds two-step sign-in there: each user's own
- * factors and recovery codes, and the firm's policy for a super admin (decision 0044).
+ * factors and recovery codes, and the firm's policy for a super admin (decision 0044). Issue 21 adds
+ * each user's calendar feed of their open tasks (decision 0047).
  */
 const staticCards: { title: string; description: string; icon: LucideIcon; features: string[] }[] = [
   {
@@ -84,6 +86,7 @@ export function SettingsPage() {
         <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
           <ChangePasswordCard />
           <SignInSecurityCard />
+          <CalendarFeedCard />
           {role && can(role, "firm.manage") && <FirmCard />}
           {role && can(role, "security.manage") && <MfaPolicyCard />}
           {role && can(role, "audit.read") && (

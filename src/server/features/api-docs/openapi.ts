@@ -84,14 +84,7 @@ function operation({ method, url, access, schema = {} }: ApiRoute) {
       ...Object.fromEntries(
         Object.entries(answers).map(([status, answer]) => [
           status,
-          answer instanceof z.ZodVoid
-            ? { description: "Done; no content" }
-            : answer === pngAnswer
-              ? {
-                  description: "The image",
-                  content: { "image/png": { schema: { type: "string", contentMediaType: "image/png" } } },
-                }
-              : { description: "Done", content: { "application/json": { schema: jsonSchema(answer, "output") } } },
+          answer instanceof z.ZodVoid ? { description: "Done; no content" } : describeAnswer(answer),
         ]),
       ),
       "4XX": {
@@ -102,12 +95,30 @@ function operation({ method, url, access, schema = {} }: ApiRoute) {
   };
 }
 
-/** `GET /api/users/:id` → `getUsersById`. */
+/**
+ * An answer's description: JSON from its schema, or, for an answer sent as the bytes it is, its
+ * media type: pngAnswer's image, or what the schema's metadata names (a calendar feed's text).
+ */
+function describeAnswer(answer: z.ZodType) {
+  const meta = answer === pngAnswer ? { contentMediaType: "image/png", description: "The image" } : answer.meta();
+  const mediaType = meta?.contentMediaType;
+  if (typeof mediaType !== "string") {
+    return { description: "Done", content: { "application/json": { schema: jsonSchema(answer, "output") } } };
+  }
+  return {
+    description: typeof meta?.description === "string" ? meta.description : "Done",
+    content: { [mediaType]: { schema: { type: "string", contentMediaType: mediaType } } },
+  };
+}
+
+/** `GET /api/users/:id` → `getUsersById`; a parameter's suffix is left out (`:token.ics` → `ByToken`). */
 function operationId(method: string, url: string): string {
   const words = url
     .split("/")
     .slice(2)
-    .flatMap((segment) => (segment.startsWith(":") ? ["by", segment.slice(1)] : segment.split("-")));
+    .flatMap((segment) =>
+      segment.startsWith(":") ? ["by", segment.slice(1).replace(/\W.*$/, "")] : segment.split("-"),
+    );
   return method.toLowerCase() + words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join("");
 }
 

@@ -47,6 +47,7 @@ describe("migrations", () => {
       "audit_events",
       "billing_setups",
       "blog_posts",
+      "calendar_feeds",
       "client_task_counts",
       "clients",
       "contacts",

@@ -267,6 +267,38 @@ export const recoveryCodes = pgTable(
   ],
 );
 
+/**
+ * A user's calendar feed (decision 0047), one at most. Its address's secret is kept twice: as its
+ * SHA-256 (hex), which the feed's route looks it up by, and sealed (platform/sealed-secrets.ts, the
+ * owner `calendar-feed:<feed id>`), so that Settings can show the address again. Replacing the
+ * address replaces both; turning the feed off deletes the row.
+ */
+export const calendarFeeds = pgTable(
+  "calendar_feeds",
+  {
+    id: id(),
+    firmId: firmId(),
+    userId: uuid("user_id").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    tokenSealed: text("token_sealed").notNull(),
+    /** Private mode: the events name tasks only, never their clients. */
+    hideClientNames: boolean("hide_client_names").notNull().default(false),
+    createdAt: createdAt(),
+    /** When the current address was made: the feed's creation, or the last replacement. */
+    addressCreatedAt: timestamp("address_created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // The feed's route finds a feed by its secret alone, before any firm is known (firm_of_calendar_feed).
+    uniqueIndex("calendar_feeds_token_hash_key").on(t.tokenHash),
+    uniqueIndex("calendar_feeds_firm_id_user_id_key").on(t.firmId, t.userId),
+    foreignKey({
+      name: "calendar_feeds_user_fk",
+      columns: [t.firmId, t.userId],
+      foreignColumns: [users.firmId, users.id],
+    }).onDelete("cascade"),
+  ],
+);
+
 const clientFields = {
   id: id(),
   firmId: firmId(),
