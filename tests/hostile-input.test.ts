@@ -1079,7 +1079,8 @@ function certainRefusal(op: Operation, actor: Actor, draft: Draft): string | und
     if (Buffer.byteLength(body.payload) > BODY_LIMIT) return "too large";
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body.payload.toString());
+      // Fastify's parser (secure-json-parse) skips a leading byte order mark, as RFC 8259 allows.
+      parsed = JSON.parse(body.payload.toString().replace(/^\uFEFF/, ""));
     } catch {
       return "malformed";
     }

@@ -11,6 +11,7 @@ import { pendingMigrations } from "./platform/db/migrate";
 import { embeddedRoleUrls, mayCreateIn, userOf } from "./platform/db/roles";
 import { JobQueueNotInstalledError, startJobQueue } from "./platform/jobs/job-queue";
 import { createLogger } from "./platform/logger";
+import { smtpMailSender } from "./platform/mail/mail-sender";
 import { resolveMfaKey } from "./platform/mfa-key";
 import { runtimeProblem } from "./platform/runtime";
 import { demoLogins, demoPassword, hasDemoData } from "./seed/demo-seed";
@@ -57,10 +58,12 @@ async function main() {
   }
 
   const app = await buildApp({ config: { ...config, mfaKey }, database, logger });
+  const mail = config.mail.smtpUrl ? smtpMailSender({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
+  app.addHook("onClose", async () => mail?.close());
   const jobs = await startJobQueue({
     url: appUrl,
     log: logger,
-    kinds: backgroundJobs({ db: database.db, config, log: logger }),
+    kinds: backgroundJobs({ db: database.db, config, log: logger, mail }),
   }).catch(async (error: unknown) => {
     await app.close();
     await database?.close();

@@ -4,13 +4,22 @@ import type { Config } from "../platform/config";
 import type { Database } from "../platform/db/database";
 import { inAnyScope } from "../platform/db/firm-scope";
 import type { JobKind } from "../platform/jobs/job-queue";
+import type { MailSender } from "../platform/mail/mail-sender";
+import { deliverDueMail } from "../platform/mail/outbox";
 import { purgeExpired } from "./housekeeping";
 
 /** The kinds of background job every instance works on (decision 0046). */
 export const RECURRING_WORK = "recurring-work";
 export const HOUSEKEEPING = "housekeeping";
+export const DELIVER_MAIL = "deliver-mail";
 
-export function backgroundJobs(options: { db: Database; config: Config; log: Logger }): JobKind[] {
+export function backgroundJobs(options: {
+  db: Database;
+  config: Config;
+  log: Logger;
+  /** Sends e-mail; undefined (no SMTP_URL) keeps each message in the outbox and the log. */
+  mail: MailSender | undefined;
+}): JobKind[] {
   const { db, config, log } = options;
   return [
     {
@@ -25,6 +34,20 @@ export function backgroundJobs(options: { db: Database; config: Config; log: Log
       run: async () => {
         const result = await materializeSchedules(db);
         if (result.tasksCreated > 0) log.info(result, "scheduler: created recurring tasks");
+      },
+    },
+    {
+      // The outbox's messages that are due, in every firm (decision 0049): each is taken before it
+      // is sent, so a repeated or overlapping run sends nothing twice.
+      name: DELIVER_MAIL,
+      cron: "* * * * *",
+      policy: "stately",
+      retryLimit: 3,
+      retryDelaySeconds: 20,
+      expireSeconds: 5 * 60,
+      run: async () => {
+        const result = await deliverDueMail({ db, sender: options.mail, log });
+        if (result.sent + result.kept + result.retrying + result.failed > 0) log.info(result, "mail: delivery run");
       },
     },
     {

@@ -33,6 +33,8 @@ const envSchema = z.object({
   STRIPE_PRICE_PROFESSIONAL: stripeKey(/^price_\S+$/, "a Stripe price id (price_...)"),
   STRIPE_PRICE_ENTERPRISE: stripeKey(/^price_\S+$/, "a Stripe price id (price_...)"),
   STRIPE_API_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  MAIL_FROM: z.email({ error: "must be an e-mail address" }).default("notifications@tendwell.localhost"),
   MFA_ENCRYPTION_KEY: z
     .string()
     .transform((text, context) => {
@@ -97,6 +99,11 @@ export type Config = {
    * to start without it.
    */
   mfaKey: SealingKey | undefined;
+  /**
+   * Where e-mail goes (decision 0049): the SMTP server's URL, undefined to keep each message in the
+   * outbox and the log only; `from` is the address every message is sent from.
+   */
+  mail: { smtpUrl: string | undefined; from: string };
 };
 
 export type StripeConfig = {
@@ -114,7 +121,7 @@ export class ConfigError extends Error {
 }
 
 /** Variables whose values never appear in an error message, not even a malformed one. */
-const secretVariables = new Set(["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "MFA_ENCRYPTION_KEY"]);
+const secretVariables = new Set(["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "MFA_ENCRYPTION_KEY", "SMTP_URL"]);
 
 /** A connection string's password stays out of error messages, even in a URL too broken to parse. */
 const withoutPassword = (value: string | undefined) => value?.replace(/(\/\/[^/@:]*:)[^/@]*@/, "$1***@");
@@ -172,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     shutdownGraceMs: values.SHUTDOWN_GRACE_SECONDS * 1000,
     stripe: stripeConfig(values),
     mfaKey: values.MFA_ENCRYPTION_KEY,
+    mail: { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM },
   };
 }
 

@@ -14,6 +14,7 @@ import { isCommonPassword } from "./common-passwords";
 import { admitPasswordAttempt, clearLoginFailures, forgetAttempt } from "./login-throttle";
 import { hashPassword, verifyPassword } from "./password";
 import { afterPassword, assertFreshProof, methodsOf, secondFactorState } from "./second-factor-state";
+import { queueSecurityNotice } from "./security-notices";
 import { createSession, deleteSessionByCookie, deleteUserSessions } from "./sessions";
 
 type Origin = Pick<Actor, "ip" | "userAgent">;
@@ -214,12 +215,14 @@ export async function changePassword(options: {
   assertNotCommonPassword(input.newPassword, "newPassword");
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (tx) => {
+    const changedAt = new Date();
     await tx
       .update(users)
-      .set({ passwordHash, updatedAt: new Date() })
+      .set({ passwordHash, updatedAt: changedAt })
       .where(and(eq(users.id, actor.userId), eq(users.firmId, actor.firmId)));
     await deleteUserSessions(tx, { firmId: actor.firmId, userId: actor.userId, keepSessionId: actor.sessionId });
     await recordAudit(tx, actor, { action: "user.password_changed", entityType: "user", entityId: actor.userId });
+    await queueSecurityNotice(tx, actor, { kind: "password_changed" }, changedAt);
   });
 }
 

@@ -28,6 +28,7 @@ import { currentUserOf } from "../auth/auth.service";
 import { admitPasswordAttempt, clearLoginFailures, forgetAttempt } from "../auth/login-throttle";
 import { verifyPassword } from "../auth/password";
 import { type ConfirmedFactor, methodsOf, secondFactorState, type Who } from "../auth/second-factor-state";
+import { queueSecurityNotice } from "../auth/security-notices";
 import { createSession, deleteUserSessions } from "../auth/sessions";
 import { hashRecoveryCode, newRecoveryCodes } from "./recovery-codes";
 import { acceptTotp, newTotpSecret, totpSealOwner, totpUri } from "./totp";
@@ -343,6 +344,7 @@ async function confirmTotp(
     entityId: who.userId,
     after: { kind: "totp", name: confirmed.name },
   });
+  await queueSecurityNotice(tx, who, { kind: "factor_added", factor: { kind: "totp", name: confirmed.name } }, now);
   return { factor: toFactor(confirmed), recoveryCodes: codes };
 }
 
@@ -458,6 +460,12 @@ export async function removeFactor(options: { db: Database; actor: Actor; factor
       entityId: actor.userId,
       before: { kind: factor.kind, name: factor.name },
     });
+    await queueSecurityNotice(
+      tx,
+      actor,
+      { kind: "factor_removed", factor: { kind: factor.kind, name: factor.name } },
+      new Date(),
+    );
   });
 }
 
@@ -567,6 +575,9 @@ export async function resetFactors(options: { db: Database; actor: Actor; userId
       entityId: userId,
       before: { factors: removed.filter((factor) => factor.confirmedAt !== null).length },
     });
+    if (removed.some((factor) => factor.confirmedAt !== null)) {
+      await queueSecurityNotice(tx, who, { kind: "factors_reset" }, new Date());
+    }
   });
 }
 

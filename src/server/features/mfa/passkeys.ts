@@ -28,6 +28,7 @@ import { recordAudit } from "../audit-trail/audit-trail.service";
 import type { PendingSignInSession } from "../auth/access-control";
 import { admitPasswordAttempt, forgetAttempt } from "../auth/login-throttle";
 import { secondFactorState, type Who } from "../auth/second-factor-state";
+import { queueSecurityNotice } from "../auth/security-notices";
 import {
   completeSignIn,
   mine,
@@ -208,6 +209,7 @@ export async function addPasskey(options: {
       entityId: actor.userId,
       after: { kind: "passkey", name: added.name },
     });
+    await queueSecurityNotice(tx, actor, { kind: "factor_added", factor: { kind: "passkey", name: added.name } }, now);
     return { factor: toFactor(added), recoveryCodes: codes };
   });
 }

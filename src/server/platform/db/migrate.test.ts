@@ -55,6 +55,7 @@ describe("migrations", () => {
       "firms",
       "idempotency_keys",
       "login_failures",
+      "mail_outbox",
       "pending_due_counts",
       "recovery_codes",
       "recurring_schedules",

@@ -868,3 +868,50 @@ export const idempotencyKeys = pgTable(
     index("idempotency_keys_created_at_idx").on(t.createdAt),
   ],
 );
+
+export const mailKinds = ["security_notice"] as const;
+export const mailStatuses = ["pending", "sending", "sent", "kept", "failed"] as const;
+
+/**
+ * Every e-mail the app sends, written in the same transaction as the change it tells of, then
+ * delivered by the deliver-mail job (decision 0049). `dedupe_key` names the message among its
+ * firm's, so a change retried writes it once. `status`: pending (waiting for its next try),
+ * sending (taken by a delivery: never taken again, so a crash mid-send cannot send it twice),
+ * sent, kept (no SMTP server configured: written to the log only), failed (refused for good, or
+ * out of tries).
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: id(),
+    firmId: firmId(),
+    userId: uuid("user_id").notNull(),
+    dedupeKey: text("dedupe_key").notNull(),
+    kind: text("kind", { enum: mailKinds }).notNull(),
+    toAddress: text("to_address").notNull(),
+    toName: text("to_name").notNull(),
+    senderName: text("sender_name").notNull(),
+    subject: text("subject").notNull(),
+    textBody: text("text_body").notNull(),
+    htmlBody: text("html_body").notNull(),
+    unsubscribeUrl: text("unsubscribe_url"),
+    status: text("status", { enum: mailStatuses }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    settledAt: timestamp("settled_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("mail_outbox_kind_check", oneOf(t.kind, mailKinds)),
+    check("mail_outbox_status_check", oneOf(t.status, mailStatuses)),
+    uniqueIndex("mail_outbox_firm_id_dedupe_key_key").on(t.firmId, t.dedupeKey),
+    // The delivery's question, across firms: what is waiting and due.
+    index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    foreignKey({
+      name: "mail_outbox_user_fk",
+      columns: [t.firmId, t.userId],
+      foreignColumns: [users.firmId, users.id],
+    }).onDelete("cascade"),
+  ],
+);
