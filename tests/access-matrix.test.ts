@@ -6,6 +6,7 @@ import { allowsRole, type RouteAccess } from "../src/server/features/auth/access
 import { createSession } from "../src/server/features/auth/sessions";
 import { feedSealOwner } from "../src/server/features/calendar-feed/calendar-feed.service";
 import { newTotpSecret, totpCode, totpSealOwner, totpStep } from "../src/server/features/mfa/totp";
+import { unsubscribeToken } from "../src/server/features/notifications/unsubscribe-token";
 import type { Database } from "../src/server/platform/db/database";
 import {
   auditEvents,
@@ -13,6 +14,7 @@ import {
   clients,
   contacts,
   firms,
+  notificationPreferences,
   recoveryCodes,
   recurringSchedules,
   tasks,
@@ -188,6 +190,17 @@ async function insertCalendarFeed(user: SeededUser): Promise<string> {
     });
   return token;
 }
+
+/** The signed secret of a user's one-click unsubscribe address, as their reminders carry it. */
+function unsubscribeSecret(user: { firmId: string; id: string }): string {
+  const key = ctx.config.mfaKey;
+  if (!key) throw new Error("the test app has no sealing key");
+  return unsubscribeToken(key, { firmId: user.firmId, userId: user.id, topic: "due_soon" });
+}
+
+/** A user's e-mail preferences row, if they chose any. */
+const preferencesOf = async (userId: string) =>
+  w().db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId));
 
 /** The feed's row of a user, to see that a request left it as it was. */
 const feedRowOf = async (userId: string) => w().db.select().from(calendarFeeds).where(eq(calendarFeeds.userId, userId));
@@ -658,6 +671,57 @@ const tenantMatrix: Record<string, TenantRow> = {
         const response = await send(world.bSuperAdmin, route, { path: `/api/calendar-feeds/${newToken()}.ics` });
         expect(response.status).toBe(404);
         expect(response.body).toEqual({ message: "Calendar feed not found", code: "NOT_FOUND" });
+      },
+    },
+  ),
+  "GET /api/account/notification-preferences": noTenantData("describes the caller's own e-mail preferences", {
+    "answers firm B's user with their own choice, whatever firm A's user chose": async (world, route) => {
+      const caller = await throwawayUser("user", "b");
+      const other = await throwawayUser("user", "a");
+      await world.db.insert(notificationPreferences).values({ firmId: other.firmId, userId: other.id, dueSoonDays: 9 });
+      const response = await send(await signIn(ctx.app, caller), route, {});
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ dueSoonDays: 3 });
+    },
+  }),
+  "PUT /api/account/notification-preferences": noTenantData("changes the caller's own preferences; it takes no id", {
+    "refuses another firm's user id in the body; a change is firm B's user's only": async (world, route) => {
+      const caller = await throwawayUser("user", "b");
+      const client = await signIn(ctx.app, caller);
+      const before = await firmState(world.db, world.a.firm.id);
+      const named = await send(client, route, { body: { dueSoonDays: 5, userId: world.a.users.user.id } });
+      expect(named.status).toBe(400);
+      expect((await send(client, route, { body: { dueSoonDays: 5 } })).status).toBe(200);
+      expect((await preferencesOf(caller.id)).map((row) => [row.firmId, row.dueSoonDays])).toEqual([
+        [world.b.firm.id, 5],
+      ]);
+      expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+    },
+  }),
+  "POST /api/unsubscribe/:token": noTenantData(
+    "its signed address is its only credential: it turns off its own user's reminders, whichever session comes along",
+    {
+      "turns off firm A's user's reminders with firm B's session, and nothing of firm B": async (world, route) => {
+        const owner = await throwawayUser("user", "a");
+        const bystander = await throwawayUser("user", "b");
+        const response = await send(world.bSuperAdmin, route, {
+          path: `/api/unsubscribe/${unsubscribeSecret(owner)}`,
+        });
+        expect(response.status).toBe(200);
+        expect((await preferencesOf(owner.id)).map((row) => [row.firmId, row.dueSoonDays])).toEqual([
+          [world.a.firm.id, null],
+        ]);
+        expect(await preferencesOf(bystander.id)).toEqual([]);
+      },
+      "answers an address with another firm's id put in with 404, changing nothing": async (world, route) => {
+        const owner = await throwawayUser("user", "a");
+        const [payload = "", signature = ""] = unsubscribeSecret(owner).split(".");
+        const bytes = Buffer.from(payload, "base64url");
+        Buffer.from(world.b.firm.id.replaceAll("-", ""), "hex").copy(bytes, 0);
+        const moved = bytes.toString("base64url");
+        const response = await send(world.bSuperAdmin, route, { path: `/api/unsubscribe/${moved}.${signature}` });
+        expect(response.status).toBe(404);
+        expect(await preferencesOf(owner.id)).toEqual([]);
       },
     },
   ),
@@ -1483,6 +1547,21 @@ const roleMatrix: Record<string, RoleRow> = {
     ok: 200,
     request: async () => ({ path: `/api/calendar-feeds/${await insertCalendarFeed(await throwawayUser())}.ics` }),
   },
+  "GET /api/account/notification-preferences": { access: "signedIn", allowed: signedIn, ok: 200, request: () => ({}) },
+  "PUT /api/account/notification-preferences": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 200,
+    session: "freshUser",
+    request: () => ({ body: { dueSoonDays: 7 } }),
+  },
+  // Public: a mail program's one click holds no session, only the signed address.
+  "POST /api/unsubscribe/:token": {
+    access: "public",
+    allowed: everyone,
+    ok: 200,
+    request: async () => ({ path: `/api/unsubscribe/${unsubscribeSecret(await throwawayUser())}` }),
+  },
   // The sensitive ones run in a session of their own: its sign-in is the fresh proof the step-up wants.
   "POST /api/account/factors/totp": {
     access: "signedIn",
@@ -2247,6 +2326,8 @@ const writeSafetyMatrix: Record<string, WriteSafety> = {
     neither: "each call replaces the address: a repeat leaves one address, the one whose answer arrived last",
   },
   "DELETE /api/account/calendar-feed": { neither: "a second delete is a 404 and removes nothing more" },
+  "PUT /api/account/notification-preferences": { neither: "setting the same choice twice is the same choice" },
+  "POST /api/unsubscribe/:token": { neither: "turning reminders off twice leaves them off" },
   "DELETE /api/users/:id/factors": { neither: "resetting a user without factors leaves them without factors" },
   "POST /api/auth/passkey/options": { neither: "each call makes a challenge of its own, used once or expired" },
   "POST /api/auth/passkey": { neither: "its challenge answers once: a repeat is refused" },

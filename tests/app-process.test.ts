@@ -56,6 +56,7 @@ describe("the app process on its embedded database", () => {
     const app = await start();
     expect(app.output()).toContain("Demo sign-ins");
     expect(app.output()).toContain("olivia.hart");
+    expect(app.output()).toContain("E-mail is not sent (no SMTP_URL is set): each message is written to the log");
     const health = await fetch(`${app.baseUrl}/api/health`);
     expect(await health.json()).toEqual({ status: "ok", database: "ok" });
     // The server listens on no TCP port: only the socket in the data directory.

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { createSession, SESSION_COOKIE } from "../src/server/features/auth/sessions";
 import { WEBAUTHN_COOKIE } from "../src/server/features/mfa/passkeys";
 import { totpCode, totpStep } from "../src/server/features/mfa/totp";
+import { unsubscribeToken } from "../src/server/features/notifications/unsubscribe-token";
 import {
   auditEvents,
   billingSetups,
@@ -17,6 +18,9 @@ import {
   firms,
   idempotencyKeys,
   loginFailures,
+  mailOutbox,
+  morningMailRuns,
+  notificationPreferences,
   recoveryCodes,
   recurringSchedules,
   sessions,
@@ -314,6 +318,9 @@ const tables = {
   recovery_codes: recoveryCodes,
   webauthn_challenges: webauthnChallenges,
   calendar_feeds: calendarFeeds,
+  notification_preferences: notificationPreferences,
+  mail_outbox: mailOutbox,
+  morning_mail_runs: morningMailRuns,
   clients,
   contacts,
   task_templates: taskTemplates,
@@ -1627,6 +1634,66 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     });
   });
 
+  // E-mail preferences (decision 0050): days before a due date, 1 to 14, or null for none.
+  it("PUT /api/account/notification-preferences (the preferences stay as they were)", async () => {
+    const message = "dueSoonDays must be a whole number of days from 1 to 14, or null";
+    const notDays = fc.oneof(
+      fc.constantFrom(0, -1, 15, 365, 2.5, "3", "", true, [3], { days: 3 }),
+      fc.integer({ min: 15 }),
+      fc.integer({ max: 0 }),
+      fc.double({ min: 1.01, max: 13.99, noNaN: true }).filter((value) => !Number.isInteger(value)),
+    );
+    const session = await freshSession(await insertUser(ctx.database.db, { firmId: world.firm.id, role: "user" }));
+    const updates = corrupted(fc.constant({ dueSoonDays: 3 }), [
+      { name: "dueSoonDays", missing: message, bad: [bad(notDays, "not 1 to 14 whole days, nor null", message)] },
+    ]);
+    await unchangedAcross(() =>
+      checkEach(updates, async (testCase) => {
+        await refusedWithoutWrites(
+          `change e-mail preferences: ${testCase.what}`,
+          () => send("PUT", "/api/account/notification-preferences", { json: testCase.body, session }),
+          [],
+          testCase.refusal,
+        );
+      }),
+    );
+  });
+
+  it("POST /api/unsubscribe/:token with secrets it did not sign, without a session (404, never a 5xx)", async () => {
+    const user = await insertUser(ctx.database.db, { firmId: world.firm.id, role: "user" });
+    const key = ctx.config.mfaKey;
+    if (!key) throw new Error("the test app has no sealing key");
+    const token = unsubscribeToken(key, { firmId: user.firmId, userId: user.id, topic: "due_soon" });
+    const [payload = "", signature = ""] = token.split(".");
+    const badSecret = fc.oneof(
+      badPathId,
+      fc
+        .tuple(nastyChar, fc.nat())
+        .map(([char, at]) =>
+          encodeURIComponent(insertInside(token, char, at % token.length).replace(/[\ud800-\udfff]/g, "x")),
+        ),
+      fc.constantFrom(
+        token.slice(1),
+        `${token}A`,
+        `${payload}.${signature.slice(0, -1)}A`,
+        `${payload}.${signature.slice(0, -1)}B`,
+        `${Buffer.concat([Buffer.from(payload, "base64url").subarray(0, 32), Buffer.from([7])]).toString("base64url")}.${signature}`,
+        payload,
+        `${token}%00`,
+      ),
+    );
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badSecret, async (secret) => {
+          await refusedWithoutWrites(`POST /api/unsubscribe/${preview(secret)}`, () =>
+            send("POST", `/api/unsubscribe/${secret}`, { json: {} }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
   // Passkeys (decision 0044): the browser's answers, as src/shared/mfa.ts shapes them. The bodies
   // around them are strict; the answer and its `response` are not (keys they do not know are
   // dropped), so only their fields' rules are broken here. Every bad body is sent with the
@@ -2380,6 +2447,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       { method: "POST", url: () => "/api/account/factors/passkey", signedIn: false, session: owner.session },
       { method: "POST", url: () => "/api/account/calendar-feed", signedIn: false, session: withoutFeed },
       { method: "PUT", url: () => "/api/account/calendar-feed", signedIn: false, session: withFeed },
+      { method: "PUT", url: () => "/api/account/notification-preferences", signedIn: true },
     ];
     const isMalformed = (text: string) => {
       try {

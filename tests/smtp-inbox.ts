@@ -2,6 +2,16 @@ import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
+/**
+ * A header of a raw message as a mail program reads it: unfolded (RFC 5322 2.2.3), so a long
+ * value that was written over several lines reads as one; undefined when the message has none.
+ */
+export function headerOf(raw: string, name: string): string | undefined {
+  const head = raw.slice(0, raw.indexOf("\r\n\r\n")).replace(/\r\n(?=[ \t])/g, "");
+  const line = head.split("\r\n").find((each) => each.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  return line?.slice(name.length + 1).trim();
+}
+
 /** A message as the SMTP server received it: the envelope, the raw text and mailparser's reading. */
 export type ReceivedMail = { envelopeTo: string[]; raw: string; parsed: ParsedMail };
 

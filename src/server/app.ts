@@ -16,6 +16,7 @@ import { contactsRoutes } from "./features/contacts/contacts.routes";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes";
 import { firmRoutes } from "./features/firm/firm.routes";
 import { mfaRoutes } from "./features/mfa/mfa.routes";
+import { notificationsRoutes } from "./features/notifications/notifications.routes";
 import { reportsRoutes } from "./features/reports/reports.routes";
 import { signupRoutes } from "./features/signup/signup.routes";
 import { siteRoutes } from "./features/site/site.routes";
@@ -139,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   mfaRoutes(app, { config, key: config.mfaKey });
   // The feeds' secrets are sealed with the same key as the authenticator apps' (decision 0047).
   calendarFeedRoutes(app, { config, key: config.mfaKey });
+  await notificationsRoutes(app, { key: config.mfaKey });
   signupRoutes(app, { config, cardBilling });
   usersRoutes(app);
   assignmentsRoutes(app);

@@ -63,7 +63,7 @@ async function main() {
   const jobs = await startJobQueue({
     url: appUrl,
     log: logger,
-    kinds: backgroundJobs({ db: database.db, config, log: logger, mail }),
+    kinds: backgroundJobs({ db: database.db, config, log: logger, mail, key: mfaKey }),
   }).catch(async (error: unknown) => {
     await app.close();
     await database?.close();
@@ -124,6 +124,11 @@ async function main() {
     lines.push(`Demo sign-ins (password "${demoPassword}"):`);
     for (const login of demoLogins) lines.push(`  ${login.username.padEnd(12)} ${login.role}`);
   }
+  lines.push(
+    config.mail.smtpUrl
+      ? `E-mail is sent through ${new URL(config.mail.smtpUrl).host} from ${config.mail.from}`
+      : "E-mail is not sent (no SMTP_URL is set): each message is written to the log",
+  );
   process.stdout.write(`\n${lines.join("\n")}\n\n`);
 }
 

@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../tests/test-app";
 import { connectDatabase } from "../platform/db/database";
 import { recurringSchedules, tasks } from "../platform/db/schema";
+import { newSealingKey } from "../platform/sealed-secrets";
 import { insertClient, insertFirm, insertTaskTemplate, insertUser } from "../seed/factories";
-import { backgroundJobs, DELIVER_MAIL, HOUSEKEEPING, RECURRING_WORK } from "./background-jobs";
+import { backgroundJobs, DELIVER_MAIL, HOUSEKEEPING, MORNING_MAIL, RECURRING_WORK } from "./background-jobs";
 
 type LogLine = { level: number; msg: string; [key: string]: unknown };
 
@@ -44,7 +45,7 @@ describe("the background jobs", () => {
     (await db().select({ id: tasks.id }).from(tasks).where(eq(tasks.scheduleId, scheduleId))).length;
 
   const kindsFor = (database: ReturnType<typeof connectDatabase>["db"], log: pino.Logger) =>
-    backgroundJobs({ db: database, config: ctx.config, log, mail: undefined });
+    backgroundJobs({ db: database, config: ctx.config, log, mail: undefined, key: newSealingKey().key });
   const recurringWork = (database: ReturnType<typeof connectDatabase>["db"], log: pino.Logger) => {
     const kind = kindsFor(database, log).find((candidate) => candidate.name === RECURRING_WORK);
     if (kind === undefined) throw new Error("no recurring-work kind");
@@ -66,11 +67,12 @@ describe("the background jobs", () => {
     expect(lines.filter((line) => line.level >= 30)).toEqual(created);
   });
 
-  it("S-JOB-06 recurring work, mail delivery and housekeeping recur for the whole installation, every five minutes, every minute and every fifteen minutes", () => {
+  it("S-JOB-06 recurring work, mail delivery, the morning reminders and housekeeping recur for the whole installation", () => {
     const { log } = recordingLogger();
     expect(kindsFor(db(), log).map(({ name, cron, policy }) => ({ name, cron, policy }))).toEqual([
       { name: RECURRING_WORK, cron: "*/5 * * * *", policy: "stately" },
       { name: DELIVER_MAIL, cron: "* * * * *", policy: "stately" },
+      { name: MORNING_MAIL, cron: "*/15 * * * *", policy: "stately" },
       { name: HOUSEKEEPING, cron: "*/15 * * * *", policy: "stately" },
     ]);
   });

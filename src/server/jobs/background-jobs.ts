@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { queueMorningReminders } from "../features/notifications/notifications.service";
 import { materializeSchedules } from "../features/schedules/schedules.service";
 import type { Config } from "../platform/config";
 import type { Database } from "../platform/db/database";
@@ -6,12 +7,14 @@ import { inAnyScope } from "../platform/db/firm-scope";
 import type { JobKind } from "../platform/jobs/job-queue";
 import type { MailSender } from "../platform/mail/mail-sender";
 import { deliverDueMail } from "../platform/mail/outbox";
+import type { SealingKey } from "../platform/sealed-secrets";
 import { purgeExpired } from "./housekeeping";
 
 /** The kinds of background job every instance works on (decision 0046). */
 export const RECURRING_WORK = "recurring-work";
 export const HOUSEKEEPING = "housekeeping";
 export const DELIVER_MAIL = "deliver-mail";
+export const MORNING_MAIL = "morning-mail";
 
 export function backgroundJobs(options: {
   db: Database;
@@ -19,8 +22,12 @@ export function backgroundJobs(options: {
   log: Logger;
   /** Sends e-mail; undefined (no SMTP_URL) keeps each message in the outbox and the log. */
   mail: MailSender | undefined;
+  /** The app's sealing key, which also signs the reminders' unsubscribe addresses. */
+  key: SealingKey;
 }): JobKind[] {
   const { db, config, log } = options;
+  // Links in e-mail need the address people reach the app at; a developer's is this machine.
+  const appOrigin = config.appOrigin ?? `http://localhost:${config.port}`;
   return [
     {
       // Each recurring schedule's task of every period begun: idempotent (one task per schedule and
@@ -48,6 +55,21 @@ export function backgroundJobs(options: {
       run: async () => {
         const result = await deliverDueMail({ db, sender: options.mail, log });
         if (result.sent + result.kept + result.retrying + result.failed > 0) log.info(result, "mail: delivery run");
+      },
+    },
+    {
+      // Each firm's morning reminders once its local morning has come (decision 0050): a sweep
+      // every quarter of an hour reaches every time zone's 08:00, half and quarter hours
+      // included; a firm's morning is queued once, however many sweeps and instances.
+      name: MORNING_MAIL,
+      cron: "*/15 * * * *",
+      policy: "stately",
+      retryLimit: 3,
+      retryDelaySeconds: 60,
+      expireSeconds: 15 * 60,
+      run: async () => {
+        const result = await queueMorningReminders({ db, key: options.key, appOrigin });
+        if (result.messages > 0) log.info(result, "mail: queued the morning's reminders");
       },
     },
     {

@@ -56,6 +56,8 @@ describe("migrations", () => {
       "idempotency_keys",
       "login_failures",
       "mail_outbox",
+      "morning_mail_runs",
+      "notification_preferences",
       "pending_due_counts",
       "recovery_codes",
       "recurring_schedules",

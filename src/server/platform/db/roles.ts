@@ -140,6 +140,8 @@ export async function grantAppRole(ownerUrl: string, appRole: string): Promise<v
     await client.query(`grant execute on function firm_of_calendar_feed(text) to ${role}`);
     // The mail delivery's messages waiting in every firm (migration 0025).
     await client.query(`grant execute on function mail_due(timestamptz, integer) to ${role}`);
+    // The firms whose morning reminders are due (migration 0026).
+    await client.query(`grant execute on function firms_due_for_morning_mail(timestamptz, integer) to ${role}`);
     // A Stripe event's firm (migration 0014).
     await client.query(`grant execute on function firm_of_stripe_subscription(text, text) to ${role}`);
     // The recurrence scheduler's firms to work through (migration 0015).

@@ -869,7 +869,7 @@ export const idempotencyKeys = pgTable(
   ],
 );
 
-export const mailKinds = ["security_notice"] as const;
+export const mailKinds = ["security_notice", "due_soon"] as const;
 export const mailStatuses = ["pending", "sending", "sent", "kept", "failed"] as const;
 
 /**
@@ -914,4 +914,42 @@ export const mailOutbox = pgTable(
       foreignColumns: [users.firmId, users.id],
     }).onDelete("cascade"),
   ],
+);
+
+/**
+ * A user's choices of e-mail (decision 0050); no row reads as the defaults of
+ * src/shared/notifications.ts. `due_soon_days` null: no due-soon reminders.
+ */
+export const notificationPreferences = pgTable(
+  "notification_preferences",
+  {
+    firmId: firmId(),
+    userId: uuid("user_id").notNull(),
+    dueSoonDays: integer("due_soon_days"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ name: "notification_preferences_pkey", columns: [t.firmId, t.userId] }),
+    check("notification_preferences_due_soon_days_check", sql`${t.dueSoonDays} between 1 and 14`),
+    foreignKey({
+      name: "notification_preferences_user_fk",
+      columns: [t.firmId, t.userId],
+      foreignColumns: [users.firmId, users.id],
+    }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * Each firm's morning of reminders, by its local date (decision 0050): the first delivery sweep
+ * after the firm's morning hour writes the row and queues that morning's messages; every later
+ * sweep of the day, on any instance, finds the row and does nothing.
+ */
+export const morningMailRuns = pgTable(
+  "morning_mail_runs",
+  {
+    firmId: firmId(),
+    localDate: date("local_date", { mode: "string" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: "morning_mail_runs_pkey", columns: [t.firmId, t.localDate] })],
 );

@@ -1,0 +1,193 @@
+import { eq } from "drizzle-orm";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queueMorningReminders } from "../src/server/features/notifications/notifications.service";
+import { connectDatabase } from "../src/server/platform/db/database";
+import { clients, firms, mailOutbox, notificationPreferences, users } from "../src/server/platform/db/schema";
+import { type MailSender, smtpMailSender } from "../src/server/platform/mail/mail-sender";
+import { deliverDueMail } from "../src/server/platform/mail/outbox";
+import type { SealingKey } from "../src/server/platform/sealed-secrets";
+import { insertClient, insertFirm, insertTask, insertUser, insertUserClients } from "../src/server/seed/factories";
+import { apiClient } from "./api-client";
+import { headerOf, startSmtpInbox } from "./smtp-inbox";
+import { type TestApp, useTestApp } from "./test-app";
+
+/*
+ * The morning's due-soon reminders (decision 0050): queued once per firm and local date from the
+ * firm's 08:00, delivered to a real SMTP server in this process, and turned off by one click.
+ * The sweeps are called with the clock passed in: the firms are in New York, where 1 December
+ * 2026 08:00 is 13:00 UTC.
+ */
+
+let ctx: TestApp;
+let inbox: Awaited<ReturnType<typeof startSmtpInbox>>;
+let sender: MailSender;
+let key: SealingKey;
+const origin = "https://tendwell.test";
+const silent = pino({ level: "silent" });
+const password = "correct horse battery";
+
+/** An instant of New York's 1 December 2026 (UTC-5), from its local time. */
+const newYork = (time: string, day = 1) => new Date(`2026-12-${String(day).padStart(2, "0")}T${time}-05:00`);
+
+const sweep = (at: Date, db = ctx.database.db) => queueMorningReminders({ db, key, appOrigin: origin, now: at });
+const deliver = () => deliverDueMail({ db: ctx.database.db, sender, log: silent });
+const arrivedFor = (address: string | null) =>
+  inbox.received.filter((mail) => address !== null && mail.envelopeTo.includes(address));
+
+/** A firm in New York whose user is assigned a client with a task due on 4 December, local time. */
+async function firmWithTaskDue(options: { taskName?: string; day?: number } = {}) {
+  const firm = await insertFirm(ctx.database.db, { name: `Bright & Co ${crypto.randomUUID().slice(0, 6)}` });
+  await ctx.database.db.update(firms).set({ timeZone: "America/New_York" }).where(eq(firms.id, firm.id));
+  const user = await insertUser(ctx.database.db, { firmId: firm.id, password });
+  const client = await insertClient(ctx.database.db, { firmId: firm.id, name: "Acme; Holdings, Ltd" });
+  await insertUserClients(ctx.database.db, { firmId: firm.id, userId: user.id, clientIds: [client.id] });
+  const task = await insertTask(ctx.database.db, {
+    firmId: firm.id,
+    clientId: client.id,
+    name: options.taskName ?? "VAT return",
+    dueDate: newYork("23:59:59.999", options.day ?? 4),
+  });
+  return { firm, user, client, task };
+}
+
+describe("the morning's due-soon reminders", () => {
+  ctx = useTestApp();
+  beforeAll(async () => {
+    inbox = await startSmtpInbox();
+    sender = smtpMailSender({ url: inbox.url, from: "notifications@tendwell.test" });
+    if (!ctx.config.mfaKey) throw new Error("the test app has no sealing key");
+    key = ctx.config.mfaKey;
+  });
+  afterAll(async () => {
+    sender.close();
+    await inbox.close();
+  });
+
+  it("S-NOTIF-01 a task due in 3 days is reminded once, from 08:00 in the firm's time zone, with one-click unsubscribe", async () => {
+    const { firm, user } = await firmWithTaskDue();
+    await sweep(newYork("07:59"));
+    await deliver();
+    expect(arrivedFor(user.email)).toHaveLength(0);
+    await sweep(newYork("08:00"));
+    await sweep(newYork("08:15"));
+    await deliver();
+    await sweep(newYork("11:45"));
+    await deliver();
+    const arrived = arrivedFor(user.email);
+    expect(arrived).toHaveLength(1);
+    const mail = arrived[0];
+    expect(mail?.parsed.subject).toBe("Due Friday 4 December: VAT return");
+    expect(mail?.parsed.from?.value).toEqual([{ name: firm.name, address: "notifications@tendwell.test" }]);
+    expect(mail?.parsed.text).toContain("• VAT return — Acme; Holdings, Ltd");
+    expect(mail?.parsed.text).toContain("in 3 days");
+    expect(mail?.parsed.html).toContain("Acme; Holdings, Ltd");
+    expect(headerOf(mail?.raw ?? "", "List-Unsubscribe")).toMatch(
+      /^<https:\/\/tendwell\.test\/api\/unsubscribe\/[A-Za-z0-9_-]{44}\.[A-Za-z0-9_-]{22}>$/,
+    );
+    expect(headerOf(mail?.raw ?? "", "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+    // The next morning the task is 2 days away: nothing more.
+    await sweep(newYork("08:00", 2));
+    await deliver();
+    expect(arrivedFor(user.email)).toHaveLength(1);
+  });
+
+  it("S-NOTIF-02 one click unsubscribes by a POST without a session, from any site; a tampered address changes nothing", async () => {
+    const { user } = await firmWithTaskDue({ day: 5 });
+    await sweep(newYork("08:00", 2));
+    await deliver();
+    const [mail] = arrivedFor(user.email);
+    const address = /^<(.+)>$/.exec(headerOf(mail?.raw ?? "", "List-Unsubscribe") ?? "")?.[1] ?? "";
+    const path = new URL(address).pathname;
+    const tampered = `${path.slice(0, -1)}${path.endsWith("A") ? "B" : "A"}`;
+    const oneClick = {
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: "https://mail.example.com",
+        "sec-fetch-site": "cross-site",
+      },
+      payload: "List-Unsubscribe=One-Click",
+    };
+    const refused = await ctx.app.inject({ method: "POST", url: tampered, ...oneClick });
+    expect(refused.statusCode).toBe(404);
+    expect(
+      await ctx.database.db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, user.id)),
+    ).toEqual([]);
+    const clicked = await ctx.app.inject({ method: "POST", url: path, ...oneClick });
+    expect(clicked.statusCode).toBe(200);
+    expect(clicked.json()).toEqual({ unsubscribed: "due_soon" });
+    const again = await ctx.app.inject({
+      method: "POST",
+      url: path,
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+      payload: "--x--",
+    });
+    expect(again.statusCode).toBe(200);
+    // A task due three days after the next morning: no reminder now.
+    await insertTask(ctx.database.db, {
+      firmId: user.firmId,
+      clientId: (await ctx.database.db.select().from(clients).where(eq(clients.firmId, user.firmId)))[0]?.id ?? "",
+      name: "Payroll",
+      dueDate: newYork("12:00", 6),
+    });
+    await sweep(newYork("08:00", 3));
+    await deliver();
+    expect(arrivedFor(user.email)).toHaveLength(1);
+  });
+
+  it("S-NOTIF-03 each user chooses the days before (1 to 14) or none, in their account's preferences", async () => {
+    const { user } = await firmWithTaskDue({ day: 2 });
+    const client = apiClient(ctx.app);
+    expect((await client.post("/api/auth/login", { username: user.username, password })).status).toBe(200);
+    expect((await client.get("/api/account/notification-preferences")).body).toEqual({ dueSoonDays: 3 });
+    const set = await client.put("/api/account/notification-preferences", { dueSoonDays: 1 });
+    expect(set.status).toBe(200);
+    expect((await client.get("/api/account/notification-preferences")).body).toEqual({ dueSoonDays: 1 });
+    await sweep(newYork("08:00"));
+    await deliver();
+    expect(arrivedFor(user.email).map((mail) => mail.parsed.subject)).toEqual(["Due Wednesday 2 December: VAT return"]);
+    expect((await client.put("/api/account/notification-preferences", { dueSoonDays: null })).status).toBe(200);
+    expect((await client.get("/api/account/notification-preferences")).body).toEqual({ dueSoonDays: null });
+  });
+
+  it("S-NOTIF-04 two instances sweeping the same morning at once queue each reminder once", async () => {
+    const { user } = await firmWithTaskDue({ day: 7 });
+    const url = ctx.database.pool.options.connectionString;
+    if (url === undefined) throw new Error("the test pool has no connection string");
+    const other = connectDatabase({ url, poolSize: 2 });
+    try {
+      await Promise.all([sweep(newYork("09:00", 4)), sweep(newYork("09:00", 4), other.db)]);
+    } finally {
+      await other.close();
+    }
+    await deliver();
+    expect(arrivedFor(user.email)).toHaveLength(1);
+  });
+
+  it("S-NOTIF-05 no reminder for a disabled user, one without an address, a signed-off task, an archived or unassigned client", async () => {
+    const disabled = await firmWithTaskDue({ day: 8 });
+    await ctx.database.db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, disabled.user.id));
+    const withoutAddress = await firmWithTaskDue({ day: 8 });
+    await ctx.database.db.update(users).set({ email: null }).where(eq(users.id, withoutAddress.user.id));
+    const archived = await firmWithTaskDue({ day: 8 });
+    await ctx.database.db.update(clients).set({ archivedAt: new Date() }).where(eq(clients.id, archived.client.id));
+    const signedOff = await firmWithTaskDue({ day: 8 });
+    await insertTask(ctx.database.db, {
+      firmId: signedOff.firm.id,
+      clientId: signedOff.client.id,
+      name: "Done already",
+      dueDate: newYork("12:00", 8),
+      completed: { by: signedOff.user },
+    });
+    const colleague = await insertUser(ctx.database.db, { firmId: signedOff.firm.id });
+    await sweep(newYork("08:30", 5));
+    await deliver();
+    for (const { user } of [disabled, archived]) expect(arrivedFor(user.email)).toEqual([]);
+    expect(arrivedFor(colleague.email)).toEqual([]);
+    expect(arrivedFor(signedOff.user.email).map((mail) => mail.parsed.text ?? "")).toEqual([
+      expect.not.stringContaining("Done already"),
+    ]);
+    const queued = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.userId, withoutAddress.user.id));
+    expect(queued).toEqual([]);
+  });
+});
