@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { totpCode, totpStep } from "../src/server/features/mfa/totp";
 import { connectDatabase } from "../src/server/platform/db/database";
 import { firms, mailOutbox, users } from "../src/server/platform/db/schema";
-import { type MailSender, smtpMailSender } from "../src/server/platform/mail/mail-sender";
+import type { MailSender } from "../src/server/platform/mail/mail-sender";
 import { deliverDueMail, MAX_MAIL_ATTEMPTS } from "../src/server/platform/mail/outbox";
 import { insertFirm, insertUser } from "../src/server/seed/factories";
 import { apiClient } from "./api-client";
-import { startSmtpInbox } from "./smtp-inbox";
+import { useSmtpInbox } from "./smtp-inbox";
 import { type TestApp, useTestApp } from "./test-app";
 
 /*
@@ -19,8 +19,7 @@ import { type TestApp, useTestApp } from "./test-app";
  */
 
 let ctx: TestApp;
-let inbox: Awaited<ReturnType<typeof startSmtpInbox>>;
-let sender: MailSender;
+let smtp: ReturnType<typeof useSmtpInbox>;
 const password = "correct horse battery";
 const silent = pino({ level: "silent" });
 
@@ -29,7 +28,7 @@ type LogLine = { level: number; msg: string; [key: string]: unknown };
 const deliver = (options: { now?: Date; via?: MailSender | undefined } = {}) =>
   deliverDueMail({
     db: ctx.database.db,
-    sender: "via" in options ? options.via : sender,
+    sender: "via" in options ? options.via : smtp.sender,
     log: silent,
     now: options.now,
   });
@@ -50,18 +49,11 @@ async function passwordChanged(overrides: { email?: string | null } = {}) {
 }
 
 const outboxOf = (userId: string) => ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.userId, userId));
-const arrivedFor = (address: string) => inbox.received.filter((mail) => mail.envelopeTo.includes(address));
+const arrivedFor = (address: string) => smtp.inbox.received.filter((mail) => mail.envelopeTo.includes(address));
 
 describe("e-mail through the outbox", () => {
   ctx = useTestApp();
-  beforeAll(async () => {
-    inbox = await startSmtpInbox();
-    sender = smtpMailSender({ url: inbox.url, from: "notifications@tendwell.test" });
-  });
-  afterAll(async () => {
-    sender.close();
-    await inbox.close();
-  });
+  smtp = useSmtpInbox();
 
   it("S-MAIL-03 a password change writes its security notice in the same change, delivered once, from the firm's name, in its time zone", async () => {
     const { firm, user } = await passwordChanged();
@@ -136,7 +128,7 @@ describe("e-mail through the outbox", () => {
     const { user } = await passwordChanged();
     const dying: MailSender = {
       send: async (mail) => {
-        await sender.send(mail);
+        await smtp.sender.send(mail);
         throw new Error("the process died here");
       },
       close: () => {},
@@ -153,7 +145,7 @@ describe("e-mail through the outbox", () => {
   it("S-MAIL-05 a refusal for now is tried again later with growing waits; one for good, or too many, marks it failed", async () => {
     const { user } = await passwordChanged();
     const address = user.email ?? "";
-    inbox.refuse(address, 451, "Greylisted, try again later");
+    smtp.inbox.refuse(address, 451, "Greylisted, try again later");
     const start = Date.now();
     await deliver({ now: new Date(start) });
     const [first] = await outboxOf(user.id);
@@ -165,13 +157,13 @@ describe("e-mail through the outbox", () => {
     await deliver({ now: new Date(start + 60_000) });
     expect((await outboxOf(user.id))[0]?.nextAttemptAt.getTime()).toBe(start + 60_000 + 120_000);
     // The server takes it now.
-    inbox.refuse(address, 0, "");
+    smtp.inbox.refuse(address, 0, "");
     await deliver({ now: new Date(start + 180_000) });
     expect((await outboxOf(user.id))[0]).toMatchObject({ status: "sent", attempts: 3 });
     expect(arrivedFor(address)).toHaveLength(1);
 
     const gone = await passwordChanged();
-    inbox.refuse(gone.user.email ?? "", 550, "No such user here");
+    smtp.inbox.refuse(gone.user.email ?? "", 550, "No such user here");
     await deliver();
     expect((await outboxOf(gone.user.id))[0]).toMatchObject({
       status: "failed",
@@ -179,7 +171,7 @@ describe("e-mail through the outbox", () => {
     });
 
     const busy = await passwordChanged();
-    inbox.refuse(busy.user.email ?? "", 421, "Too busy");
+    smtp.inbox.refuse(busy.user.email ?? "", 421, "Too busy");
     for (let attempt = 0; attempt < MAX_MAIL_ATTEMPTS; attempt++) {
       await deliver({ now: new Date(Date.now() + 2 ** attempt * 86_400_000) });
     }
@@ -204,7 +196,7 @@ describe("e-mail through the outbox", () => {
       .where(eq(users.id, moved.user.id));
     await deliver();
     expect(
-      inbox.received.filter(
+      smtp.inbox.received.filter(
         (mail) =>
           mail.parsed.subject?.includes("password") &&
           mail.envelopeTo.some((to) => to.endsWith(moved.user.email ?? "")),
@@ -235,8 +227,8 @@ describe("e-mail through the outbox", () => {
     const other = connectDatabase({ url, poolSize: 2 });
     try {
       await Promise.all([
-        deliverDueMail({ db: ctx.database.db, sender, log: silent }),
-        deliverDueMail({ db: other.db, sender, log: silent }),
+        deliverDueMail({ db: ctx.database.db, sender: smtp.sender, log: silent }),
+        deliverDueMail({ db: other.db, sender: smtp.sender, log: silent }),
       ]);
     } finally {
       await other.close();

@@ -1,15 +1,14 @@
 import { eq } from "drizzle-orm";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { queueMorningReminders } from "../src/server/features/notifications/notifications.service";
 import { connectDatabase } from "../src/server/platform/db/database";
 import { clients, firms, mailOutbox, notificationPreferences, users } from "../src/server/platform/db/schema";
-import { type MailSender, smtpMailSender } from "../src/server/platform/mail/mail-sender";
 import { deliverDueMail } from "../src/server/platform/mail/outbox";
 import type { SealingKey } from "../src/server/platform/sealed-secrets";
 import { insertClient, insertFirm, insertTask, insertUser, insertUserClients } from "../src/server/seed/factories";
 import { apiClient } from "./api-client";
-import { headerOf, startSmtpInbox } from "./smtp-inbox";
+import { headerOf, useSmtpInbox } from "./smtp-inbox";
 import { type TestApp, useTestApp } from "./test-app";
 
 /*
@@ -20,8 +19,7 @@ import { type TestApp, useTestApp } from "./test-app";
  */
 
 let ctx: TestApp;
-let inbox: Awaited<ReturnType<typeof startSmtpInbox>>;
-let sender: MailSender;
+let smtp: ReturnType<typeof useSmtpInbox>;
 let key: SealingKey;
 const origin = "https://tendwell.test";
 const silent = pino({ level: "silent" });
@@ -31,9 +29,9 @@ const password = "correct horse battery";
 const newYork = (time: string, day = 1) => new Date(`2026-12-${String(day).padStart(2, "0")}T${time}-05:00`);
 
 const sweep = (at: Date, db = ctx.database.db) => queueMorningReminders({ db, key, appOrigin: origin, now: at });
-const deliver = () => deliverDueMail({ db: ctx.database.db, sender, log: silent });
+const deliver = () => deliverDueMail({ db: ctx.database.db, sender: smtp.sender, log: silent });
 const arrivedFor = (address: string | null) =>
-  inbox.received.filter((mail) => address !== null && mail.envelopeTo.includes(address));
+  smtp.inbox.received.filter((mail) => address !== null && mail.envelopeTo.includes(address));
 
 /** A firm in New York whose user is assigned a client with a task due on 4 December, local time. */
 async function firmWithTaskDue(options: { taskName?: string; day?: number } = {}) {
@@ -53,15 +51,10 @@ async function firmWithTaskDue(options: { taskName?: string; day?: number } = {}
 
 describe("the morning's due-soon reminders", () => {
   ctx = useTestApp();
-  beforeAll(async () => {
-    inbox = await startSmtpInbox();
-    sender = smtpMailSender({ url: inbox.url, from: "notifications@tendwell.test" });
+  smtp = useSmtpInbox();
+  beforeAll(() => {
     if (!ctx.config.mfaKey) throw new Error("the test app has no sealing key");
     key = ctx.config.mfaKey;
-  });
-  afterAll(async () => {
-    sender.close();
-    await inbox.close();
   });
 
   it("S-NOTIF-01 a task due in 3 days is reminded once, from 08:00 in the firm's time zone, with one-click unsubscribe", async () => {

@@ -1,6 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll } from "vitest";
+import { type MailSender, smtpMailSender } from "../src/server/platform/mail/mail-sender";
 
 /**
  * A header of a raw message as a mail program reads it: unfolded (RFC 5322 2.2.3), so a long
@@ -58,5 +60,36 @@ export async function startSmtpInbox() {
       else refusals.set(address.toLowerCase(), { code, message });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+type SmtpInbox = Awaited<ReturnType<typeof startSmtpInbox>>;
+
+/**
+ * An SMTP inbox for the tests of one file, and a sender to it from notifications@tendwell.test:
+ * started before them, closed after. Read `inbox` and `sender` inside the tests.
+ */
+export function useSmtpInbox(): { readonly inbox: SmtpInbox; readonly sender: MailSender } {
+  let inbox: SmtpInbox | undefined;
+  let sender: MailSender | undefined;
+  beforeAll(async () => {
+    inbox = await startSmtpInbox();
+    sender = smtpMailSender({ url: inbox.url, from: "notifications@tendwell.test" });
+  });
+  afterAll(async () => {
+    sender?.close();
+    await inbox?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the SMTP inbox starts in beforeAll");
+    return value;
+  };
+  return {
+    get inbox() {
+      return started(inbox);
+    },
+    get sender() {
+      return started(sender);
+    },
   };
 }

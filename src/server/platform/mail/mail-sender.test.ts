@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSmtpInbox } from "../../../../tests/smtp-inbox";
+import { describe, expect, it } from "vitest";
+import { useSmtpInbox } from "../../../../tests/smtp-inbox";
 import { type OutgoingMail, smtpMailSender } from "./mail-sender";
 
 const mail = (overrides: Partial<OutgoingMail> = {}): OutgoingMail => ({
@@ -13,21 +13,12 @@ const mail = (overrides: Partial<OutgoingMail> = {}): OutgoingMail => ({
 });
 
 describe("sending over SMTP (a real server in this process)", () => {
-  let inbox: Awaited<ReturnType<typeof startSmtpInbox>>;
-  let sender: ReturnType<typeof smtpMailSender>;
-  beforeAll(async () => {
-    inbox = await startSmtpInbox();
-    sender = smtpMailSender({ url: inbox.url, from: "notifications@tendwell.test" });
-  });
-  afterAll(async () => {
-    sender.close();
-    await inbox.close();
-  });
+  const smtp = useSmtpInbox();
 
   it("S-MAIL-01 delivers both parts from the firm's name at MAIL_FROM, with its Message-ID and one-click unsubscribe", async () => {
     const message = mail({ unsubscribeUrl: "https://tendwell.test/api/unsubscribe/abc.def" });
-    expect(await sender.send(message)).toEqual({ status: "sent" });
-    const arrived = inbox.received.at(-1);
+    expect(await smtp.sender.send(message)).toEqual({ status: "sent" });
+    const arrived = smtp.inbox.received.at(-1);
     expect(arrived?.envelopeTo).toEqual(["ann@example.com"]);
     const parsed = arrived?.parsed;
     expect(parsed?.from?.value).toEqual([{ name: "Bright & Co, Accountants", address: "notifications@tendwell.test" }]);
@@ -41,16 +32,16 @@ describe("sending over SMTP (a real server in this process)", () => {
   });
 
   it("S-MAIL-01 sends a security notice without unsubscribe headers", async () => {
-    expect(await sender.send(mail())).toEqual({ status: "sent" });
-    expect(inbox.received.at(-1)?.raw).not.toMatch(/^List-Unsubscribe/im);
+    expect(await smtp.sender.send(mail())).toEqual({ status: "sent" });
+    expect(smtp.inbox.received.at(-1)?.raw).not.toMatch(/^List-Unsubscribe/im);
   });
 
   it("S-MAIL-02 tells a refusal for now (4xx) from one for good (5xx) and from a server it cannot reach", async () => {
-    inbox.refuse("busy@example.com", 451, "Mailbox busy, try again later");
-    inbox.refuse("gone@example.com", 550, "No such user here");
-    const busy = await sender.send(mail({ to: { name: "B", address: "busy@example.com" } }));
+    smtp.inbox.refuse("busy@example.com", 451, "Mailbox busy, try again later");
+    smtp.inbox.refuse("gone@example.com", 550, "No such user here");
+    const busy = await smtp.sender.send(mail({ to: { name: "B", address: "busy@example.com" } }));
     expect(busy).toMatchObject({ status: "temporary", reason: expect.stringContaining("451") });
-    const gone = await sender.send(mail({ to: { name: "G", address: "gone@example.com" } }));
+    const gone = await smtp.sender.send(mail({ to: { name: "G", address: "gone@example.com" } }));
     expect(gone).toMatchObject({ status: "permanent", reason: expect.stringContaining("550") });
     const nowhere = smtpMailSender({ url: "smtp://127.0.0.1:9", from: "notifications@tendwell.test" });
     expect(await nowhere.send(mail())).toMatchObject({ status: "temporary" });

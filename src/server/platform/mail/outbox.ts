@@ -5,19 +5,13 @@ import { inAnyScope, inFirm } from "../db/firm-scope";
 import { type mailKinds, mailOutbox, users } from "../db/schema";
 import type { MailSender, OutgoingMail, SendOutcome } from "./mail-sender";
 
-/** A message to one user of a firm, as a change writes it to the outbox. */
-export type QueuedMail = {
+/** A message to one user of a firm, as a change writes it to the outbox (its Message-ID comes from its row). */
+export type QueuedMail = Omit<OutgoingMail, "messageId"> & {
   firmId: string;
   userId: string;
   /** Names the message among its firm's: a second write of the same key is ignored. */
   dedupeKey: string;
   kind: (typeof mailKinds)[number];
-  to: { name: string; address: string };
-  senderName: string;
-  subject: string;
-  text: string;
-  html: string;
-  unsubscribeUrl?: string;
 };
 
 /** Tries of one message before it is marked failed; the waits between them grow (backoff). */
