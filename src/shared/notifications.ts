@@ -13,6 +13,10 @@ export const MAX_DUE_SOON_DAYS = 14;
 /** The firm's local time from which its morning's reminders go. */
 export const MORNING_MAIL_HOUR = 8;
 
+/** How often a digest of the user's work arrives: never, each morning, or on Monday mornings. */
+export const digestFrequencies = ["off", "daily", "weekly"] as const;
+export type DigestFrequency = (typeof digestFrequencies)[number];
+
 /** GET and PUT /api/account/notification-preferences. */
 export const notificationPreferencesSchema = z.strictObject({
   /** Days before a due date to be reminded of it; null: no reminders. */

@@ -67,6 +67,7 @@ describe("migrations", () => {
       "tasks",
       "user_clients",
       "user_completion_days",
+      "user_devices",
       "user_factors",
       "user_report_clients",
       "user_report_windows",

@@ -23,6 +23,7 @@ import {
 import { v7 as uuidv7 } from "uuid";
 import { clientStatuses } from "../../../shared/clients";
 import { factorKinds, MFA_GRACE_DAYS, mfaPolicies } from "../../../shared/mfa";
+import { digestFrequencies } from "../../../shared/notifications";
 import { planIds, subscriptionStatuses } from "../../../shared/plans";
 import { roles } from "../../../shared/roles";
 import { frequencies, storedTaskStatuses, taskPriorities } from "../../../shared/tasks";
@@ -869,7 +870,7 @@ export const idempotencyKeys = pgTable(
   ],
 );
 
-export const mailKinds = ["security_notice", "due_soon"] as const;
+export const mailKinds = ["security_notice", "due_soon", "overdue", "digest"] as const;
 export const mailStatuses = ["pending", "sending", "sent", "kept", "failed"] as const;
 
 /**
@@ -917,7 +918,7 @@ export const mailOutbox = pgTable(
 );
 
 /**
- * A user's choices of e-mail (decision 0050); no row reads as the defaults of
+ * A user's choices of e-mail (decisions 0050, 0052); no row reads as the defaults of
  * src/shared/notifications.ts. `due_soon_days` null: no due-soon reminders.
  */
 export const notificationPreferences = pgTable(
@@ -926,11 +927,14 @@ export const notificationPreferences = pgTable(
     firmId: firmId(),
     userId: uuid("user_id").notNull(),
     dueSoonDays: integer("due_soon_days"),
+    overdueAlerts: boolean("overdue_alerts").notNull().default(true),
+    digest: text("digest", { enum: digestFrequencies }).notNull().default("off"),
     updatedAt: updatedAt(),
   },
   (t) => [
     primaryKey({ name: "notification_preferences_pkey", columns: [t.firmId, t.userId] }),
     check("notification_preferences_due_soon_days_check", sql`${t.dueSoonDays} between 1 and 14`),
+    check("notification_preferences_digest_check", oneOf(t.digest, digestFrequencies)),
     foreignKey({
       name: "notification_preferences_user_fk",
       columns: [t.firmId, t.userId],
@@ -952,4 +956,29 @@ export const morningMailRuns = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ name: "morning_mail_runs_pkey", columns: [t.firmId, t.localDate] })],
+);
+
+/**
+ * The browsers each user has signed in from (decision 0052): a long-lived cookie names the
+ * device, kept here as its SHA-256. A completed sign-in from a device not listed, by a user who
+ * has signed in before, sends them a security notice.
+ */
+export const userDevices = pgTable(
+  "user_devices",
+  {
+    firmId: firmId(),
+    userId: uuid("user_id").notNull(),
+    deviceHash: text("device_hash").notNull(),
+    userAgent: text("user_agent").notNull(),
+    firstSeenAt: timestamp("first_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: "user_devices_pkey", columns: [t.firmId, t.userId, t.deviceHash] }),
+    foreignKey({
+      name: "user_devices_user_fk",
+      columns: [t.firmId, t.userId],
+      foreignColumns: [users.firmId, users.id],
+    }).onDelete("cascade"),
+  ],
 );
