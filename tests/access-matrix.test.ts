@@ -681,7 +681,7 @@ const tenantMatrix: Record<string, TenantRow> = {
       await world.db.insert(notificationPreferences).values({ firmId: other.firmId, userId: other.id, dueSoonDays: 9 });
       const response = await send(await signIn(ctx.app, caller), route, {});
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ dueSoonDays: 3 });
+      expect(response.body).toEqual({ dueSoonDays: 3, overdueAlerts: true, digest: "off" });
     },
   }),
   "PUT /api/account/notification-preferences": noTenantData("changes the caller's own preferences; it takes no id", {
@@ -689,15 +689,31 @@ const tenantMatrix: Record<string, TenantRow> = {
       const caller = await throwawayUser("user", "b");
       const client = await signIn(ctx.app, caller);
       const before = await firmState(world.db, world.a.firm.id);
-      const named = await send(client, route, { body: { dueSoonDays: 5, userId: world.a.users.user.id } });
+      const named = await send(client, route, {
+        body: { dueSoonDays: 5, overdueAlerts: true, digest: "off", userId: world.a.users.user.id },
+      });
       expect(named.status).toBe(400);
-      expect((await send(client, route, { body: { dueSoonDays: 5 } })).status).toBe(200);
+      expect((await send(client, route, { body: { dueSoonDays: 5, overdueAlerts: true, digest: "off" } })).status).toBe(
+        200,
+      );
       expect((await preferencesOf(caller.id)).map((row) => [row.firmId, row.dueSoonDays])).toEqual([
         [world.b.firm.id, 5],
       ]);
       expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
     },
   }),
+  "GET /api/unsubscribe/:token": noTenantData(
+    "its signed address is its only credential: it describes its own user's choice, whichever session comes along",
+    {
+      "describes firm A's user's reminders to firm B's session and changes nothing": async (world, route) => {
+        const owner = await throwawayUser("user", "a");
+        const response = await send(world.bSuperAdmin, route, { path: `/api/unsubscribe/${unsubscribeSecret(owner)}` });
+        expect(response.status).toBe(200);
+        expect(response.body).toEqual({ topic: "due_soon", firmName: world.a.firm.name, subscribed: true });
+        expect(await preferencesOf(owner.id)).toEqual([]);
+      },
+    },
+  ),
   "POST /api/unsubscribe/:token": noTenantData(
     "its signed address is its only credential: it turns off its own user's reminders, whichever session comes along",
     {
@@ -1553,7 +1569,13 @@ const roleMatrix: Record<string, RoleRow> = {
     allowed: signedIn,
     ok: 200,
     session: "freshUser",
-    request: () => ({ body: { dueSoonDays: 7 } }),
+    request: () => ({ body: { dueSoonDays: 7, overdueAlerts: false, digest: "weekly" } }),
+  },
+  "GET /api/unsubscribe/:token": {
+    access: "public",
+    allowed: everyone,
+    ok: 200,
+    request: async () => ({ path: `/api/unsubscribe/${unsubscribeSecret(await throwawayUser())}` }),
   },
   // Public: a mail program's one click holds no session, only the signed address.
   "POST /api/unsubscribe/:token": {

@@ -1636,7 +1636,8 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     });
   });
 
-  // E-mail preferences (decision 0050): days before a due date, 1 to 14, or null for none.
+  // E-mail preferences (decisions 0050, 0052): days before a due date, 1 to 14, or null for none;
+  // overdue alerts on or off; a digest off, daily or weekly.
   it("PUT /api/account/notification-preferences (the preferences stay as they were)", async () => {
     const message = "dueSoonDays must be a whole number of days from 1 to 14, or null";
     const notDays = fc.oneof(
@@ -1646,8 +1647,17 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       fc.double({ min: 1.01, max: 13.99, noNaN: true }).filter((value) => !Number.isInteger(value)),
     );
     const session = await freshSession(await insertUser(ctx.database.db, { firmId: world.firm.id, role: "user" }));
-    const updates = corrupted(fc.constant({ dueSoonDays: 3 }), [
+    const notBoolean = fc.constantFrom(null, 0, 1, "true", "yes", [], {});
+    const notDigest = fc.oneof(
+      fc.constantFrom(null, "", "Daily", "monthly", "never", 1, true, ["daily"]),
+      fc.string().filter((text) => !["off", "daily", "weekly"].includes(text)),
+    );
+    const alertsMessage = "overdueAlerts must be true or false";
+    const digestMessage = 'digest must be "off", "daily" or "weekly"';
+    const updates = corrupted(fc.constant({ dueSoonDays: 3, overdueAlerts: true, digest: "weekly" }), [
       { name: "dueSoonDays", missing: message, bad: [bad(notDays, "not 1 to 14 whole days, nor null", message)] },
+      { name: "overdueAlerts", missing: alertsMessage, bad: [bad(notBoolean, "not true or false", alertsMessage)] },
+      { name: "digest", missing: digestMessage, bad: [bad(notDigest, "not off, daily or weekly", digestMessage)] },
     ]);
     await unchangedAcross(() =>
       checkEach(updates, async (testCase) => {
@@ -1661,7 +1671,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
-  it("POST /api/unsubscribe/:token with secrets it did not sign, without a session (404, never a 5xx)", async () => {
+  it("GET and POST /api/unsubscribe/:token with secrets it did not sign, without a session (404, never a 5xx)", async () => {
     const user = await insertUser(ctx.database.db, { firmId: world.firm.id, role: "user" });
     const key = ctx.config.mfaKey;
     if (!key) throw new Error("the test app has no sealing key");
@@ -1689,9 +1699,11 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     await unchangedAcross(() =>
       fc.assert(
         fc.asyncProperty(badSecret, async (secret) => {
-          await refusedWithoutWrites(`POST /api/unsubscribe/${preview(secret)}`, () =>
-            send("POST", `/api/unsubscribe/${secret}`, { json: {} }),
-          );
+          for (const method of ["GET", "POST"] as const) {
+            await refusedWithoutWrites(`${method} /api/unsubscribe/${preview(secret)}`, () =>
+              send(method, `/api/unsubscribe/${secret}`, method === "POST" ? { json: {} } : {}),
+            );
+          }
         }),
         { numRuns: RUNS },
       ),

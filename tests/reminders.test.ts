@@ -128,19 +128,28 @@ describe("the morning's due-soon reminders", () => {
     expect(arrivedFor(user.email)).toHaveLength(1);
   });
 
-  it("S-NOTIF-03 each user chooses the days before (1 to 14) or none, in their account's preferences", async () => {
+  it("S-NOTIF-03 each user chooses the days before (1 to 14) or none, overdue alerts and a digest, in their account's preferences", async () => {
     const { user } = await firmWithTaskDue({ day: 2 });
     const client = apiClient(ctx.app);
     expect((await client.post("/api/auth/login", { username: user.username, password })).status).toBe(200);
-    expect((await client.get("/api/account/notification-preferences")).body).toEqual({ dueSoonDays: 3 });
-    const set = await client.put("/api/account/notification-preferences", { dueSoonDays: 1 });
+    expect((await client.get("/api/account/notification-preferences")).body).toEqual({
+      dueSoonDays: 3,
+      overdueAlerts: true,
+      digest: "off",
+    });
+    const choice = { dueSoonDays: 1, overdueAlerts: false, digest: "weekly" };
+    const set = await client.put("/api/account/notification-preferences", choice);
     expect(set.status).toBe(200);
-    expect((await client.get("/api/account/notification-preferences")).body).toEqual({ dueSoonDays: 1 });
+    expect((await client.get("/api/account/notification-preferences")).body).toEqual(choice);
     await sweep(newYork("08:00"));
     await deliver();
     expect(arrivedFor(user.email).map((mail) => mail.parsed.subject)).toEqual(["Due Wednesday 2 December: VAT return"]);
-    expect((await client.put("/api/account/notification-preferences", { dueSoonDays: null })).status).toBe(200);
-    expect((await client.get("/api/account/notification-preferences")).body).toEqual({ dueSoonDays: null });
+    const none = { dueSoonDays: null, overdueAlerts: true, digest: "daily" };
+    expect((await client.put("/api/account/notification-preferences", none)).status).toBe(200);
+    expect((await client.get("/api/account/notification-preferences")).body).toEqual(none);
+    // A replacement names every choice.
+    expect((await client.put("/api/account/notification-preferences", { dueSoonDays: 2 })).status).toBe(400);
+    expect((await client.get("/api/account/notification-preferences")).body).toEqual(none);
   });
 
   it("S-NOTIF-04 two instances sweeping the same morning at once queue each reminder once", async () => {
@@ -182,5 +191,107 @@ describe("the morning's due-soon reminders", () => {
     ]);
     const queued = await ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.userId, withoutAddress.user.id));
     expect(queued).toEqual([]);
+  });
+  it("S-NOTIF-06 a task that fell due yesterday and is still open brings one overdue alert that morning, unless turned off", async () => {
+    const { firm, user } = await firmWithTaskDue({ day: 4, taskName: "Payroll run" });
+    const quiet = await insertUser(ctx.database.db, { firmId: firm.id });
+    const [client] = await ctx.database.db.select().from(clients).where(eq(clients.firmId, firm.id));
+    await insertUserClients(ctx.database.db, { firmId: firm.id, userId: quiet.id, clientIds: [client?.id ?? ""] });
+    await ctx.database.db
+      .insert(notificationPreferences)
+      .values({ firmId: firm.id, userId: quiet.id, dueSoonDays: null, overdueAlerts: false, digest: "off" });
+    await sweep(newYork("08:00", 4));
+    await sweep(newYork("08:00", 5));
+    await sweep(newYork("08:00", 6));
+    await deliver();
+    const alerts = arrivedFor(user.email).filter((mail) => mail.parsed.subject?.startsWith("Overdue"));
+    expect(alerts.map((mail) => mail.parsed.subject)).toEqual(["Overdue: Payroll run"]);
+    const text = alerts[0]?.parsed.text ?? "";
+    expect(text).toContain("This task fell due yesterday, Friday 4 December, and is not signed off:");
+    expect(text).toContain("• Payroll run — Acme; Holdings, Ltd");
+    expect(headerOf(alerts[0]?.raw ?? "", "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+    expect(arrivedFor(quiet.email)).toEqual([]);
+  });
+
+  it("S-NOTIF-07 a weekly digest comes on Monday mornings, a daily one every morning: overdue, due today, due in the next 6 days, signed off", async () => {
+    const { firm, user, client } = await firmWithTaskDue({ day: 4, taskName: "Overdue return" });
+    const daily = await insertUser(ctx.database.db, { firmId: firm.id });
+    await insertUserClients(ctx.database.db, { firmId: firm.id, userId: daily.id, clientIds: [client.id] });
+    const task = (name: string, day: number) =>
+      insertTask(ctx.database.db, { firmId: firm.id, clientId: client.id, name, dueDate: newYork("12:00", day) });
+    await task("Today's filing", 7);
+    await task("Thursday's payroll", 10);
+    await task("Later accounts", 20);
+    await insertTask(ctx.database.db, {
+      firmId: firm.id,
+      clientId: client.id,
+      name: "Signed off",
+      dueDate: newYork("12:00", 3),
+      completed: { by: user, at: newYork("15:00", 3) },
+    });
+    for (const [who, digest] of [
+      [user, "weekly"],
+      [daily, "daily"],
+    ] as const) {
+      await ctx.database.db
+        .insert(notificationPreferences)
+        .values({ firmId: firm.id, userId: who.id, dueSoonDays: null, overdueAlerts: false, digest });
+    }
+    // 6 December 2026 is a Sunday, 7 December a Monday.
+    await sweep(newYork("08:00", 6));
+    await sweep(newYork("08:00", 7));
+    await sweep(newYork("08:00", 8));
+    await deliver();
+    const weekly = arrivedFor(user.email);
+    expect(weekly.map((mail) => mail.parsed.subject)).toEqual([
+      `Your week at ${firm.name}: 1 overdue task, 2 due this week`,
+    ]);
+    const text = weekly[0]?.parsed.text ?? "";
+    expect(text).toContain("Your work on Monday 7 December.");
+    expect(text).toMatch(/Overdue \(1\):\s+• Overdue return — Acme; Holdings, Ltd/);
+    expect(text).toMatch(/Due today \(1\):\s+• Today's filing — Acme; Holdings, Ltd/);
+    expect(text).toMatch(/Due in the next 6 days \(1\):\s+• Thursday's payroll — Acme; Holdings, Ltd/);
+    expect(text).not.toContain("Later accounts");
+    expect(text).toContain("You signed off 1 task in the last 7 days.");
+    expect(weekly[0]?.parsed.html).toContain("Today's filing");
+    // The daily digest: Sunday's, Monday's and Tuesday's (when Monday's filing is overdue too).
+    expect(
+      arrivedFor(daily.email)
+        .map((mail) => mail.parsed.subject ?? "")
+        .sort(),
+    ).toEqual([
+      `Your day at ${firm.name}: 1 overdue task, 2 due this week`,
+      `Your day at ${firm.name}: 1 overdue task, 2 due this week`,
+      `Your day at ${firm.name}: 2 overdue tasks, 1 due this week`,
+    ]);
+  });
+
+  it("S-NOTIF-08 each message's unsubscribe link opens a page that asks first: its GET changes nothing, its POST turns off that kind of message only", async () => {
+    const { user } = await firmWithTaskDue({ day: 4 });
+    await sweep(newYork("08:00", 5));
+    await deliver();
+    const [alert] = arrivedFor(user.email);
+    expect(alert?.parsed.subject).toBe("Overdue: VAT return");
+    const address = /^<(.+)>$/.exec(headerOf(alert?.raw ?? "", "List-Unsubscribe") ?? "")?.[1] ?? "";
+    const token = new URL(address).pathname.split("/").pop() ?? "";
+    expect(alert?.parsed.text).toContain(`${origin}/unsubscribe/${token}`);
+    const offer = await ctx.app.inject({ method: "GET", url: `/api/unsubscribe/${token}` });
+    expect(offer.statusCode).toBe(200);
+    expect(offer.json()).toEqual({ topic: "overdue", firmName: expect.any(String), subscribed: true });
+    expect(
+      await ctx.database.db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, user.id)),
+    ).toEqual([]);
+    const clicked = await ctx.app.inject({ method: "POST", url: `/api/unsubscribe/${token}` });
+    expect(clicked.json()).toEqual({ unsubscribed: "overdue" });
+    const [kept] = await ctx.database.db
+      .select()
+      .from(notificationPreferences)
+      .where(eq(notificationPreferences.userId, user.id));
+    expect(kept).toMatchObject({ dueSoonDays: 3, overdueAlerts: false, digest: "off" });
+    expect((await ctx.app.inject({ method: "GET", url: `/api/unsubscribe/${token}` })).json()).toMatchObject({
+      subscribed: false,
+    });
+    const tampered = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
+    expect((await ctx.app.inject({ method: "GET", url: `/api/unsubscribe/${tampered}` })).statusCode).toBe(404);
   });
 });

@@ -45,6 +45,11 @@ const routes: RouteObject[] = [
     path: "/onboarding/success",
     lazy: () => import("./features/onboarding/success-page").then((m) => ({ Component: m.SuccessPage })),
   },
+  // An e-mail's unsubscribe link (decision 0052): its signed address is the proof, no session is needed.
+  {
+    path: "/unsubscribe/:token",
+    lazy: () => import("./features/notifications/unsubscribe-page").then((m) => ({ Component: m.UnsubscribePage })),
+  },
   {
     element: <SessionGuard />,
     children: [

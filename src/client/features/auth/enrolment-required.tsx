@@ -6,6 +6,7 @@ import { useNavigate } from "react-router";
 import { z } from "zod";
 import { type EnrolledAndSignedIn, totpCodeSchema } from "../../../shared/mfa";
 import { AuthenticatorKey } from "../../components/authenticator-key";
+import { BrandFrame } from "../../components/brand-frame";
 import { RecoveryCodes } from "../../components/recovery-codes";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
@@ -17,7 +18,7 @@ import { Label } from "../../components/ui/label";
 import { Skeleton } from "../../components/ui/skeleton";
 import { ApiError, errorMessage } from "../../lib/api";
 import { isSignInExpired, pendingTotpEnrolmentQueryOptions, useConfirmPendingTotp, useFinishSignIn } from "./api";
-import { SignInAsSomeoneElse, SignInFrame, signInExpired } from "./sign-in-frame";
+import { SignInAsSomeoneElse, signInExpired } from "./sign-in-frame";
 
 /**
  * The firm requires a second step and this user has none yet (decision 0044): the sign-in waits
@@ -53,7 +54,7 @@ function AddAuthenticator({ onEnrolled }: { onEnrolled: (enrolled: EnrolledAndSi
   };
 
   return (
-    <SignInFrame
+    <BrandFrame
       wide
       title="Set up two-step sign-in"
       description="Your firm asks everyone to confirm their sign-in with a code from an authenticator app. It takes a minute."
@@ -109,7 +110,7 @@ function AddAuthenticator({ onEnrolled }: { onEnrolled: (enrolled: EnrolledAndSi
         </CardContent>
       </Card>
       <SignInAsSomeoneElse />
-    </SignInFrame>
+    </BrandFrame>
   );
 }
 
@@ -120,7 +121,7 @@ function SaveRecoveryCodes({ enrolled }: { enrolled: EnrolledAndSignedIn }) {
   const { user } = enrolled;
 
   return (
-    <SignInFrame
+    <BrandFrame
       wide
       title="Save your recovery codes"
       description="Two-step sign-in is on. If you lose your phone, each of these codes signs you in once instead of the app."
@@ -143,6 +144,6 @@ function SaveRecoveryCodes({ enrolled }: { enrolled: EnrolledAndSignedIn }) {
           </Button>
         </CardContent>
       </Card>
-    </SignInFrame>
+    </BrandFrame>
   );
 }

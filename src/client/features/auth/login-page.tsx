@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { loginSchema } from "../../../shared/auth";
 import { brand } from "../../../shared/brand";
 import { trialDays } from "../../../shared/plans";
+import { BrandFrame } from "../../components/brand-frame";
 import { LoadingScreen } from "../../components/loading-screen";
 import { PasskeyProblemMessage } from "../../components/passkey-problem";
 import { Button } from "../../components/ui/button";
@@ -19,7 +20,7 @@ import { Separator } from "../../components/ui/separator";
 import { errorMessage } from "../../lib/api";
 import { type PasskeyProblem, passkeyProblem, passkeysSupported } from "../../lib/passkeys";
 import { currentUserQueryOptions, isPendingSignIn, usePasskeySignIn, useSignIn } from "./api";
-import { SignInFrame, type SignInNotice } from "./sign-in-frame";
+import type { SignInNotice } from "./sign-in-frame";
 
 type LoginFields = z.input<typeof loginSchema>;
 
@@ -68,7 +69,7 @@ export function LoginPage() {
   };
 
   return (
-    <SignInFrame title="Welcome Back" description={`Sign in to your ${brand.name} workspace`}>
+    <BrandFrame title="Welcome Back" description={`Sign in to your ${brand.name} workspace`}>
       <Card className="shadow-sm">
         <CardContent className="p-6">
           <GuardedForm form={form} onValid={submit}>
@@ -136,6 +137,6 @@ export function LoginPage() {
           Start your {trialDays}-day free trial
         </Link>
       </p>
-    </SignInFrame>
+    </BrandFrame>
   );
 }

@@ -3,6 +3,7 @@ import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import { Navigate, useNavigate } from "react-router";
 import type { PendingSignIn } from "../../../shared/mfa";
+import { BrandFrame } from "../../components/brand-frame";
 import { LoadingScreen } from "../../components/loading-screen";
 import { PasskeyProblemMessage } from "../../components/passkey-problem";
 import { Button } from "../../components/ui/button";
@@ -21,7 +22,7 @@ import {
 } from "./api";
 import { EnrolmentRequired } from "./enrolment-required";
 import { ProofForm } from "./proof-form";
-import { SignInAsSomeoneElse, SignInFrame, type SignInNotice, signInExpired } from "./sign-in-frame";
+import { SignInAsSomeoneElse, type SignInNotice, signInExpired } from "./sign-in-frame";
 
 /**
  * /login/verify (decision 0044): what a pending sign-in waits for, read from the server so a
@@ -104,7 +105,7 @@ function SecondFactor({ methods }: { methods: PendingSignIn["methods"] }) {
   };
 
   return (
-    <SignInFrame title="Two-step sign-in" description={descriptions[way]}>
+    <BrandFrame title="Two-step sign-in" description={descriptions[way]}>
       <Card className="shadow-sm">
         <CardContent className="flex flex-col gap-5 p-6">
           {way === "passkey" ? (
@@ -149,6 +150,6 @@ function SecondFactor({ methods }: { methods: PendingSignIn["methods"] }) {
         </CardContent>
       </Card>
       <SignInAsSomeoneElse />
-    </SignInFrame>
+    </BrandFrame>
   );
 }

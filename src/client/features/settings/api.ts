@@ -19,6 +19,7 @@ import type {
   TotpEnrolment,
   UpdateMfaPolicyInput,
 } from "../../../shared/mfa";
+import type { NotificationPreferences } from "../../../shared/notifications";
 import type { AuditEntity, AuditEvent, AuditVerification } from "../../../shared/reports";
 import type { UserSummary } from "../../../shared/users";
 import { accountSecurityQueryKey } from "../../lib/account-security";
@@ -163,6 +164,27 @@ export function useTurnOffCalendarFeed() {
   return useCalendarFeedChange(async () => {
     await requestJson<void>("DELETE", "/api/account/calendar-feed");
     return undefined;
+  });
+}
+
+/*
+ * E-mail preferences (decisions 0050, 0052): the signed-in user's own. A change answers the
+ * preferences as saved, which replace what the GET last said.
+ */
+
+const notificationPreferencesQueryKey = ["/api/account/notification-preferences"] as const;
+
+export function notificationPreferencesQueryOptions() {
+  return queryOptions<NotificationPreferences>({ queryKey: notificationPreferencesQueryKey });
+}
+
+/** PUT /api/account/notification-preferences: every choice at once. */
+export function useSetNotificationPreferences() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NotificationPreferences) =>
+      requestJson<NotificationPreferences>("PUT", "/api/account/notification-preferences", input),
+    onSuccess: (saved) => queryClient.setQueryData(notificationPreferencesQueryKey, saved),
   });
 }
 

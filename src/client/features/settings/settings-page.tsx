@@ -9,6 +9,7 @@ import { CalendarFeedCard } from "./calendar-feed-card";
 import { ChangePasswordCard } from "./change-password-card";
 import { FirmCard } from "./firm-card";
 import { MfaPolicyCard } from "./mfa-policy-card";
+import { NotificationPreferencesCard } from "./notification-preferences-card";
 import { SignInSecurityCard } from "./sign-in-security-card";
 
 /*
@@ -86,6 +87,7 @@ export function SettingsPage() {
         <div className="grid grid-cols-1 items-start gap-4 lg:grid-cols-2">
           <ChangePasswordCard />
           <SignInSecurityCard />
+          <NotificationPreferencesCard />
           <CalendarFeedCard />
           {role && can(role, "firm.manage") && <FirmCard />}
           {role && can(role, "security.manage") && <MfaPolicyCard />}

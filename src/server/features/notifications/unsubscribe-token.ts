@@ -1,8 +1,9 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { type UnsubscribeTopic, unsubscribeTopics } from "../../../shared/notifications";
 import type { SealingKey } from "../../platform/sealed-secrets";
 
 /** What an unsubscribe address turns off, for whom. */
-export type Unsubscription = { firmId: string; userId: string; topic: "due_soon" };
+export type Unsubscription = { firmId: string; userId: string; topic: UnsubscribeTopic };
 
 const macKeys = new WeakMap<SealingKey, Buffer>();
 
@@ -24,7 +25,6 @@ function macKey(key: SealingKey): Buffer {
 const mac = (key: SealingKey, payload: string) =>
   createHmac("sha256", macKey(key)).update(payload).digest().subarray(0, 16);
 
-const topics = ["due_soon"] as const;
 const uuidBytes = (id: string) => Buffer.from(id.replaceAll("-", ""), "hex");
 const uuidText = (bytes: Buffer) =>
   bytes.toString("hex").replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5");
@@ -36,7 +36,11 @@ const uuidText = (bytes: Buffer) =>
  */
 export function unsubscribeToken(key: SealingKey, unsubscription: Unsubscription): string {
   const { firmId, userId, topic } = unsubscription;
-  const payload = Buffer.concat([uuidBytes(firmId), uuidBytes(userId), Buffer.from([topics.indexOf(topic)])]);
+  const payload = Buffer.concat([
+    uuidBytes(firmId),
+    uuidBytes(userId),
+    Buffer.from([unsubscribeTopics.indexOf(topic)]),
+  ]);
   const text = payload.toString("base64url");
   return `${text}.${mac(key, text).toString("base64url")}`;
 }
@@ -50,7 +54,7 @@ export function readUnsubscribeToken(key: SealingKey, token: string): Unsubscrip
   const expected = mac(key, text);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   const payload = Buffer.from(text, "base64url");
-  const topic = topics[payload[32] ?? -1];
+  const topic = unsubscribeTopics[payload[32] ?? -1];
   if (payload.length !== 33 || topic === undefined) return undefined;
   return { firmId: uuidText(payload.subarray(0, 16)), userId: uuidText(payload.subarray(16, 32)), topic };
 }

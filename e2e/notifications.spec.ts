@@ -1,0 +1,120 @@
+import { readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { expect, type Page } from "@playwright/test";
+import { unsubscribeToken } from "../src/server/features/notifications/unsubscribe-token";
+import { MFA_KEY_FILE } from "../src/server/platform/mfa-key";
+import { sealingKeyFrom } from "../src/server/platform/sealed-secrets";
+import { attachScreenshot, expectNoAxeViolations, expectNoHorizontalScroll, test, viewports } from "./fixtures";
+
+/*
+ * E-mail notifications (decisions 0050, 0052): a user of a firm of the test's own chooses them in
+ * Settings, and an e-mail's unsubscribe link opens a page that asks before it turns one off. The
+ * link is signed with the app server's own key, read from its data directory (as
+ * playwright.config.ts names it), as the morning sweep signs the links it sends.
+ */
+
+const card = (page: Page) => page.getByTestId("notification-preferences");
+const toast = (page: Page, text: string) => page.locator("[data-app-toast][data-state=open]").filter({ hasText: text });
+
+async function unsubscribeLink(who: { firmId: string; userId: string }, topic: "due_soon" | "overdue" | "digest") {
+  const dataDir = path.join(os.tmpdir(), `tendwell-e2e-${Number(process.env.E2E_PORT ?? 4173)}`);
+  const key = sealingKeyFrom(await readFile(path.join(dataDir, MFA_KEY_FILE), "utf8"));
+  return `/unsubscribe/${unsubscribeToken(key, { ...who, topic })}`;
+}
+
+test.describe("e-mail notifications", () => {
+  test("S-NOTIF-03 a user chooses reminders, overdue alerts and a digest in Settings; each change is kept", async ({
+    page,
+    ownFirm,
+  }) => {
+    await ownFirm.signIn(page, "user");
+    await page.goto("/settings");
+    await expect(card(page).getByRole("heading", { name: "E-mail notifications" })).toBeVisible();
+    const reminders = card(page).getByRole("switch", { name: "Due-soon reminders" });
+    const days = card(page).getByRole("combobox", { name: "Days before the due date" });
+    const overdue = card(page).getByRole("switch", { name: "Overdue alerts" });
+    const digest = card(page).getByRole("combobox", { name: "Digest of your work" });
+    await expect(reminders).toBeChecked();
+    await expect(days).toHaveText("3");
+    await expect(overdue).toBeChecked();
+    await expect(digest).toHaveText("No digest");
+    await expect(card(page)).toContainText("Security notices");
+
+    await days.click();
+    await page.getByRole("option", { name: "5", exact: true }).click();
+    await expect(toast(page, "Notification preferences saved")).toBeVisible();
+    await expect(days).toHaveText("5");
+    await overdue.click();
+    await expect(overdue).not.toBeChecked();
+    await digest.click();
+    await page.getByRole("option", { name: "Monday mornings" }).click();
+    await expect(digest).toHaveText("Monday mornings");
+    await expect
+      .poll(async () => (await page.request.get("/api/account/notification-preferences")).json())
+      .toEqual({ dueSoonDays: 5, overdueAlerts: false, digest: "weekly" });
+
+    await page.reload();
+    await expect(days).toHaveText("5");
+    await expect(overdue).not.toBeChecked();
+    await expect(digest).toHaveText("Monday mornings");
+    // Reminders off hides the days; on again starts from 3.
+    await reminders.click();
+    await expect(reminders).not.toBeChecked();
+    await expect(days).toHaveCount(0);
+    await expect
+      .poll(async () => (await page.request.get("/api/account/notification-preferences")).json())
+      .toMatchObject({ dueSoonDays: null });
+  });
+
+  test("S-NOTIF-08 an e-mail's unsubscribe link asks first, then turns that kind of message off without a sign-in", async ({
+    page,
+    ownFirm,
+    browserConsole,
+  }) => {
+    const user = await ownFirm.user("user");
+    await page.goto(await unsubscribeLink({ firmId: ownFirm.firmId, userId: user.id }, "overdue"));
+    await expect(page.getByRole("heading", { name: "Unsubscribe" })).toBeVisible();
+    await expect(page.getByText(`Stop overdue alerts from ${ownFirm.name} in Tendwell?`)).toBeVisible();
+    await page.getByRole("button", { name: "Unsubscribe from overdue alerts" }).click();
+    await expect(page.getByRole("heading", { name: "You are unsubscribed" })).toBeVisible();
+    await expect(page.getByText(`You will no longer receive overdue alerts from ${ownFirm.name}.`)).toBeVisible();
+
+    // A link with a character changed: the page says so (the API's 404 is expected).
+    browserConsole.expectFailedRequest(404, "/api/unsubscribe/");
+    const broken = await unsubscribeLink({ firmId: ownFirm.firmId, userId: user.id }, "digest");
+    await page.goto(`${broken.slice(0, -1)}${broken.endsWith("A") ? "B" : "A"}`);
+    await expect(page.getByRole("heading", { name: "This link does not work" })).toBeVisible();
+
+    await ownFirm.signIn(page, user);
+    expect(await (await page.request.get("/api/account/notification-preferences")).json()).toEqual({
+      dueSoonDays: 3,
+      overdueAlerts: false,
+      digest: "off",
+    });
+  });
+
+  for (const [label, viewport] of Object.entries(viewports)) {
+    test(`S-NOTIF-03 S-NOTIF-08 the card and the unsubscribe page: axe and screenshots at ${viewport.width} px`, async ({
+      page,
+      ownFirm,
+    }, testInfo) => {
+      await page.setViewportSize(viewport);
+      const user = await ownFirm.user("user");
+      const link = await unsubscribeLink({ firmId: ownFirm.firmId, userId: user.id }, "due_soon");
+      await page.goto(link);
+      await expect(page.getByRole("button", { name: "Unsubscribe from due-soon reminders" })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await expectNoHorizontalScroll(page);
+      await attachScreenshot(page, testInfo, `unsubscribe-${label}`);
+
+      await ownFirm.signIn(page, user);
+      await page.goto("/settings");
+      await expect(card(page).getByRole("switch", { name: "Overdue alerts" })).toBeChecked();
+      await card(page).scrollIntoViewIfNeeded();
+      await expectNoAxeViolations(page);
+      await expectNoHorizontalScroll(page);
+      await attachScreenshot(page, testInfo, `settings-notifications-${label}`);
+    });
+  }
+});

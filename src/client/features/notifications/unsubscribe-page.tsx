@@ -1,0 +1,84 @@
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { CheckCircle2 } from "lucide-react";
+import { Link, useParams } from "react-router";
+import type { UnsubscribeOffer, UnsubscribeTopic } from "../../../shared/notifications";
+import { BrandFrame } from "../../components/brand-frame";
+import { LoadingScreen } from "../../components/loading-screen";
+import { Button } from "../../components/ui/button";
+import { ApiError, errorMessage, requestJson } from "../../lib/api";
+
+/** What each kind of message is called on this page. */
+const topicWords: Record<UnsubscribeTopic, string> = {
+  due_soon: "due-soon reminders",
+  overdue: "overdue alerts",
+  digest: "digests of your work",
+};
+
+/**
+ * The page an e-mail's unsubscribe link opens (decision 0052): it says what the link turns off and
+ * asks first, since mail scanners open links; the button posts to the same signed address a mail
+ * program's one-click unsubscribe uses. No sign-in is needed.
+ */
+export function UnsubscribePage() {
+  const { token = "" } = useParams();
+  const url = `/api/unsubscribe/${encodeURIComponent(token)}`;
+  const offer = useQuery<UnsubscribeOffer>({ queryKey: [url], retry: false });
+  const unsubscribe = useMutation({ mutationFn: () => requestJson("POST", url) });
+
+  if (offer.isError) {
+    const notFound = offer.error instanceof ApiError && offer.error.status === 404;
+    return (
+      <BrandFrame
+        title={notFound ? "This link does not work" : "Something went wrong"}
+        description={
+          notFound
+            ? "The unsubscribe link is not valid, or its account no longer exists. Copy the whole link from the e-mail, or change your notifications in Settings."
+            : errorMessage(offer.error, "Please try again.")
+        }
+      >
+        <SettingsLink />
+      </BrandFrame>
+    );
+  }
+  if (!offer.data) {
+    return <LoadingScreen />;
+  }
+  const what = topicWords[offer.data.topic];
+  if (unsubscribe.isSuccess || !offer.data.subscribed) {
+    return (
+      <BrandFrame
+        title="You are unsubscribed"
+        description={`You will no longer receive ${what} from ${offer.data.firmName}. Security notices about your sign-in still go.`}
+      >
+        <CheckCircle2 className="size-10 self-center text-success" aria-hidden="true" />
+        <SettingsLink />
+      </BrandFrame>
+    );
+  }
+  return (
+    <BrandFrame
+      title="Unsubscribe"
+      description={`Stop ${what} from ${offer.data.firmName} in Tendwell? You can turn them back on in Settings.`}
+    >
+      <div className="flex flex-col gap-3">
+        <Button onClick={() => unsubscribe.mutate()} disabled={unsubscribe.isPending}>
+          {unsubscribe.isPending ? "Unsubscribing…" : `Unsubscribe from ${what}`}
+        </Button>
+        {unsubscribe.isError && (
+          <p role="alert" className="text-center text-sm text-destructive">
+            {errorMessage(unsubscribe.error, "Unsubscribing failed. Please try again.")}
+          </p>
+        )}
+      </div>
+      <SettingsLink />
+    </BrandFrame>
+  );
+}
+
+function SettingsLink() {
+  return (
+    <Link to="/settings" className="self-center text-sm font-medium text-primary hover:underline">
+      Notification settings
+    </Link>
+  );
+}
