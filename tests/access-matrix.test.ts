@@ -11,6 +11,8 @@ import type { Database } from "../src/server/platform/db/database";
 import {
   auditEvents,
   calendarFeeds,
+  clientImportRows,
+  clientImports,
   clients,
   contacts,
   firms,
@@ -105,6 +107,9 @@ async function seedWorld() {
     },
     bSuperAdmin: await signIn(ctx.app, b.users.super_admin),
   };
+  // A client import in each firm, so the import list has something of its own to show.
+  await insertImport("a");
+  await insertImport("b");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,6 +206,34 @@ function unsubscribeSecret(user: { firmId: string; id: string }): string {
 /** A user's e-mail preferences row, if they chose any. */
 const preferencesOf = async (userId: string) =>
   w().db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId));
+
+/**
+ * A client import of a firm, as an upload leaves it (one valid row, the company name mapped), or
+ * as a finished commit leaves it; its id.
+ */
+async function insertImport(firm: "a" | "b", status: "previewed" | "done" = "previewed"): Promise<string> {
+  const seeded = w()[firm];
+  const [made] = await w()
+    .db.insert(clientImports)
+    .values({
+      firmId: seeded.firm.id,
+      createdBy: seeded.users.admin.id,
+      fileName: "matrix.csv",
+      encoding: "utf-8",
+      delimiter: ",",
+      headers: ["Company"],
+      headerSignature: "matrix",
+      mapping: { name: 0 },
+      status,
+      rowCount: 1,
+    })
+    .returning({ id: clientImports.id });
+  if (!made) throw new Error("the import was not inserted");
+  await w()
+    .db.insert(clientImportRows)
+    .values({ firmId: seeded.firm.id, importId: made.id, rowNumber: 2, cells: [unique("Matrix Import")], errors: [] });
+  return made.id;
+}
 
 /** The feed's row of a user, to see that a request left it as it was. */
 const feedRowOf = async (userId: string) => w().db.select().from(calendarFeeds).where(eq(calendarFeeds.userId, userId));
@@ -1049,6 +1082,67 @@ const tenantMatrix: Record<string, TenantRow> = {
       },
     },
   },
+  "POST /api/client-imports": {
+    kind: "creates in own firm only",
+    cases: {
+      "keeps the import in the caller's firm and leaves the other firm alone": async (world, route) => {
+        const before = await firmState(world.db, world.a.firm.id);
+        const response = await send(world.bSuperAdmin, route, { body: Buffer.from("Company\nFirm B Import Ltd\n") });
+        expect(response.status).toBe(201);
+        const [row] = await world.db
+          .select({ firmId: clientImports.firmId })
+          .from(clientImports)
+          .where(eq(clientImports.id, response.body.import.id));
+        expect(row?.firmId).toBe(world.b.firm.id);
+        expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+      },
+    },
+  },
+  "GET /api/client-imports": listsOwnFirmOnly({
+    ownIds: async (world) => {
+      const rows = await world.db
+        .select({ id: clientImports.id })
+        .from(clientImports)
+        .where(eq(clientImports.firmId, world.b.firm.id));
+      return rows.map((row) => row.id);
+    },
+  }),
+  "GET /api/client-imports/:id": refusesForeignIds({
+    "another firm's import is answered 404, like one that does not exist": {
+      request: async () => ({ path: `/api/client-imports/${await insertImport("a")}` }),
+      message: "Import not found",
+    },
+  }),
+  "GET /api/client-imports/:id/rows": refusesForeignIds({
+    "another firm's import's rows are answered 404": {
+      request: async () => ({ path: `/api/client-imports/${await insertImport("a")}/rows` }),
+      message: "Import not found",
+    },
+  }),
+  "PUT /api/client-imports/:id/mapping": refusesForeignIds({
+    "another firm's import's mapping cannot be changed": {
+      request: async () => ({
+        path: `/api/client-imports/${await insertImport("a")}/mapping`,
+        body: { mapping: { name: 0 } },
+      }),
+      message: "Import not found",
+    },
+  }),
+  "POST /api/client-imports/:id/commit": refusesForeignIds({
+    "another firm's import cannot be committed": {
+      request: async () => ({
+        path: `/api/client-imports/${await insertImport("a")}/commit`,
+        body: { duplicates: "create" },
+      }),
+      message: "Import not found",
+    },
+  }),
+  "POST /api/client-imports/:id/undo": refusesForeignIds({
+    "another firm's import cannot be undone": {
+      request: async () => ({ path: `/api/client-imports/${await insertImport("a", "done")}/undo` }),
+      message: "Import not found",
+    },
+  }),
   "PATCH /api/clients/:id": refusesForeignIds({
     "another firm's client cannot be changed": {
       request: (world) => ({ path: `/api/clients/${world.a.assignedClient.id}`, body: { name: "Taken Over" } }),
@@ -1760,6 +1854,55 @@ const roleMatrix: Record<string, RoleRow> = {
     ok: 201,
     request: () => ({ body: { name: unique("Role Matrix Client") } }),
   },
+  // Importing clients is creating them: super_admin and admin.
+  "POST /api/client-imports": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 201,
+    request: () => ({ body: Buffer.from(`Company\n${unique("Role Matrix Import")}\n`) }),
+  },
+  "GET /api/client-imports": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 200,
+    request: () => ({}),
+  },
+  "GET /api/client-imports/:id": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 200,
+    request: async () => ({ path: `/api/client-imports/${await insertImport("a")}` }),
+  },
+  "GET /api/client-imports/:id/rows": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 200,
+    request: async () => ({ path: `/api/client-imports/${await insertImport("a")}/rows` }),
+  },
+  "PUT /api/client-imports/:id/mapping": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 200,
+    request: async () => ({
+      path: `/api/client-imports/${await insertImport("a")}/mapping`,
+      body: { mapping: { name: 0 } },
+    }),
+  },
+  "POST /api/client-imports/:id/commit": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 202,
+    request: async () => ({
+      path: `/api/client-imports/${await insertImport("a")}/commit`,
+      body: { duplicates: "create" },
+    }),
+  },
+  "POST /api/client-imports/:id/undo": {
+    access: "clients.write",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 200,
+    request: async () => ({ path: `/api/client-imports/${await insertImport("a", "done")}/undo` }),
+  },
   "PATCH /api/clients/:id": {
     access: "clients.write",
     allowed: { anonymous: false, super_admin: true, admin: true, user: false },
@@ -2299,6 +2442,14 @@ const writeSafetyMatrix: Record<string, WriteSafety> = {
   "POST /api/template-library/:key/add": "Idempotency-Key",
   "POST /api/users": "Idempotency-Key",
   "PATCH /api/clients/:id": "If-Match",
+  "POST /api/client-imports": "Idempotency-Key",
+  "PUT /api/client-imports/:id/mapping": {
+    neither: "the same mapping twice is the same mapping; once the import is committed it is refused with 409",
+  },
+  "POST /api/client-imports/:id/commit": {
+    neither: "a committed import is no longer a preview: a repeat is refused with 409 and queues nothing",
+  },
+  "POST /api/client-imports/:id/undo": { neither: "an undone import is undone: a repeat is refused with 409" },
   "PATCH /api/contacts/:id": "If-Match",
   "PATCH /api/tasks/:id": "If-Match",
   "PUT /api/task-templates/:id": "If-Match",
@@ -2397,7 +2548,8 @@ function writeSafetySuite() {
 }
 
 describe("access matrix (firms A and B in one database)", () => {
-  ctx = useTestApp();
+  // With the job queue, so that a client import's commit is let through as it is in the app.
+  ctx = useTestApp({ jobs: true });
   beforeAll(seedWorld);
   tenantIsolationSuite();
   roleMatrixSuite();

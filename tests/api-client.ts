@@ -35,11 +35,12 @@ export function apiClient(app: FastifyInstance, options: { ip?: string; userAgen
       headers: {
         ...sameOriginHeaders,
         "user-agent": options.userAgent ?? "Mozilla/5.0 (vitest)",
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        // A Buffer is a file's bytes (a CSV upload); anything else goes as JSON.
+        ...(body === undefined ? {} : { "content-type": Buffer.isBuffer(body) ? "text/csv" : "application/json" }),
         ...(cookie ? { cookie } : {}),
         ...headers,
       },
-      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { payload: Buffer.isBuffer(body) ? body : JSON.stringify(body) }),
     });
     for (const set of response.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
       const expired = set.maxAge === 0 || (set.expires !== undefined && set.expires.getTime() <= Date.now());

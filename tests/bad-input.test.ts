@@ -13,6 +13,10 @@ import {
   auditEvents,
   billingSetups,
   calendarFeeds,
+  clientImportChanges,
+  clientImportMappings,
+  clientImportRows,
+  clientImports,
   clients,
   contacts,
   firms,
@@ -325,6 +329,10 @@ const tables = {
   user_devices: userDevices,
   clients,
   contacts,
+  client_imports: clientImports,
+  client_import_rows: clientImportRows,
+  client_import_changes: clientImportChanges,
+  client_import_mappings: clientImportMappings,
   task_templates: taskTemplates,
   recurring_schedules: recurringSchedules,
   tasks,
@@ -1606,6 +1614,81 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
+  // Client import (decision 0051): the file as the body, then JSON for its mapping and commit.
+  it("S-IMPORT-01 POST /api/client-imports with bodies that are no CSV file, and the mapping and commit with bad bodies", async () => {
+    const csv = (raw: string | Buffer, contentType = "text/csv") =>
+      send("POST", "/api/client-imports", { raw, contentType, signedIn: true });
+    for (const [what, request, status] of [
+      ["JSON instead of a file", () => csv('{"name":"x"}', "application/json"), 415],
+      ["a form instead of a file", () => csv("name=x", "application/x-www-form-urlencoded"), 415],
+      ["an empty file", () => csv(""), 400],
+      ["a header and no rows", () => csv("Company,Email\r\n"), 400],
+      ["UTF-16", () => csv(Buffer.from([0xff, 0xfe, 0x41, 0x00, 0x0a, 0x00])), 415],
+      ["a BOM over broken UTF-8", () => csv(Buffer.from([0xef, 0xbb, 0xbf, 0x41, 0xff, 0x0a])), 400],
+      ["a quote never closed", () => csv('Company\n"Open\n'), 400],
+      ["NUL characters", () => csv("Company\nNul\u0000 Ltd\n"), 400],
+      ["over 5 MB", () => csv(Buffer.alloc(5 * 1024 * 1024 + 1, 0x41)), 413],
+      [
+        "a file name over 255 characters",
+        () =>
+          send("POST", `/api/client-imports?fileName=${"x".repeat(256)}`, {
+            raw: "Company\nA\n",
+            contentType: "text/csv",
+            signedIn: true,
+          }),
+        400,
+      ],
+    ] as const) {
+      await refusedWithoutWrites(`upload: ${what}`, request);
+      expect((await request()).statusCode, what).toBe(status);
+    }
+    const uploaded = await csv("Company,Email\nBad Input Import Ltd,bad@example.com\n");
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const id = (uploaded.json() as { import: { id: string } }).import.id;
+    const duplicates = "duplicates must be skip, update or create";
+    const commits = corrupted(fc.constant({ duplicates: "skip" }), [
+      { name: "duplicates", missing: duplicates, bad: oneOf(["skip", "update", "create"], duplicates) },
+    ]);
+    const mappings = corrupted(fc.constant({ mapping: { name: 0 } }), [
+      {
+        name: "mapping",
+        missing: "Required",
+        bad: [
+          bad(
+            jsonOtherThan("object").map(({ value }) => value),
+            "not an object",
+            "Invalid input: expected object, received",
+          ),
+        ],
+      },
+    ]);
+    await unchangedAcross(async () => {
+      await checkEach(commits, async (testCase) => {
+        await refusedWithoutWrites(`commit an import: ${testCase.what}`, () =>
+          send("POST", `/api/client-imports/${id}/commit`, { json: testCase.body, signedIn: true }),
+        );
+      });
+      await checkEach(mappings, async (testCase) => {
+        await refusedWithoutWrites(`map an import: ${testCase.what}`, () =>
+          send("PUT", `/api/client-imports/${id}/mapping`, { json: testCase.body, signedIn: true }),
+        );
+      });
+      for (const mapping of [
+        {},
+        { name: -1 },
+        { name: 1.5 },
+        { name: "0" },
+        { name: 0, phone: 9 },
+        { name: null },
+        { nope: 0 },
+      ]) {
+        await refusedWithoutWrites(`map an import: ${JSON.stringify(mapping)}`, () =>
+          send("PUT", `/api/client-imports/${id}/mapping`, { json: { mapping }, signedIn: true }),
+        );
+      }
+    });
+  });
+
   // The calendar feed (decision 0047): its one setting, with the message of src/shared/calendar-feed.ts.
   it("POST and PUT /api/account/calendar-feed (no feed is made; the feed's address and setting stay)", async () => {
     const hideClientNames = "hideClientNames must be true or false";
@@ -2324,8 +2407,14 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     if (!library) throw new Error("the library has templates");
     const signature = drawSignature("Bad Header", createRandom(11)).dataUrl;
     // Every route that declares If-Match or Idempotency-Key, with a body it would accept.
-    const routes: { method: "POST" | "PUT" | "PATCH"; route: string; url: string; json?: unknown }[] = [
+    const routes: { method: "POST" | "PUT" | "PATCH"; route: string; url: string; json?: unknown; csv?: string }[] = [
       { method: "POST", route: "/api/clients", url: "/api/clients", json: { name: "Header Case" } },
+      {
+        method: "POST",
+        route: "/api/client-imports",
+        url: "/api/client-imports",
+        csv: "Company\nHeader Case Import\n",
+      },
       { method: "PATCH", route: "/api/clients/:id", url: `/api/clients/${client.id}`, json: { phone: "+1 555 0100" } },
       {
         method: "POST",
@@ -2401,6 +2490,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
             const response = await send(route.method, route.url, {
               signedIn: true,
               ...(route.json === undefined ? {} : { json: route.json }),
+              ...(route.csv === undefined ? {} : { raw: route.csv, contentType: "text/csv" }),
               headers: { [header.name]: value },
             });
             expectRefusal(response, `${route.method} ${route.url} with ${header.name}: ${shown(value)}`, {

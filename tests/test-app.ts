@@ -1,8 +1,11 @@
 import type { FastifyInstance } from "fastify";
+import pino from "pino";
 import { afterAll, beforeAll } from "vitest";
 import { type AppOptions, buildApp } from "../src/server/app";
+import { clientImportJob } from "../src/server/features/client-import/client-import.job";
 import { type Config, loadConfig } from "../src/server/platform/config";
 import { connectDatabase, type DatabaseHandle } from "../src/server/platform/db/database";
+import { type JobQueue, startJobQueue } from "../src/server/platform/jobs/job-queue";
 import { newSealingKey } from "../src/server/platform/sealed-secrets";
 import { createTestDatabase } from "./test-database";
 
@@ -30,12 +33,15 @@ export function useTestApp(
     logger?: AppOptions["logger"];
     /** Connections in the app's pool (default 5); 1 makes every query run on one session. */
     poolSize?: number;
+    /** Start the job queue on the file's database, working the jobs routes queue (a client import's commit). */
+    jobs?: boolean;
   } = {},
 ): TestApp {
   let app: FastifyInstance | undefined;
   let database: DatabaseHandle | undefined;
   let appDatabase: DatabaseHandle | undefined;
   let config: Config | undefined;
+  let jobs: JobQueue | undefined;
   let drop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
@@ -53,9 +59,19 @@ export function useTestApp(
     });
     database = connectDatabase({ url: created.url, poolSize: 5 });
     appDatabase = connectDatabase({ url: created.appUrl, poolSize: options.poolSize ?? 5 });
+    if (options.jobs) {
+      const log = pino({ level: "silent" });
+      jobs = await startJobQueue({
+        url: created.appUrl,
+        log,
+        kinds: [clientImportJob({ db: appDatabase.db, log })],
+        poolSize: 2,
+      });
+    }
     app = await buildApp({
       config,
       database: appDatabase,
+      ...(jobs ? { jobs } : {}),
       ...(options.clientDir ? { clientDir: options.clientDir } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
     });
@@ -65,6 +81,7 @@ export function useTestApp(
 
   afterAll(async () => {
     await app?.close();
+    await jobs?.stop(5_000);
     await appDatabase?.close();
     await database?.close();
     await drop?.();

@@ -11,6 +11,7 @@ import { blogRoutes } from "./features/blog/blog.routes";
 import { blogImagesRoutes } from "./features/blog/blog-images.routes";
 import { blogPagesRoutes } from "./features/blog/blog-pages.routes";
 import { calendarFeedRoutes } from "./features/calendar-feed/calendar-feed.routes";
+import { clientImportRoutes } from "./features/client-import/client-import.routes";
 import { clientsRoutes } from "./features/clients/clients.routes";
 import { contactsRoutes } from "./features/contacts/contacts.routes";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes";
@@ -31,6 +32,7 @@ import type { DatabaseHandle } from "./platform/db/database";
 import { AppError, registerErrorHandler, sendFrameworkError } from "./platform/errors";
 import { healthRoutes } from "./platform/health/health.routes";
 import { answerSerializerCompiler, isApiRequest, unacceptableInput, validatorCompiler } from "./platform/http";
+import type { JobQueue } from "./platform/jobs/job-queue";
 import { createLogger } from "./platform/logger";
 import { projectPaths } from "./platform/paths";
 import { createRateLimits, generalApiLimit } from "./platform/rate-limit/rate-limit";
@@ -45,6 +47,8 @@ export type AppOptions = {
   clientDir?: string;
   /** Defaults to createLogger(config); main passes the one it already uses. */
   logger?: FastifyServerOptions["loggerInstance"];
+  /** The job queue, for routes that queue work in their own transaction (a client import's commit). */
+  jobs?: JobQueue;
 };
 
 /** Builds the whole HTTP app without listening, so tests drive exactly what production runs. */
@@ -145,6 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   usersRoutes(app);
   assignmentsRoutes(app);
   clientsRoutes(app);
+  await clientImportRoutes(app, { jobs: options.jobs });
   contactsRoutes(app);
   tasksRoutes(app);
   templatesRoutes(app);

@@ -57,19 +57,29 @@ async function main() {
     throw error;
   }
 
-  const app = await buildApp({ config: { ...config, mfaKey }, database, logger });
   const mail = config.mail.smtpUrl ? smtpMailSender({ url: config.mail.smtpUrl, from: config.mail.from }) : undefined;
-  app.addHook("onClose", async () => mail?.close());
+  // The queue starts before the app: routes queue work in their own transactions (a client
+  // import's commit, decision 0051).
   const jobs = await startJobQueue({
     url: appUrl,
     log: logger,
     kinds: backgroundJobs({ db: database.db, config, log: logger, mail, key: mfaKey }),
   }).catch(async (error: unknown) => {
-    await app.close();
+    mail?.close();
     await database?.close();
     await stopEmbedded();
     throw error;
   });
+  const app = await buildApp({ config: { ...config, mfaKey }, database, logger, jobs }).catch(
+    async (error: unknown) => {
+      await jobs.stop(1_000);
+      mail?.close();
+      await database?.close();
+      await stopEmbedded();
+      throw error;
+    },
+  );
+  app.addHook("onClose", async () => mail?.close());
   // Recurring work begun while no instance ran is made now rather than at the next five minutes;
   // instances starting together send one job between them.
   await jobs.send(RECURRING_WORK, {}, { key: "start" });

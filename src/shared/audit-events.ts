@@ -72,6 +72,9 @@ export type WorkAuditEvent =
   | { action: "template.created"; entityType: "template"; after: Fields }
   | { action: "template.updated"; entityType: "template"; before: Fields; after: Fields }
   | { action: "template.deleted"; entityType: "template"; before: Fields }
-  | { action: "firm.updated"; entityType: "firm"; before: Fields; after: Fields };
+  | { action: "firm.updated"; entityType: "firm"; before: Fields; after: Fields }
+  /** A client import (decision 0051): its commit, with what it was to do, and its undo, with what that did. */
+  | { action: "client_import.committed"; entityType: "firm"; after: Fields }
+  | { action: "client_import.undone"; entityType: "firm"; after: Fields };
 
 export type AuditAction = AuditEventInput["action"];

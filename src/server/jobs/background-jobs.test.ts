@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../tests/test-app";
+import { CLIENT_IMPORT_JOB } from "../features/client-import/client-import.service";
 import { connectDatabase } from "../platform/db/database";
 import { recurringSchedules, tasks } from "../platform/db/schema";
 import { newSealingKey } from "../platform/sealed-secrets";
@@ -73,6 +74,7 @@ describe("the background jobs", () => {
       { name: RECURRING_WORK, cron: "*/5 * * * *", policy: "stately" },
       { name: DELIVER_MAIL, cron: "* * * * *", policy: "stately" },
       { name: MORNING_MAIL, cron: "*/15 * * * *", policy: "stately" },
+      { name: CLIENT_IMPORT_JOB, cron: undefined, policy: "standard" },
       { name: HOUSEKEEPING, cron: "*/15 * * * *", policy: "stately" },
     ]);
   });

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { clientImportJob } from "../features/client-import/client-import.job";
 import { queueMorningReminders } from "../features/notifications/notifications.service";
 import { materializeSchedules } from "../features/schedules/schedules.service";
 import type { Config } from "../platform/config";
@@ -72,6 +73,8 @@ export function backgroundJobs(options: {
         if (result.messages > 0) log.info(result, "mail: queued the morning's reminders");
       },
     },
+    // A client import's commit, queued by its route (decision 0051).
+    clientImportJob({ db, log }),
     {
       // What can no longer matter: expired sessions, stale failed sign-ins and the like.
       name: HOUSEKEEPING,

@@ -36,6 +36,8 @@ export const actionLabels: Record<AuditAction, string> = {
   "template.updated": "Changed template",
   "template.deleted": "Deleted template",
   "firm.updated": "Changed firm settings",
+  "client_import.committed": "Imported clients from a file",
+  "client_import.undone": "Undid a client import",
   "billing.plan_changed": "Changed the plan",
   "billing.subscription_updated": "Subscription updated by the payment provider",
 };

@@ -64,6 +64,18 @@ export async function assertRoomFor(tx: DbExecutor, firmId: string, name: MeterN
   }
 }
 
+/** What the firm's plan allows of a meter (null: no limit) and what it uses now, for adding many at once. */
+export async function meterUse(
+  tx: DbExecutor,
+  firmId: string,
+  name: MeterName,
+): Promise<{ plan: Plan; limit: number | null; used: number }> {
+  const meter: Meter = meters[name];
+  const [firm] = await tx.select({ plan: firms.plan }).from(firms).where(eq(firms.id, firmId));
+  const plan = plans[firm?.plan ?? "starter"];
+  return { plan, limit: meter.limit(plan), used: await meter.count(tx, firmId) };
+}
+
 /** Refuses (409) a plan whose limits the firm's current use already exceeds. */
 export async function assertPlanFits(tx: DbExecutor, firmId: string, plan: Plan): Promise<void> {
   for (const meter of Object.values(meters) as Meter[]) {

@@ -21,6 +21,14 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { v7 as uuidv7 } from "uuid";
+import {
+  delimiters,
+  duplicateChoices,
+  fileEncodings,
+  type ImportMapping,
+  type ImportRowError,
+  importStatuses,
+} from "../../../shared/client-import";
 import { clientStatuses } from "../../../shared/clients";
 import { factorKinds, MFA_GRACE_DAYS, mfaPolicies } from "../../../shared/mfa";
 import { digestFrequencies } from "../../../shared/notifications";
@@ -981,4 +989,122 @@ export const userDevices = pgTable(
       foreignColumns: [users.firmId, users.id],
     }).onDelete("cascade"),
   ],
+);
+
+/**
+ * A client import from CSV (decision 0051): the file as read (its encoding, delimiter and
+ * headers), the mapping of its columns, the choice for duplicates, where the commit has got to,
+ * and its counts. `status` moves previewed → queued → running → done (or failed), then undone.
+ */
+export const clientImports = pgTable(
+  "client_imports",
+  {
+    id: id(),
+    firmId: firmId(),
+    createdBy: uuid("created_by").notNull(),
+    fileName: text("file_name").notNull(),
+    encoding: text("encoding", { enum: fileEncodings }).notNull(),
+    delimiter: text("delimiter", { enum: delimiters }).notNull(),
+    headers: jsonb("headers").$type<string[]>().notNull(),
+    headerSignature: text("header_signature").notNull(),
+    mapping: jsonb("mapping").$type<ImportMapping>().notNull(),
+    status: text("status", { enum: importStatuses }).notNull().default("previewed"),
+    duplicates: text("duplicates", { enum: duplicateChoices }),
+    rowCount: integer("row_count").notNull(),
+    errorCount: integer("error_count").notNull().default(0),
+    duplicateCount: integer("duplicate_count").notNull().default(0),
+    createdCount: integer("created_count").notNull().default(0),
+    updatedCount: integer("updated_count").notNull().default(0),
+    skippedCount: integer("skipped_count").notNull().default(0),
+    /** Rows the commit has worked through, moved once per batch in a transaction of its own. */
+    progress: integer("progress").notNull().default(0),
+    error: text("error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    undoneAt: timestamp("undone_at", { withTimezone: true }),
+  },
+  (t) => [
+    unique("client_imports_firm_id_id_key").on(t.firmId, t.id),
+    index("client_imports_firm_id_created_at_idx").on(t.firmId, t.createdAt),
+    check("client_imports_status_check", oneOf(t.status, importStatuses)),
+    check("client_imports_encoding_check", oneOf(t.encoding, fileEncodings)),
+    check("client_imports_duplicates_check", oneOf(t.duplicates, duplicateChoices)),
+    foreignKey({
+      name: "client_imports_created_by_fk",
+      columns: [t.firmId, t.createdBy],
+      foreignColumns: [users.firmId, users.id],
+    }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * An import's rows as read from its file, kept for the preview's pages and the commit: the cells,
+ * the row's errors under the current mapping, the client it matches, and, once committed, what is
+ * done with it (`action`) and whether the job has done it (`done`).
+ */
+export const clientImportRows = pgTable(
+  "client_import_rows",
+  {
+    firmId: firmId(),
+    importId: uuid("import_id").notNull(),
+    rowNumber: integer("row_number").notNull(),
+    cells: jsonb("cells").$type<string[]>().notNull(),
+    errors: jsonb("errors").$type<ImportRowError[]>().notNull(),
+    matchClientId: uuid("match_client_id"),
+    matchName: text("match_name"),
+    matchBy: text("match_by", { enum: ["name", "email"] }),
+    action: text("action", { enum: ["create", "update", "skip"] }),
+    done: boolean("done").notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ name: "client_import_rows_pkey", columns: [t.firmId, t.importId, t.rowNumber] }),
+    foreignKey({
+      name: "client_import_rows_import_fk",
+      columns: [t.firmId, t.importId],
+      foreignColumns: [clientImports.firmId, clientImports.id],
+    }).onDelete("cascade"),
+  ],
+);
+
+/**
+ * What an import changed, one row per file row it wrote, so that undo can take it back: the
+ * client it created or updated, and for an update the client's and its primary contact's rows as
+ * they were before (their before-images), with the versions the import left them at.
+ */
+export const clientImportChanges = pgTable(
+  "client_import_changes",
+  {
+    firmId: firmId(),
+    importId: uuid("import_id").notNull(),
+    rowNumber: integer("row_number").notNull(),
+    clientId: uuid("client_id").notNull(),
+    action: text("action", { enum: ["created", "updated"] }).notNull(),
+    clientBefore: jsonb("client_before"),
+    clientVersionAfter: integer("client_version_after").notNull(),
+    contactId: uuid("contact_id"),
+    contactBefore: jsonb("contact_before"),
+    contactVersionAfter: integer("contact_version_after"),
+  },
+  (t) => [
+    primaryKey({ name: "client_import_changes_pkey", columns: [t.firmId, t.importId, t.rowNumber] }),
+    check("client_import_changes_action_check", oneOf(t.action, ["created", "updated"])),
+    foreignKey({
+      name: "client_import_changes_import_fk",
+      columns: [t.firmId, t.importId],
+      foreignColumns: [clientImports.firmId, clientImports.id],
+    }).onDelete("cascade"),
+  ],
+);
+
+/** The mapping a firm last used for files with the same headers, offered again for the next. */
+export const clientImportMappings = pgTable(
+  "client_import_mappings",
+  {
+    firmId: firmId(),
+    headerSignature: text("header_signature").notNull(),
+    mapping: jsonb("mapping").$type<ImportMapping>().notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ name: "client_import_mappings_pkey", columns: [t.firmId, t.headerSignature] })],
 );
