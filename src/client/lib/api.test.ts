@@ -34,6 +34,20 @@ describe("requestJson (S-ERR-01)", () => {
       signal: undefined,
     });
   });
+
+  it("sends a Blob (a file) as it is, with its own type as the content type", async () => {
+    const fetch = answer('{"ok":true}', { status: 201 });
+    vi.stubGlobal("fetch", fetch);
+    const file = new Blob(["Company\nAcme\n"], { type: "text/csv" });
+    await requestJson("POST", "/api/client-imports", file, { idempotencyKey: "key-1" });
+    expect(fetch).toHaveBeenCalledWith("/api/client-imports", {
+      method: "POST",
+      credentials: "include",
+      headers: { "idempotency-key": "key-1" },
+      body: file,
+      signal: undefined,
+    });
+  });
 });
 
 describe("errorMessage", () => {

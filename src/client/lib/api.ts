@@ -24,7 +24,7 @@ export type RequestOptions = { signal?: AbortSignal; version?: number; idempoten
 /** A mutation's variables: what it sends, and the version or key it sends it with. */
 export type Change<Input> = { input: Input } & Pick<RequestOptions, "version" | "idempotencyKey">;
 
-/** Sends a request with the session cookie; a body is sent as JSON. */
+/** Sends a request with the session cookie; a body is sent as JSON, a Blob (a file) as it is, with its own type. */
 export async function requestJson<T = unknown>(
   method: string,
   url: string,
@@ -42,14 +42,14 @@ export async function requestJsonWithHeaders<T = unknown>(
   options: RequestOptions = {},
 ): Promise<{ body: T; headers: Headers }> {
   const headers: Record<string, string> = {};
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (body !== undefined && !(body instanceof Blob)) headers["content-type"] = "application/json";
   if (options.version !== undefined) headers[IF_MATCH_HEADER] = etagOf(options.version);
   if (options.idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = options.idempotencyKey;
   const response = await fetch(url, {
     method,
     credentials: "include",
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body instanceof Blob || body === undefined ? body : JSON.stringify(body),
     signal: options.signal,
   });
   const text = await response.text();

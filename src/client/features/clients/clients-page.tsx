@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { AlertTriangle, Building2, Plus, Search, SearchX } from "lucide-react";
+import { AlertTriangle, Building2, Plus, Search, SearchX, Upload } from "lucide-react";
 import { useState } from "react";
+import { Link } from "react-router";
 import { can } from "../../../shared/permissions";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
@@ -49,10 +50,22 @@ export function ClientsPage() {
             placeholder="Search clients..."
             aria-label="Search clients by name, industry or status"
             autoComplete="off"
-            className="pl-9"
+            // Below sm the row also holds two buttons: the placeholder needs every pixel to show whole.
+            className="pl-9 max-sm:pr-1"
           />
         </span>
-        {canCreate && <NewClientDialog open={creating} onOpenChange={setCreating} />}
+        {canCreate && (
+          <div className="flex shrink-0 items-center gap-1.5 sm:gap-2">
+            {/* Icon-only below sm, so the search keeps its room at 375 px; the name stays for screen readers. */}
+            <Button asChild variant="outline" className="max-sm:w-9 max-sm:px-0">
+              <Link to="/clients/import">
+                <Upload aria-hidden="true" />
+                <span className="max-sm:sr-only">Import clients</span>
+              </Link>
+            </Button>
+            <NewClientDialog open={creating} onOpenChange={setCreating} />
+          </div>
+        )}
       </div>
       {grid.isPending ? (
         <div
