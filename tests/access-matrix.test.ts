@@ -16,6 +16,7 @@ import {
   clients,
   contacts,
   firms,
+  mailOutbox,
   notificationPreferences,
   recoveryCodes,
   recurringSchedules,
@@ -194,6 +195,25 @@ async function insertCalendarFeed(user: SeededUser): Promise<string> {
       tokenSealed: seal(key, token, feedSealOwner(id)),
     });
   return token;
+}
+
+/** A message to `user` kept in their firm's outbox, as a server without SMTP_URL leaves it. */
+async function insertOutboxMessage(db: Database, user: SeededUser) {
+  await db.insert(mailOutbox).values({
+    firmId: user.firmId,
+    userId: user.id,
+    dedupeKey: unique("matrix-mail"),
+    kind: "due_soon",
+    toAddress: user.email ?? "someone@example.com",
+    toName: user.fullName,
+    senderName: "Matrix Firm",
+    subject: "Due soon",
+    textBody: "Text",
+    htmlBody: "<p>Text</p>",
+    status: "kept",
+    attempts: 1,
+    settledAt: new Date(),
+  });
 }
 
 /** The signed secret of a user's one-click unsubscribe address, as their reminders carry it. */
@@ -1387,6 +1407,27 @@ const tenantMatrix: Record<string, TenantRow> = {
       },
     },
   },
+  "GET /api/mail-outbox": {
+    kind: "lists own firm only",
+    cases: {
+      "answers the caller's firm's messages and not one id of another firm": async (world, route) => {
+        // A message in each firm, so the outbox has something of its own to show and to hide.
+        for (const firm of [world.a, world.b]) await insertOutboxMessage(world.db, firm.users.user);
+        const ofFirm = async (firmId: string) =>
+          (await world.db.select({ id: mailOutbox.id }).from(mailOutbox).where(eq(mailOutbox.firmId, firmId))).map(
+            (row) => row.id,
+          );
+        const response = await send(world.bSuperAdmin, route, {});
+        expect(response.status).toBe(200);
+        const returned = idsIn(response.body);
+        const foreign = new Set([...(await idsOfFirm(world.db, world.a.firm.id)), ...(await ofFirm(world.a.firm.id))]);
+        expect([...returned].filter((id) => foreign.has(id))).toEqual([]);
+        const own = await ofFirm(world.b.firm.id);
+        expect(own.length).toBeGreaterThan(0);
+        expect(response.body.messages.map((message: { id: string }) => message.id).sort()).toEqual(own.sort());
+      },
+    },
+  },
   "GET /api/audit-events/verify": noTenantData("walks the caller's own firm's chain; it takes no firm id", {
     "counts firm B's events, not firm A's": async (world, route) => {
       const response = await send(world.bSuperAdmin, route, {});
@@ -2060,6 +2101,12 @@ const roleMatrix: Record<string, RoleRow> = {
     allowed: { anonymous: false, super_admin: true, admin: true, user: false },
     ok: 200,
     request: (world) => ({ path: `/api/audit-events?entity=user&userId=${world.a.users.admin.id}&limit=5` }),
+  },
+  "GET /api/mail-outbox": {
+    access: "mail.read",
+    allowed: { anonymous: false, super_admin: true, admin: false, user: false },
+    ok: 200,
+    request: () => ({ path: "/api/mail-outbox?status=kept" }),
   },
   "GET /api/audit-events/verify": {
     access: "audit.read",

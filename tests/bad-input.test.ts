@@ -2321,6 +2321,37 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
+  it("GET /api/mail-outbox with bad queries", async () => {
+    const clean = (value: string) => encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"));
+    const badQuery = fc.oneof(
+      notInEnum(["pending", "sending", "sent", "kept", "failed"]).map((value) => `status=${clean(value)}`),
+      fc.constantFrom("status=", "status=Sent", "limit=5", "x=1", "firmId=1"),
+      fc.integer({ min: 201, max: 2_000 }).map((length) => `cursor=${"a".repeat(length)}`),
+      // Cursors this list never gave out: any JSON, and keys of almost the right shape.
+      fc
+        .oneof(
+          fc.jsonValue(),
+          fc.tuple(
+            fc.constantFrom("m", "a", 1),
+            fc.constantFrom("2026-02-30T00:00:00.000000Z", "2026-01-01T00:00:00Z", "infinity", null),
+            fc.constantFrom("ffffffff-ffff-ffff-ffff-ffffffffffff", "nope", 5),
+          ),
+        )
+        .map((key) => `cursor=${Buffer.from(JSON.stringify(key) ?? "").toString("base64url")}`),
+      fc.string({ maxLength: 30 }).map((cursor) => `cursor=${clean(cursor)}x`),
+    );
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badQuery, async (query) => {
+          await refusedWithoutWrites(`GET /api/mail-outbox?${preview(query)}`, () =>
+            send("GET", `/api/mail-outbox?${query}`, { signedIn: true }),
+          );
+        }),
+        { numRuns: RUNS },
+      ),
+    );
+  });
+
   it("GET /api/clients with bad queries", async () => {
     const badQuery = fc.oneof(
       notInEnum(clientStatuses).map((value) => `status=${encodeURIComponent(value.replace(/[\ud800-\udfff]/g, "x"))}`),

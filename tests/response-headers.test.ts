@@ -86,7 +86,7 @@ describe("response headers", () => {
     expect(stableHeaders(user)).toEqual({ ...apiHeaders, etag: `"${user.body.version}"` });
   });
 
-  it("sign-in sets the session cookie and its readable companion, nothing else extra", async () => {
+  it("sign-in sets the session cookie, its readable companion and the device cookie, nothing else extra", async () => {
     const response = await apiClient(ctx.app).post("/api/auth/login", {
       username: world.users.user.username,
       password: world.users.user.password,
@@ -99,6 +99,7 @@ describe("response headers", () => {
         /^tendwell_session=[0-9a-f-]{36}\.[\w-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax$/,
       ),
       "tendwell_signed_in=1; Max-Age=43200; Path=/; SameSite=Lax",
+      expect.stringMatching(/^tendwell_device=[\w-]{43}; Max-Age=34560000; Path=\/; HttpOnly; SameSite=Lax$/),
     ]);
   });
 

@@ -65,6 +65,12 @@ const routes: RouteObject[] = [
             ),
           },
           {
+            path: "/clients/import",
+            ...page("Import Clients", () =>
+              import("./features/client-import/client-import-page").then((m) => ({ Component: m.ClientImportPage })),
+            ),
+          },
+          {
             path: "/client/:id",
             ...page("Client Details", () =>
               import("./features/client-detail/client-detail-page").then((m) => ({ Component: m.ClientDetailPage })),
@@ -104,6 +110,12 @@ const routes: RouteObject[] = [
             path: "/settings/audit-trail",
             ...page("Audit Trail", () =>
               import("./features/settings/audit-trail-page").then((m) => ({ Component: m.AuditTrailPage })),
+            ),
+          },
+          {
+            path: "/settings/outbox",
+            ...page("Outgoing Mail", () =>
+              import("./features/mail-outbox/mail-outbox-page").then((m) => ({ Component: m.MailOutboxPage })),
             ),
           },
         ],

@@ -16,6 +16,7 @@ import { clientsRoutes } from "./features/clients/clients.routes";
 import { contactsRoutes } from "./features/contacts/contacts.routes";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes";
 import { firmRoutes } from "./features/firm/firm.routes";
+import { mailOutboxRoutes } from "./features/mail-outbox/mail-outbox.routes";
 import { mfaRoutes } from "./features/mfa/mfa.routes";
 import { notificationsRoutes } from "./features/notifications/notifications.routes";
 import { reportsRoutes } from "./features/reports/reports.routes";
@@ -157,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   reportsRoutes(app);
   firmRoutes(app);
   auditRoutes(app);
+  mailOutboxRoutes(app, { config });
   blogRoutes(app, { db: database.db });
   await billingRoutes(app, { config, cardBilling, rateLimits });
   blogImagesRoutes(app, { imagesDir: projectPaths.blogImages });

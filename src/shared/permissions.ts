@@ -61,6 +61,10 @@ export const policies = {
     description: "view the firm's audit trail",
     scope: { super_admin: "all", admin: "all", user: "none" },
   },
+  "mail.read": {
+    description: "view the firm's outgoing e-mail",
+    scope: { super_admin: "all", admin: "none", user: "none" },
+  },
   "billing.manage": {
     description: "manage billing and the plan",
     scope: { super_admin: "all", admin: "none", user: "none" },

@@ -1,4 +1,6 @@
 import { and, isNull, lt, type SQL, sql } from "drizzle-orm";
+import { addDays } from "../../shared/dates";
+import { MAIL_RETENTION_DAYS } from "../../shared/mail-outbox";
 import { THROTTLE_WINDOW_MS } from "../features/auth/login-throttle";
 import type { Config } from "../platform/config";
 import type { Database } from "../platform/db/database";
@@ -9,9 +11,11 @@ import { expiredBefore } from "../tenancy/idempotency";
  * Deletes what can no longer matter: sessions past their idle or absolute limit (a session is
  * otherwise only removed when its cookie is presented again) and failed sign-ins older than the
  * throttling window, card setups that expired unclaimed (a claimed one stays, linked to its
- * firm), and idempotency keys past their 24 hours. Safe to run from every instance at once.
- * Sessions and idempotency keys belong to firms: the database's purge functions (migration 0014)
- * delete those of every firm, so the app role itself never acts across firms.
+ * firm), idempotency keys past their 24 hours, and e-mail settled (sent, kept or failed) more
+ * than 90 days ago; a message still waiting or being sent stays, however old. Safe to run from
+ * every instance at once. Sessions, idempotency keys and mail belong to firms: the database's
+ * purge functions (migrations 0014, 0029) delete those of every firm, so the app role itself never
+ * acts across firms.
  */
 export async function purgeExpired(
   db: Database,
@@ -23,6 +27,7 @@ export async function purgeExpired(
   billingSetups: number;
   idempotencyKeys: number;
   webauthnChallenges: number;
+  mail: number;
 }> {
   const idleSince = new Date(now.getTime() - config.session.idleMs);
   const deadSessions = await purged(db, sql`select purge_expired_sessions(${now}, ${idleSince}) as purged`);
@@ -40,12 +45,14 @@ export async function purgeExpired(
     .delete(webauthnChallenges)
     .where(lt(webauthnChallenges.expiresAt, now))
     .returning({ id: webauthnChallenges.id });
+  const settledMail = await purged(db, sql`select purge_settled_mail(${addDays(now, -MAIL_RETENTION_DAYS)}) as purged`);
   return {
     sessions: deadSessions,
     loginFailures: oldFailures.length,
     billingSetups: lapsedSetups.length,
     idempotencyKeys: oldKeys,
     webauthnChallenges: unanswered.length,
+    mail: settledMail,
   };
 }
 

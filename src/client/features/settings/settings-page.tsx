@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Bell, ChevronRight, type LucideIcon, ScrollText, Settings2, ShieldCheck, UserCog } from "lucide-react";
+import { Bell, ChevronRight, type LucideIcon, Mail, ScrollText, Settings2, ShieldCheck, UserCog } from "lucide-react";
 import { Link } from "react-router";
 import { can } from "../../../shared/permissions";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
@@ -18,7 +18,8 @@ import { SignInSecurityCard } from "./sign-in-security-card";
  * and time zone for a super admin, and the audit trail for super admins and admins
  * (docs/design/audit-trail-and-settings.md). Issue 20 adds two-step sign-in there: each user's own
  * factors and recovery codes, and the firm's policy for a super admin (decision 0044). Issue 21 adds
- * each user's calendar feed of their open tasks (decision 0047).
+ * each user's calendar feed of their open tasks (decision 0047), and for super admins the firm's
+ * outgoing mail (decision 0049).
  */
 const staticCards: { title: string; description: string; icon: LucideIcon; features: string[] }[] = [
   {
@@ -106,6 +107,26 @@ export function SettingsPage() {
                 >
                   <ScrollText className="size-4" aria-hidden="true" />
                   Open the audit trail
+                  <ChevronRight className="size-4" aria-hidden="true" />
+                </Link>
+              </CardContent>
+            </Card>
+          )}
+          {role && can(role, "mail.read") && (
+            <Card>
+              <CardHeader>
+                <CardTitle>Outgoing mail</CardTitle>
+                <CardDescription>
+                  The e-mail Tendwell wrote for your firm's users: what was sent, is waiting or failed, and its text.
+                </CardDescription>
+              </CardHeader>
+              <CardContent>
+                <Link
+                  to="/settings/outbox"
+                  className="inline-flex items-center gap-2 rounded-md text-sm font-medium text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                >
+                  <Mail className="size-4" aria-hidden="true" />
+                  Open outgoing mail
                   <ChevronRight className="size-4" aria-hidden="true" />
                 </Link>
               </CardContent>

@@ -18,6 +18,7 @@ import { inFirm } from "../../platform/db/firm-scope";
 import { AppError } from "../../platform/errors";
 import { hooksOf } from "../../platform/http";
 import { requestOrigin } from "../../tenancy/actor";
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS, deviceTokenOf } from "./known-devices";
 import { assertFreshProof } from "./second-factor-state";
 import { findSession, SESSION_COOKIE } from "./sessions";
 
@@ -205,17 +206,29 @@ function refuseCrossSite(request: FastifyRequest, config: Config) {
   }
 }
 
-/** The session cookie, and its readable companion for the app (SIGNED_IN_COOKIE) with the same lifetime. */
-export function setSessionCookie(reply: FastifyReply, token: string, config: Config) {
+/**
+ * A completed sign-in's cookies: the session's, its readable companion for the app
+ * (SIGNED_IN_COOKIE) with the same lifetime, and the browser's device token (known-devices.ts),
+ * which outlives sessions and sign-outs and is kept another 400 days from each sign-in.
+ */
+export function setSessionCookie(reply: FastifyReply, cookies: { token: string; device: string }, config: Config) {
   const options = {
     path: "/",
     sameSite: "lax",
     secure: reply.request.protocol === "https",
     maxAge: Math.floor(config.session.absoluteMs / 1000),
   } as const;
-  reply.setCookie(SESSION_COOKIE, token, { ...options, httpOnly: true });
+  reply.setCookie(SESSION_COOKIE, cookies.token, { ...options, httpOnly: true });
   reply.setCookie(SIGNED_IN_COOKIE, "1", options);
+  reply.setCookie(DEVICE_COOKIE, cookies.device, {
+    ...options,
+    httpOnly: true,
+    maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
+  });
 }
+
+/** The browser's device token: its cookie's, or a new one that a completed sign-in records and sets. */
+export const deviceOf = (request: FastifyRequest): string => deviceTokenOf(request.cookies[DEVICE_COOKIE]);
 
 /** A pending sign-in's cookie: the session cookie for five minutes, without its readable companion. */
 export function setPendingSignInCookie(reply: FastifyReply, token: string) {

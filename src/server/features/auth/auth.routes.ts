@@ -6,7 +6,7 @@ import { currentUserSchema } from "../../../shared/users";
 import type { Config } from "../../platform/config";
 import type { ZodTypeProvider } from "../../platform/http";
 import { requestOrigin, requireActor } from "../../tenancy/actor";
-import { clearSessionCookie, setPendingSignInCookie, setSessionCookie } from "./access-control";
+import { clearSessionCookie, deviceOf, setPendingSignInCookie, setSessionCookie } from "./access-control";
 import { changePassword, getCurrentUser, login, logout } from "./auth.service";
 import { SESSION_COOKIE } from "./sessions";
 
@@ -24,15 +24,17 @@ export function authRoutes(app: FastifyInstance, { config }: { config: Config })
       },
     },
     async (request, reply) => {
+      const device = deviceOf(request);
       const outcome = await login({
         db: request.db,
         config,
         input: request.body,
         origin: requestOrigin(request),
         previousToken: request.cookies[SESSION_COOKIE],
+        device,
       });
       if (outcome.stage === "active") {
-        setSessionCookie(reply, outcome.token, config);
+        setSessionCookie(reply, { token: outcome.token, device }, config);
         return outcome.user;
       }
       setPendingSignInCookie(reply, outcome.token);

@@ -11,6 +11,7 @@ import { AppError, fieldError, uniqueViolation } from "../../platform/errors";
 import type { Actor } from "../../tenancy/actor";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import { isCommonPassword } from "./common-passwords";
+import { recordSignInDevice } from "./known-devices";
 import { admitPasswordAttempt, clearLoginFailures, forgetAttempt } from "./login-throttle";
 import { hashPassword, verifyPassword } from "./password";
 import { afterPassword, assertFreshProof, methodsOf, secondFactorState } from "./second-factor-state";
@@ -46,6 +47,8 @@ export async function login(options: {
   input: LoginInput;
   origin: Origin;
   previousToken: string | undefined;
+  /** The browser's device token (known-devices.ts), recorded if the sign-in completes here. */
+  device: string;
 }): Promise<SignInOutcome> {
   const { db, input, origin } = options;
   const key = { usernameKey: input.username.toLowerCase(), ip: origin.ip ?? "unknown" };
@@ -95,7 +98,8 @@ export async function firmOfUsername(db: DbExecutor, usernameKey: string): Promi
 /**
  * A sign-in whose password was right: a session, or (decision 0044) a pending sign-in that waits
  * for the user's second factor, or for enrolment where the firm requires a factor the user has not
- * got. Only a session is recorded as a sign-in; a pending one is, when its second step completes.
+ * got. Only a session is recorded as a sign-in, with its browser; a pending one is, when its second
+ * step completes.
  */
 export type SignInOutcome =
   | { stage: "active"; token: string; user: CurrentUser }
@@ -104,7 +108,7 @@ export type SignInOutcome =
 async function signIn(
   db: Database,
   found: { user: typeof users.$inferSelect; firm: typeof firms.$inferSelect },
-  options: { config: Config; origin: Origin; previousToken: string | undefined },
+  options: { config: Config; origin: Origin; previousToken: string | undefined; device: string },
 ): Promise<SignInOutcome> {
   const { origin } = options;
   const who = { firmId: found.firm.id, userId: found.user.id };
@@ -114,7 +118,7 @@ async function signIn(
     const next = afterPassword(state.factors.length > 0, found.firm, now);
     // A new session on every sign-in; the one the browser held before is ended (no fixation).
     if (options.previousToken) await deleteSessionByCookie(tx, options.previousToken);
-    const { cookie: token, expiresAt } = await createSession(tx, {
+    const session = await createSession(tx, {
       ...who,
       ...origin,
       absoluteMs: options.config.session.absoluteMs,
@@ -124,16 +128,17 @@ async function signIn(
       const pending: PendingSignIn = {
         next: next.stage,
         methods: methodsOf(state),
-        expiresAt: expiresAt.toISOString(),
+        expiresAt: session.expiresAt.toISOString(),
       };
-      return { stage: next.stage, token, pending };
+      return { stage: next.stage, token: session.cookie, pending };
     }
     await recordAudit(
       tx,
       { ...who, ...origin },
       { action: "session.signed_in", entityType: "user", entityId: who.userId },
     );
-    return { stage: "active", token, user: toCurrentUser(found.user, found.firm) };
+    await recordSignInDevice(tx, { ...who, ...origin, sessionId: session.sessionId, device: options.device, at: now });
+    return { stage: "active", token: session.cookie, user: toCurrentUser(found.user, found.firm) };
   });
 }
 

@@ -10,7 +10,9 @@ import { queueMail } from "../../platform/mail/outbox";
 export type SecurityEvent =
   | { kind: "password_changed" }
   | { kind: "factor_added" | "factor_removed"; factor: { kind: FactorKind; name: string } }
-  | { kind: "factors_reset" };
+  | { kind: "factors_reset" }
+  /** A completed sign-in from a browser the user had not signed in from before (known-devices.ts). */
+  | { kind: "new_sign_in"; sessionId: string; browser: string; ip: string | null };
 
 const factorWords: Record<FactorKind, string> = { totp: "authenticator app", passkey: "passkey" };
 
@@ -37,11 +39,27 @@ function wordsOf(event: SecurityEvent, account: string, when: string): { subject
         subject: "Your Tendwell sign-in methods were reset",
         happened: `An administrator removed every second factor of ${account} on ${when}, and signed out its sessions. You will be asked to add one at your next sign-in.`,
       };
+    case "new_sign_in":
+      return {
+        subject: "New sign-in to your Tendwell account",
+        happened:
+          `Someone signed in to ${account} on ${when} from a browser not used with it before: ${event.browser}, ` +
+          `${event.ip ? `at the IP address ${event.ip}` : "at an unknown IP address"}. ` +
+          "A browser whose cookies were cleared looks new too.",
+      };
   }
 }
 
+/** Unique per event in the firm's outbox: one sign-in is one session, any other change one moment. */
+function dedupeKeyOf(event: SecurityEvent, userId: string, at: Date): string {
+  return event.kind === "new_sign_in"
+    ? `${event.kind}:${userId}:${event.sessionId}`
+    : `${event.kind}:${userId}:${at.toISOString()}`;
+}
+
 /**
- * Tells a user by e-mail of a change to how they sign in, in the transaction that made it.
+ * Tells a user by e-mail of a change to how they sign in, or of a sign-in from a new browser, in
+ * the transaction that made it.
  * Security notices are always sent (no preference turns them off) and carry no unsubscribe link;
  * a user without an e-mail address gets none. The time is written in the firm's time zone.
  */
@@ -78,7 +96,7 @@ export async function queueSecurityNotice(
   await queueMail(tx, {
     firmId: who.firmId,
     userId: who.userId,
-    dedupeKey: `${event.kind}:${who.userId}:${at.toISOString()}`,
+    dedupeKey: dedupeKeyOf(event, who.userId, at),
     kind: "security_notice",
     to: { name: recipient.fullName, address: recipient.email },
     senderName: recipient.firmName,

@@ -206,7 +206,7 @@ describe("sessions", () => {
 describe("sessions behind an HTTPS proxy", () => {
   const ctx = useTestApp({ env: { TRUST_PROXY: "true" } });
 
-  it("S-API-02 marks the session cookie and its companion Secure when the request came over HTTPS, and not when it came over HTTP", async () => {
+  it("S-API-02 S-MAIL-11 marks the session cookie, its companion and the device cookie Secure when the request came over HTTPS, and not when it came over HTTP", async () => {
     const { users } = await seedFirm(ctx.database.db, "Proxied");
     const signInOver = async (proto: string, cookie = "tendwell_session") => {
       const response = await ctx.app.inject({
@@ -221,5 +221,11 @@ describe("sessions behind an HTTPS proxy", () => {
     expect(await signInOver("https")).toMatchObject({ secure: true, httpOnly: true, sameSite: "Lax" });
     expect((await signInOver("http"))?.secure).toBeFalsy();
     expect((await signInOver("https", "tendwell_signed_in"))?.secure).toBe(true);
+    expect(await signInOver("https", "tendwell_device")).toMatchObject({
+      secure: true,
+      httpOnly: true,
+      sameSite: "Lax",
+    });
+    expect((await signInOver("http", "tendwell_device"))?.secure).toBeFalsy();
   });
 });

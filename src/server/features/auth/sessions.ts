@@ -1,4 +1,5 @@
 import { and, eq, ne, sql } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
 import { PENDING_SIGN_IN_MINUTES } from "../../../shared/mfa";
 import type { Role } from "../../../shared/roles";
 import { isUuidText } from "../../../shared/validation";
@@ -34,9 +35,10 @@ export type SessionInfo = Omit<Actor, "ip" | "userAgent"> & { stage: SessionStag
 export const PENDING_SIGN_IN_MS = PENDING_SIGN_IN_MINUTES * 60_000;
 
 /**
- * A new session's cookie value: its firm and its token. A pending one (`stage` other than active)
- * lasts five minutes; an active one made by a password alone carries when the firm's policy will
- * want a second factor of it (`secondFactorDueAt`), one made with a factor when that was.
+ * A new session: its id, and its cookie's value (its firm and its token). A pending one (`stage`
+ * other than active) lasts five minutes; an active one made by a password alone carries when the
+ * firm's policy will want a second factor of it (`secondFactorDueAt`), one made with a factor
+ * when that was.
  */
 export async function createSession(
   tx: DbExecutor,
@@ -50,12 +52,14 @@ export async function createSession(
     secondFactorAt?: Date | null;
     secondFactorDueAt?: Date | null;
   },
-): Promise<{ cookie: string; expiresAt: Date }> {
+): Promise<{ sessionId: string; cookie: string; expiresAt: Date }> {
   const token = newToken();
   const now = new Date();
   const stage = values.stage ?? "active";
   const expiresAt = new Date(now.getTime() + (stage === "active" ? values.absoluteMs : PENDING_SIGN_IN_MS));
+  const sessionId = uuidv7();
   await tx.insert(sessions).values({
+    id: sessionId,
     userId: values.userId,
     firmId: values.firmId,
     tokenHash: hashToken(token),
@@ -69,7 +73,7 @@ export async function createSession(
     secondFactorDueAt: values.secondFactorDueAt ?? null,
     verifiedAt: now,
   });
-  return { cookie: `${values.firmId}.${token}`, expiresAt };
+  return { sessionId, cookie: `${values.firmId}.${token}`, expiresAt };
 }
 
 /** A session cookie's firm and the hash of its token (as stored); nothing for a value of another shape. */

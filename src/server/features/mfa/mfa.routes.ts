@@ -27,7 +27,7 @@ import type { Config } from "../../platform/config";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
 import type { SealingKey } from "../../platform/sealed-secrets";
 import { requestOrigin, requireActor } from "../../tenancy/actor";
-import { type PendingSignInSession, setSessionCookie } from "../auth/access-control";
+import { deviceOf, type PendingSignInSession, setSessionCookie } from "../auth/access-control";
 import {
   accountSecurity,
   confirmTotpEnrolment,
@@ -82,15 +82,17 @@ export function mfaRoutes(app: FastifyInstance, { config, key }: { config: Confi
       },
     },
     async (request, reply) => {
+      const device = deviceOf(request);
       const { cookie, signedIn } = await passSecondStep({
         db: request.db,
         config,
         key,
         pending: requirePending(request),
         origin: requestOrigin(request),
+        device,
         input: request.body,
       });
-      setSessionCookie(reply, cookie, config);
+      setSessionCookie(reply, { token: cookie, device }, config);
       return signedIn;
     },
   );
@@ -118,15 +120,17 @@ export function mfaRoutes(app: FastifyInstance, { config, key }: { config: Confi
       },
     },
     async (request, reply) => {
+      const device = deviceOf(request);
       const { cookie, enrolled, user } = await enrolAndSignIn({
         db: request.db,
         config,
         key,
         pending: requirePending(request),
         origin: requestOrigin(request),
+        device,
         input: request.body,
       });
-      setSessionCookie(reply, cookie, config);
+      setSessionCookie(reply, { token: cookie, device }, config);
       return { ...enrolled, user };
     },
   );
@@ -213,15 +217,17 @@ export function mfaRoutes(app: FastifyInstance, { config, key }: { config: Confi
       },
     },
     async (request, reply) => {
+      const device = deviceOf(request);
       const { cookie, user } = await signInWithPasskey({
         db: request.db,
         config,
         relyingParty: relyingPartyOf(request, config),
         origin: requestOrigin(request),
+        device,
         challengeId: takeCeremonyCookie(request, reply),
         input: request.body,
       });
-      setSessionCookie(reply, cookie, config);
+      setSessionCookie(reply, { token: cookie, device }, config);
       return user;
     },
   );
@@ -258,16 +264,18 @@ export function mfaRoutes(app: FastifyInstance, { config, key }: { config: Confi
       },
     },
     async (request, reply) => {
+      const device = deviceOf(request);
       const { cookie, signedIn } = await passSecondStepWithPasskey({
         db: request.db,
         config,
         relyingParty: relyingPartyOf(request, config),
         pending: requirePending(request),
         origin: requestOrigin(request),
+        device,
         challengeId: takeCeremonyCookie(request, reply),
         input: request.body,
       });
-      setSessionCookie(reply, cookie, config);
+      setSessionCookie(reply, { token: cookie, device }, config);
       return signedIn;
     },
   );

@@ -25,6 +25,7 @@ import type { Actor } from "../../tenancy/actor";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import type { PendingSignInSession } from "../auth/access-control";
 import { currentUserOf } from "../auth/auth.service";
+import { recordSignInDevice } from "../auth/known-devices";
 import { admitPasswordAttempt, clearLoginFailures, forgetAttempt } from "../auth/login-throttle";
 import { verifyPassword } from "../auth/password";
 import { type ConfirmedFactor, methodsOf, secondFactorState, type Who } from "../auth/second-factor-state";
@@ -149,7 +150,14 @@ async function recoveryCodesLeft(db: DbExecutor, who: Who): Promise<number> {
  */
 export async function completeSignIn(
   db: Database,
-  options: { config: Config; pending: PendingSignInSession; origin: Origin; method: SecondFactorMethod; now: Date },
+  options: {
+    config: Config;
+    pending: PendingSignInSession;
+    origin: Origin;
+    device: string;
+    method: SecondFactorMethod;
+    now: Date;
+  },
   inside?: (tx: DbExecutor) => Promise<void>,
 ): Promise<{ cookie: string; user: CurrentUser }> {
   const { pending } = options;
@@ -164,13 +172,16 @@ export async function completeSignIn(
   });
 }
 
-/** A session that passed a second factor now, recorded as a sign-in with it; its cookie and user. */
+/**
+ * A session that passed a second factor now, recorded as a sign-in with it and with its browser
+ * (`device`, known-devices.ts); its cookie and user.
+ */
 export async function openSession(
   tx: DbExecutor,
-  options: { config: Config; who: Who; origin: Origin; method: SecondFactorMethod; now: Date },
+  options: { config: Config; who: Who; origin: Origin; device: string; method: SecondFactorMethod; now: Date },
 ): Promise<{ cookie: string; user: CurrentUser }> {
   const { who, origin } = options;
-  const { cookie } = await createSession(tx, {
+  const { sessionId, cookie } = await createSession(tx, {
     ...who,
     ...origin,
     absoluteMs: options.config.session.absoluteMs,
@@ -181,6 +192,7 @@ export async function openSession(
     { ...who, ...origin },
     { action: "session.signed_in", entityType: "user", entityId: who.userId, after: { secondFactor: options.method } },
   );
+  await recordSignInDevice(tx, { ...who, ...origin, sessionId, device: options.device, at: options.now });
   return { cookie, user: await currentUserOf(tx, who) };
 }
 
@@ -191,6 +203,7 @@ export async function passSecondStep(options: {
   key: SealingKey;
   pending: PendingSignInSession;
   origin: Origin;
+  device: string;
   input: SecondFactorInput;
 }): Promise<{ cookie: string; signedIn: SignedIn }> {
   const { db, pending, origin } = options;
@@ -377,6 +390,7 @@ export async function enrolAndSignIn(options: {
   key: SealingKey;
   pending: PendingSignInSession;
   origin: Origin;
+  device: string;
   input: ConfirmTotpInput;
 }): Promise<{ cookie: string; enrolled: Enrolled; user: CurrentUser }> {
   const { db, pending, origin } = options;

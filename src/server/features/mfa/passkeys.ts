@@ -301,6 +301,7 @@ export async function passSecondStepWithPasskey(options: {
   relyingParty: RelyingParty;
   pending: PendingSignInSession;
   origin: Origin;
+  device: string;
   challengeId: string | undefined;
   input: UsePasskeyInput;
 }): Promise<{ cookie: string; signedIn: SignedIn }> {
@@ -328,6 +329,7 @@ export async function signInWithPasskey(options: {
   config: Config;
   relyingParty: RelyingParty;
   origin: Origin;
+  device: string;
   challengeId: string | undefined;
   input: UsePasskeyInput;
 }): Promise<{ cookie: string; user: CurrentUser }> {
@@ -357,7 +359,14 @@ export async function signInWithPasskey(options: {
   }
   await forgetAttempt(db, attempt.attemptId);
   return firmDb.transaction((tx) =>
-    openSession(tx, { config: options.config, who, origin, method: "passkey", now: new Date() }),
+    openSession(tx, {
+      config: options.config,
+      who,
+      origin,
+      device: options.device,
+      method: "passkey",
+      now: new Date(),
+    }),
   );
 }
 

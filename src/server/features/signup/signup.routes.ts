@@ -4,7 +4,7 @@ import { currentUserSchema } from "../../../shared/users";
 import type { Config } from "../../platform/config";
 import type { ZodTypeProvider } from "../../platform/http";
 import { requestOrigin } from "../../tenancy/actor";
-import { setSessionCookie } from "../auth/access-control";
+import { deviceOf, setSessionCookie } from "../auth/access-control";
 import { type CardBilling, findSetupForRegistration, SETUP_COOKIE } from "../billing/billing.service";
 import { clearSetupCookie } from "../billing/setup-cookie";
 import { register } from "./signup.service";
@@ -33,11 +33,13 @@ export function signupRoutes(
       },
     },
     async (request, reply) => {
+      const device = deviceOf(request);
       const { token, user } = await register({
         db: request.db,
         config,
         input: request.body,
         origin: requestOrigin(request),
+        device,
         ...(cardBilling
           ? {
               cardSetup: () =>
@@ -53,7 +55,7 @@ export function signupRoutes(
           : {}),
       });
       if (cardBilling) clearSetupCookie(reply);
-      setSessionCookie(reply, token, config);
+      setSessionCookie(reply, { token, device }, config);
       return reply.status(201).send(user);
     },
   );

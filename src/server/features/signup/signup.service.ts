@@ -11,6 +11,7 @@ import { AppError, uniqueViolation } from "../../platform/errors";
 import type { Actor } from "../../tenancy/actor";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import { assertNotCommonPassword, toCurrentUser, userConflict } from "../auth/auth.service";
+import { recordSignInDevice } from "../auth/known-devices";
 import { hashPassword } from "../auth/password";
 import { createSession } from "../auth/sessions";
 import { claimSetup, type SetupLink, setupNotFoundMessage } from "../billing/billing.service";
@@ -27,6 +28,8 @@ export async function register(options: {
   config: Config;
   input: RegisterInput;
   origin: Origin;
+  /** The browser's device token: the new user's first known browser (known-devices.ts). */
+  device: string;
   cardSetup?: () => Promise<SetupLink>;
 }): Promise<{ token: string; user: CurrentUser }> {
   const { db, input, origin } = options;
@@ -69,7 +72,7 @@ export async function register(options: {
         .returning();
       if (!user) throw new Error("user insert returned nothing");
       // The firm's policy starts as required after a grace: this session will want a second factor then.
-      const { cookie: token } = await createSession(tx, {
+      const session = await createSession(tx, {
         userId: user.id,
         firmId: firm.id,
         ...origin,
@@ -99,7 +102,15 @@ export async function register(options: {
           },
         },
       );
-      return { token, user: toCurrentUser(user, firm) };
+      await recordSignInDevice(tx, {
+        firmId: firm.id,
+        userId: user.id,
+        ...origin,
+        sessionId: session.sessionId,
+        device: options.device,
+        at: now,
+      });
+      return { token: session.cookie, user: toCurrentUser(user, firm) };
     });
   } catch (error) {
     throw userConflict(error) ?? setupTaken(error) ?? error;

@@ -149,6 +149,8 @@ export async function grantAppRole(ownerUrl: string, appRole: string): Promise<v
     // Housekeeping's purges of what expired in every firm (migration 0014).
     await client.query(`grant execute on function purge_expired_sessions(timestamptz, timestamptz) to ${role}`);
     await client.query(`grant execute on function purge_expired_idempotency_keys(timestamptz) to ${role}`);
+    // ...and of the mail settled longer ago than the outbox keeps it (migration 0029).
+    await client.query(`grant execute on function purge_settled_mail(timestamptz) to ${role}`);
     // The job queue's rows (pg-boss, installed by the owner): the app sends, takes and settles jobs,
     // through its tables and functions, and changes none of them.
     await client.query(`grant usage on schema ${JOBS_SCHEMA} to ${role}`);

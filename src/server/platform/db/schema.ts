@@ -30,6 +30,7 @@ import {
   importStatuses,
 } from "../../../shared/client-import";
 import { clientStatuses } from "../../../shared/clients";
+import { mailKinds, mailStatuses } from "../../../shared/mail-outbox";
 import { factorKinds, MFA_GRACE_DAYS, mfaPolicies } from "../../../shared/mfa";
 import { digestFrequencies } from "../../../shared/notifications";
 import { planIds, subscriptionStatuses } from "../../../shared/plans";
@@ -878,9 +879,6 @@ export const idempotencyKeys = pgTable(
   ],
 );
 
-export const mailKinds = ["security_notice", "due_soon", "overdue", "digest"] as const;
-export const mailStatuses = ["pending", "sending", "sent", "kept", "failed"] as const;
-
 /**
  * Every e-mail the app sends, written in the same transaction as the change it tells of, then
  * delivered by the deliver-mail job (decision 0049). `dedupe_key` names the message among its
@@ -917,6 +915,10 @@ export const mailOutbox = pgTable(
     uniqueIndex("mail_outbox_firm_id_dedupe_key_key").on(t.firmId, t.dedupeKey),
     // The delivery's question, across firms: what is waiting and due.
     index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // Settings' list of the firm's mail, newest first (keyset paging on created_at, id).
+    index("mail_outbox_firm_id_created_at_id_idx").on(t.firmId, t.createdAt, t.id),
+    // Housekeeping's question, across firms: what was settled long enough ago (decision 0049).
+    index("mail_outbox_settled_idx").on(t.settledAt).where(sql`${t.status} in ('sent', 'kept', 'failed')`),
     foreignKey({
       name: "mail_outbox_user_fk",
       columns: [t.firmId, t.userId],

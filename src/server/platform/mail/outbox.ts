@@ -1,8 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
+import type { MailKind } from "../../../shared/mail-outbox";
 import type { Database } from "../db/database";
 import { inAnyScope, inFirm } from "../db/firm-scope";
-import { type mailKinds, mailOutbox, users } from "../db/schema";
+import { mailOutbox, users } from "../db/schema";
 import type { MailSender, OutgoingMail, SendOutcome } from "./mail-sender";
 
 /** A message to one user of a firm, as a change writes it to the outbox (its Message-ID comes from its row). */
@@ -11,7 +12,7 @@ export type QueuedMail = Omit<OutgoingMail, "messageId"> & {
   userId: string;
   /** Names the message among its firm's: a second write of the same key is ignored. */
   dedupeKey: string;
-  kind: (typeof mailKinds)[number];
+  kind: MailKind;
 };
 
 /** Tries of one message before it is marked failed; the waits between them grow (backoff). */
