@@ -60,6 +60,7 @@ export async function recordSignInDevice(
     .orderBy(desc(userDevices.lastSeenAt), userDevices.deviceHash);
   const forgotten = known.slice(KNOWN_DEVICES_PER_USER).map((row) => row.deviceHash);
   if (forgotten.length > 0) await tx.delete(userDevices).where(and(mine, inArray(userDevices.deviceHash, forgotten)));
+  // `known` holds this browser too: another besides it makes this one news.
   if (isNew && known.length > 1) {
     await queueSecurityNotice(
       tx,
