@@ -67,11 +67,19 @@ describe("response headers", () => {
   afterAll(() => fs.rmSync(clientDir, { recursive: true, force: true }));
 
   it("a public API answer", async () => {
-    const response = await apiClient(ctx.app).get("/api/health");
+    const response = await apiClient(ctx.app).get("/api/billing/config");
     expect(response.status).toBe(200);
     expect(stableHeaders(response)).toEqual(apiHeaders);
     expect(Number(response.headers["x-ratelimit-remaining"])).toBeLessThan(1_000_000);
     expect(Number(response.headers["x-ratelimit-reset"])).toBeGreaterThan(0);
+  });
+
+  it("the health check: an API answer that the rate limit does not count", async () => {
+    const response = await apiClient(ctx.app).get("/api/health");
+    expect(response.status).toBe(200);
+    const { "x-ratelimit-limit": _counted, ...uncounted } = apiHeaders;
+    expect(stableHeaders(response)).toEqual(uncounted);
+    expect(response.headers["x-ratelimit-remaining"]).toBeUndefined();
   });
 
   it("a signed-in API read", async () => {

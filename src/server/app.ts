@@ -31,7 +31,7 @@ import { DRAIN_QUIET_MS, trackConnections } from "./platform/connection-drain";
 import { watchDatabaseAvailability } from "./platform/db/availability";
 import type { DatabaseHandle } from "./platform/db/database";
 import { AppError, registerErrorHandler, sendFrameworkError } from "./platform/errors";
-import { healthRoutes } from "./platform/health/health.routes";
+import { HEALTH_PATH, healthRoutes } from "./platform/health/health.routes";
 import { answerSerializerCompiler, isApiRequest, unacceptableInput, validatorCompiler } from "./platform/http";
 import type { JobQueue } from "./platform/jobs/job-queue";
 import { createLogger } from "./platform/logger";
@@ -72,7 +72,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // boot: a page's, or the API's, which include no-store: an API answer holds a firm's data, and
   // no browser or proxy may keep a copy), while closing a 503 for any request that still arrives,
   // a 415 for a compressed request body, and for an API request the general rate limit (before
-  // the session lookup, so a refused request costs no database work).
+  // the session lookup, so a refused request costs no database work). The health check at its
+  // own address is not counted: balancers and orchestrators probe it from a few addresses, with
+  // Redis counting for every instance at once, and a 429 there would take healthy instances out
+  // of service (decision 0006).
   const pageHeaders = pageSecurityHeaders(config);
   const rateLimits = createRateLimits(config, app.log);
   app.addHook("onClose", async () => rateLimits.close());
@@ -93,7 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           `Compressed request bodies are not accepted (Content-Encoding: ${bodyEncoding})`,
         ),
       );
-    } else if (api) {
+    } else if (api && request.url !== HEALTH_PATH) {
       apiLimit(request, reply, done);
     } else {
       done();

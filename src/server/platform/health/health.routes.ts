@@ -10,10 +10,13 @@ const healthSchema = z.object({ status: z.literal("ok"), database: z.literal("ok
 // Named, so PostgreSQL parses it once per connection: load balancers ask often.
 const healthCheck = new NamedStatement("health_check", "select 1", "array");
 
+/** Where load balancers ask; the general rate limit does not count requests to it (app.ts). */
+export const HEALTH_PATH = "/api/health";
+
 export function healthRoutes(app: FastifyInstance, options: { pool: pg.Pool; availability: DatabaseAvailability }) {
   const { pool, availability } = options;
   app.withTypeProvider<ZodTypeProvider>().get(
-    "/api/health",
+    HEALTH_PATH,
     {
       config: { access: "public" },
       schema: {

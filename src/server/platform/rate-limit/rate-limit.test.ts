@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { apiClient } from "../../../../tests/api-client";
 import { captureLogs } from "../../../../tests/log-capture";
 import { makeTempDir } from "../../../../tests/temp-dir";
@@ -10,6 +10,9 @@ import { addressKey, MemoryWindows, waitText } from "./rate-limit";
 
 /** A documentation-range IPv6 network of its own (the limiter counts per /64), new on every run. */
 const freshAddress = () => `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}::1`;
+
+/** A cheap public read that the limit counts (the health check is not counted: see below). */
+const COUNTED = "/api/billing/config";
 
 const clientDir = makeTempDir();
 fs.writeFileSync(path.join(clientDir, "index.html"), "<!doctype html><title>Tendwell</title>");
@@ -21,11 +24,11 @@ describe("the general API rate limit, counted in memory", () => {
   it("answers the request over the limit with 429, Retry-After and the JSON error convention", async () => {
     const client = apiClient(ctx.app, { ip: "198.51.100.40" });
     for (let n = 1; n <= 3; n++) {
-      const response = await client.get("/api/health");
+      const response = await client.get(COUNTED);
       expect(response.status).toBe(200);
       expect(response.headers["x-ratelimit-remaining"]).toBe(String(3 - n));
     }
-    const refused = await client.get("/api/health");
+    const refused = await client.get(COUNTED);
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ code: "RATE_LIMITED", message: "Too many requests. Please try again in 1 minute." });
     const retryAfter = Number(refused.headers["retry-after"]);
@@ -33,7 +36,7 @@ describe("the general API rate limit, counted in memory", () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
 
     // Another address has its own count.
-    expect((await apiClient(ctx.app, { ip: "198.51.100.41" }).get("/api/health")).status).toBe(200);
+    expect((await apiClient(ctx.app, { ip: "198.51.100.41" }).get(COUNTED)).status).toBe(200);
   });
 
   it("refuses before the access check (429, not 401), and unknown /api paths count too", async () => {
@@ -47,12 +50,24 @@ describe("the general API rate limit, counted in memory", () => {
 
   it("counts a percent-encoded API path like the path it decodes to", async () => {
     const client = apiClient(ctx.app, { ip: "198.51.100.45" });
-    for (const path of ["/api/health", "/%61pi/health", "/api/%68ealth"])
+    for (const path of [COUNTED, "/%61pi/billing/config", "/api/%62illing/config"])
       expect((await client.get(path)).status).toBe(200);
-    const refused = await client.get("/%61pi/health");
+    const refused = await client.get("/%61pi/billing/config");
     expect(refused.status).toBe(429);
     expect(refused.headers["cache-control"]).toBe("no-store");
     expect((await client.get("/%61pi/no-such-thing")).body.code).toBe("RATE_LIMITED");
+  });
+
+  it("never refuses the health check, which balancers probe from a few addresses, nor counts it", async () => {
+    const client = apiClient(ctx.app, { ip: "198.51.100.46" });
+    for (let n = 1; n <= 5; n++) {
+      const response = await client.get("/api/health");
+      expect(response.status).toBe(200);
+      expect(response.headers["x-ratelimit-remaining"]).toBeUndefined();
+    }
+    expect((await client.get(COUNTED)).headers["x-ratelimit-remaining"]).toBe("2");
+    // Only its own address is left out: anything else under /api counts, as before.
+    expect((await client.get("/api/health?probe=1")).headers["x-ratelimit-remaining"]).toBe("1");
   });
 
   it("leaves the web app's pages and assets alone", async () => {
@@ -69,14 +84,21 @@ describe.skipIf(!redisUrl)("the general API rate limit, shared through Redis (TE
   const second = useTestApp({ env });
 
   it("counts one address across app instances, as behind a load balancer", async () => {
+    // Until its Redis connection is ready an instance lets requests through uncounted.
+    for (const instance of [first, second]) {
+      await vi.waitFor(async () => {
+        const answer = await apiClient(instance.app, { ip: freshAddress() }).get(COUNTED);
+        expect(answer.headers["x-ratelimit-remaining"]).toBeDefined();
+      });
+    }
     const ip = freshAddress();
-    expect((await apiClient(first.app, { ip }).get("/api/health")).status).toBe(200);
-    expect((await apiClient(second.app, { ip }).get("/api/health")).status).toBe(200);
-    expect((await apiClient(first.app, { ip }).get("/api/health")).status).toBe(200);
-    const refused = await apiClient(second.app, { ip }).get("/api/health");
+    expect((await apiClient(first.app, { ip }).get(COUNTED)).status).toBe(200);
+    expect((await apiClient(second.app, { ip }).get(COUNTED)).status).toBe(200);
+    expect((await apiClient(first.app, { ip }).get(COUNTED)).status).toBe(200);
+    const refused = await apiClient(second.app, { ip }).get(COUNTED);
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe("RATE_LIMITED");
-    expect((await apiClient(first.app, { ip: freshAddress() }).get("/api/health")).status).toBe(200);
+    expect((await apiClient(first.app, { ip: freshAddress() }).get(COUNTED)).status).toBe(200);
   });
 });
 
@@ -90,8 +112,11 @@ describe("the general API rate limit while Redis is unreachable", () => {
 
   it("lets requests through and says so in the log, instead of failing them", async () => {
     const client = apiClient(ctx.app, { ip: "198.51.100.44" });
-    for (let n = 1; n <= 4; n++) expect((await client.get("/api/health")).status).toBe(200);
-    expect(lines.some((line) => String(line.msg).startsWith("Redis is unreachable"))).toBe(true);
+    for (let n = 1; n <= 4; n++) expect((await client.get(COUNTED)).status).toBe(200);
+    // The client reports the refused connection as it happens, not in step with the requests.
+    await vi.waitFor(() =>
+      expect(lines.some((line) => String(line.msg).startsWith("Redis is unreachable"))).toBe(true),
+    );
   });
 });
 
