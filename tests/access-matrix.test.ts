@@ -1313,6 +1313,52 @@ const tenantMatrix: Record<string, TenantRow> = {
       },
     },
   },
+  "GET /api/due-date-rules": noTenantData(
+    "the statutory rules Tendwell ships: the same for every firm, no firm's data",
+    {
+      "answers every firm alike": async (world, route) => {
+        const forB = await send(world.bSuperAdmin, route, {});
+        const forA = await send(world.as.user, route, {});
+        expect(forB.status).toBe(200);
+        expect(forB.text).toBe(forA.text);
+      },
+    },
+  ),
+  "GET /api/due-date-rules/:id/dates": noTenantData(
+    "a rule's dates for a period, worked out from the rule alone: the same for every firm, no firm's data",
+    {
+      "answers every firm alike": async (world, route) => {
+        const path = "/api/due-date-rules/us-1040/dates?periodEnd=2027-12-31";
+        const forB = await send(world.bSuperAdmin, route, { path });
+        const forA = await send(world.as.user, route, { path });
+        expect(forB.status).toBe(200);
+        expect(forB.text).toBe(forA.text);
+      },
+    },
+  ),
+  "GET /api/holiday-calendars": noTenantData(
+    "the holiday calendars Tendwell ships: the same for every firm, no firm's data",
+    {
+      "answers every firm alike": async (world, route) => {
+        const forB = await send(world.bSuperAdmin, route, {});
+        const forA = await send(world.as.user, route, {});
+        expect(forB.status).toBe(200);
+        expect(forB.text).toBe(forA.text);
+      },
+    },
+  ),
+  "GET /api/holiday-calendars/:id/days": noTenantData(
+    "a calendar's holidays in a year: the same for every firm, no firm's data",
+    {
+      "answers every firm alike": async (world, route) => {
+        const path = "/api/holiday-calendars/us-irs/days?year=2027";
+        const forB = await send(world.bSuperAdmin, route, { path });
+        const forA = await send(world.as.user, route, { path });
+        expect(forB.status).toBe(200);
+        expect(forB.text).toBe(forA.text);
+      },
+    },
+  ),
   "GET /api/dashboard": noTenantData("answers counts, not rows; they must be the caller's firm's counts", {
     "counts firm B's clients and tasks, none of firm A's": async (world, route) => {
       const response = await send(world.bSuperAdmin, route, {});
@@ -2043,6 +2089,20 @@ const roleMatrix: Record<string, RoleRow> = {
       const key = templateLibrary.find((template) => !taken.has(template.key))?.key;
       return { path: `/api/template-library/${key}/add` };
     },
+  },
+  "GET /api/due-date-rules": { access: "signedIn", allowed: signedIn, ok: 200, request: () => ({}) },
+  "GET /api/due-date-rules/:id/dates": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 200,
+    request: () => ({ path: "/api/due-date-rules/us-1040/dates?periodEnd=2027-12-31" }),
+  },
+  "GET /api/holiday-calendars": { access: "signedIn", allowed: signedIn, ok: 200, request: () => ({}) },
+  "GET /api/holiday-calendars/:id/days": {
+    access: "signedIn",
+    allowed: signedIn,
+    ok: 200,
+    request: () => ({ path: "/api/holiday-calendars/us-irs/days?year=2027" }),
   },
   "GET /api/dashboard": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
   // S-ROLE-15..16: everyone sees client reports (a user on assigned clients) and user reports (a user on themself).

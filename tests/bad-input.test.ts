@@ -2807,6 +2807,156 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     );
   });
 
+  it("GET /api/due-date-rules/:id/dates and /api/holiday-calendars/:id/days with bad ids, dates, states and years", async () => {
+    // Without NUL and lone surrogates, which the app refuses before any schema (with messages of their own).
+    const tidy = (value: string) => value.replace(/[\ud800-\udfff]/g, "x").replaceAll("\u0000", "x");
+    const clean = (value: string) => encodeURIComponent(tidy(value));
+    const pad = (value: number, length: number) => String(value).padStart(length, "0");
+    /** The day `offset` days from 31 December 2027, as YYYY-MM-DD. */
+    const dayFrom2027End = (offset: number) => new Date(Date.UTC(2027, 11, 31 + offset)).toISOString().slice(0, 10);
+    /** The number of days in a month, counted by hand (a leap year is every 4th, not every 100th, every 400th). */
+    const daysIn = (year: number, month: number) =>
+      month === 2
+        ? (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+          ? 29
+          : 28
+        : [4, 6, 9, 11].includes(month)
+          ? 30
+          : 31;
+    // Written out by hand, not read from the calendar: the 50 states and the District of Columbia.
+    const usStates = new Set(
+      (
+        "AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND " +
+        "OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY"
+      ).split(" "),
+    );
+    const dateMessage = "periodEnd must be a date written YYYY-MM-DD";
+    const stateMessage = "state must be a US state's two-letter code, such as MA";
+    const yearMessage = "year must be a year such as 2027";
+    type QueryCase = { what: string; url: string; refusal?: Refusal };
+    const dates = (query: string, refusal?: Refusal, rule = "us-1040"): QueryCase => ({
+      what: `GET /api/due-date-rules/${preview(rule)}/dates?${preview(query)}`,
+      url: `/api/due-date-rules/${rule}/dates?${query}`,
+      ...(refusal ? { refusal } : {}),
+    });
+    const days = (query: string, refusal?: Refusal, calendar = "us-irs"): QueryCase => ({
+      what: `GET /api/holiday-calendars/${preview(calendar)}/days?${preview(query)}`,
+      url: `/api/holiday-calendars/${calendar}/days?${query}`,
+      ...(refusal ? { refusal } : {}),
+    });
+    const knownKeys = ["periodEnd", "periodStart", "state", "year"];
+    const unknownQueryKey = fc
+      .stringMatching(/^[a-z_]{1,12}$/)
+      .filter((key) => !knownKeys.includes(key) && !(key in Object.prototype) && key !== "__proto__");
+    const badCase: fc.Arbitrary<QueryCase> = fc.oneof(
+      // Ids no rule or calendar has (any 4xx: too long for the schema, or not found).
+      badPathId.map((id) => dates("periodEnd=2027-12-31", undefined, id)),
+      badPathId.map((id) => days("year=2027", undefined, id)),
+      // periodEnd not written YYYY-MM-DD, or left out, or given twice.
+      fc
+        .string({ maxLength: 20 })
+        .filter((text) => !/^\d{4}-\d{2}-\d{2}$/.test(tidy(text)))
+        .map((text) => dates(`periodEnd=${clean(text)}`, validationFailed(["periodEnd"], dateMessage))),
+      fc.constant(dates("", validationFailed(["periodEnd"], "periodEnd is required: a date written YYYY-MM-DD"))),
+      fc.constant(
+        dates("state=MA", validationFailed(["periodEnd"], "periodEnd is required: a date written YYYY-MM-DD")),
+      ),
+      fc.constant(dates("periodEnd=2027-12-31&periodEnd=2026-12-31", validationFailed(["periodEnd"], dateMessage))),
+      // Written YYYY-MM-DD but no day of the calendar: month 00 or 13-99, day 00 or past the month's end.
+      fc
+        .tuple(fc.integer({ min: 2000, max: 2097 }), fc.oneof(fc.constant(0), fc.integer({ min: 13, max: 99 })))
+        .map(([year, month]) =>
+          dates(`periodEnd=${year}-${pad(month, 2)}-15`, validationFailed(["periodEnd"], dateMessage)),
+        ),
+      fc
+        .tuple(fc.integer({ min: 2000, max: 2097 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 99 }))
+        .filter(([year, month, day]) => day === 0 || day > daysIn(year, month))
+        .map(([year, month, day]) =>
+          dates(`periodEnd=${year}-${pad(month, 2)}-${pad(day, 2)}`, validationFailed(["periodEnd"], dateMessage)),
+        ),
+      // A real day that ends no month: us-1040's tax year ends on a month's last day.
+      fc
+        .tuple(fc.integer({ min: 2000, max: 2097 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 30 }))
+        .filter(([year, month, day]) => day < daysIn(year, month))
+        .map(([year, month, day]) =>
+          dates(
+            `periodEnd=${year}-${pad(month, 2)}-${pad(day, 2)}`,
+            validationFailed(["periodEnd"], "periodEnd must be the last day of a month"),
+          ),
+        ),
+      // A month's last day outside the years the calendars cover for a deadline.
+      fc
+        .tuple(
+          fc.oneof(fc.integer({ min: 1000, max: 1999 }), fc.integer({ min: 2098, max: 9999 })),
+          fc.integer({ min: 1, max: 12 }),
+        )
+        .map(([year, month]) =>
+          dates(
+            `periodEnd=${year}-${pad(month, 2)}-${daysIn(year, month)}`,
+            validationFailed(["periodEnd"], "periodEnd must be in the years 2000 to 2097"),
+          ),
+        ),
+      // A start after the end, or more than 12 months before it.
+      fc
+        .oneof(fc.integer({ min: 1, max: 20_000 }), fc.integer({ min: -9_000, max: -365 }))
+        .map((offset) =>
+          dates(
+            `periodEnd=2027-12-31&periodStart=${dayFrom2027End(offset)}`,
+            validationFailed(
+              ["periodStart"],
+              "periodStart must fall within the 12 months that end on periodEnd (1 Jan 2027 to 31 Dec 2027)",
+            ),
+          ),
+        ),
+      // A state that is not two letters, two letters that name no state, or any state on a UK rule.
+      fc
+        .string({ maxLength: 12 })
+        .filter((text) => !/^[A-Za-z]{2}$/.test(tidy(text)))
+        .map((text) => dates(`periodEnd=2027-12-31&state=${clean(text)}`, validationFailed(["state"], stateMessage))),
+      fc
+        .stringMatching(/^[A-Za-z]{2}$/)
+        .filter((code) => !usStates.has(code.toUpperCase()))
+        .map((code) => dates(`periodEnd=2027-12-31&state=${code}`, validationFailed(["state"], stateMessage))),
+      fc
+        .tuple(
+          fc.constantFrom(...usStates),
+          fc.constantFrom("uk-ch-accounts", "uk-ct-payment", "uk-ct600", "uk-vat-quarter"),
+        )
+        .map(([state, rule]) =>
+          dates(
+            `periodEnd=2027-12-31&state=${state.toLowerCase()}`,
+            validationFailed(["state"], `state applies to US rules only; ${rule} is a UK rule`),
+            rule,
+          ),
+        ),
+      // Keys neither route knows.
+      unknownQueryKey.map((key) =>
+        dates(`periodEnd=2027-12-31&${key}=1`, validationFailed([], `Unrecognized key: "${key}"`)),
+      ),
+      unknownQueryKey.map((key) => days(`year=2027&${key}=1`, validationFailed([], `Unrecognized key: "${key}"`))),
+      // A year not written as four digits, left out, or outside the years the calendars cover.
+      fc
+        .string({ maxLength: 8 })
+        .filter((text) => !/^\d{4}$/.test(tidy(text)))
+        .map((text) => days(`year=${clean(text)}`, validationFailed(["year"], yearMessage))),
+      fc
+        .constantFrom("27", "02027", "2027.0", "+2027", "-2027", "2e3")
+        .map((year) => days(`year=${clean(year)}`, validationFailed(["year"], yearMessage))),
+      fc.constant(days("", validationFailed(["year"], "year is required, such as 2027"))),
+      fc
+        .oneof(fc.integer({ min: 0, max: 1999 }), fc.integer({ min: 2100, max: 9999 }))
+        .map((year) => days(`year=${pad(year, 4)}`, validationFailed(["year"], "year must be from 2000 to 2099"))),
+    );
+    await unchangedAcross(() =>
+      fc.assert(
+        fc.asyncProperty(badCase, async (bad) => {
+          await refusedWithoutWrites(bad.what, () => send("GET", bad.url, { signedIn: true }), [], bad.refusal);
+        }),
+        { numRuns: RUNS * 4 },
+      ),
+    );
+  });
+
   it("the client, contact, task and template routes with bad ids", async () => {
     const routes: { method: "GET" | "PUT" | "PATCH" | "DELETE" | "POST"; url: (id: string) => string; json?: Json }[] =
       [

@@ -15,6 +15,7 @@ import { clientImportRoutes } from "./features/client-import/client-import.route
 import { clientsRoutes } from "./features/clients/clients.routes";
 import { contactsRoutes } from "./features/contacts/contacts.routes";
 import { dashboardRoutes } from "./features/dashboard/dashboard.routes";
+import { dueDatesRoutes } from "./features/due-dates/due-dates.routes";
 import { firmRoutes } from "./features/firm/firm.routes";
 import { mailOutboxRoutes } from "./features/mail-outbox/mail-outbox.routes";
 import { mfaRoutes } from "./features/mfa/mfa.routes";
@@ -158,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   tasksRoutes(app);
   templatesRoutes(app);
   dashboardRoutes(app);
+  dueDatesRoutes(app);
   reportsRoutes(app);
   firmRoutes(app);
   auditRoutes(app);

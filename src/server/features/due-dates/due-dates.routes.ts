@@ -1,0 +1,116 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import {
+  dueDateQuerySchema,
+  dueDateRuleSchema,
+  dueDatesSchema,
+  holidayCalendarSchema,
+  holidaySchema,
+  holidayYearQuerySchema,
+} from "../../../shared/due-dates";
+import { AppError, fieldError } from "../../platform/errors";
+import type { ZodTypeProvider } from "../../platform/http";
+import { DueDateInputError, dueDatesFor } from "./due-date-engine";
+import { dueDateRule, dueDateRules } from "./due-date-rules";
+import { allHolidayCalendars, holidayCalendar, holidaysIn } from "./holiday-calendars";
+
+/*
+ * The statutory due-date rules and holiday calendars (decision 0053), read-only and the same for
+ * every firm: the screens use them, and a firm checks a rule's answer for a period here.
+ */
+const idParams = z.strictObject({ id: z.string().max(100) });
+
+export function dueDatesRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    "/api/due-date-rules",
+    {
+      config: { access: "signedIn" },
+      schema: {
+        summary: "The statutory deadlines Tendwell knows, each with its jurisdiction and citation",
+        response: { 200: z.array(dueDateRuleSchema) },
+      },
+    },
+    async () =>
+      dueDateRules.map((rule) => ({
+        id: rule.id,
+        name: rule.name,
+        jurisdiction: rule.jurisdiction,
+        citation: rule.versions[0]?.citation ?? "",
+      })),
+  );
+
+  api.get(
+    "/api/due-date-rules/:id/dates",
+    {
+      config: { access: "signedIn" },
+      schema: {
+        summary:
+          "A rule's dates for one period: the statutory date, the due date (moved past weekends and holidays " +
+          "where the rule moves), the extended due date, the date a payment must clear by, and why, step by step",
+        params: idParams,
+        querystring: dueDateQuerySchema,
+        response: { 200: dueDatesSchema },
+      },
+    },
+    async (request) => {
+      const rule = dueDateRule(request.params.id);
+      if (!rule) throw new AppError("NOT_FOUND", "Due date rule not found");
+      try {
+        const dates = dueDatesFor(rule, request.query);
+        return {
+          statutoryDate: dates.statutoryDate.toString(),
+          dueDate: dates.dueDate.toString(),
+          extendedDueDate: dates.extendedDueDate?.toString() ?? null,
+          clearByDate: dates.clearByDate?.toString() ?? null,
+          explanation: dates.explanation,
+        };
+      } catch (error) {
+        if (error instanceof DueDateInputError) throw fieldError(error.field, error.message);
+        throw error;
+      }
+    },
+  );
+
+  api.get(
+    "/api/holiday-calendars",
+    {
+      config: { access: "signedIn" },
+      schema: {
+        summary: "The holiday calendars deadlines move on, with their versions and sources",
+        response: { 200: z.array(holidayCalendarSchema) },
+      },
+    },
+    async () =>
+      allHolidayCalendars().map(({ id, name, version, source, firstYear, lastYear }) => ({
+        id,
+        name,
+        version,
+        source,
+        firstYear,
+        lastYear,
+      })),
+  );
+
+  api.get(
+    "/api/holiday-calendars/:id/days",
+    {
+      config: { access: "signedIn" },
+      schema: {
+        summary: "A calendar's holidays in one year, in date order, as held (observed and substitute days included)",
+        params: idParams,
+        querystring: holidayYearQuerySchema,
+        response: { 200: z.array(holidaySchema) },
+      },
+    },
+    async (request) => {
+      const calendar = holidayCalendar(request.params.id);
+      if (!calendar) throw new AppError("NOT_FOUND", "Holiday calendar not found");
+      const { year } = request.query;
+      if (year < calendar.firstYear || year > calendar.lastYear)
+        throw fieldError("year", `year must be from ${calendar.firstYear} to ${calendar.lastYear}`);
+      return holidaysIn(calendar, year).map(({ date, name }) => ({ date: date.toString(), name }));
+    },
+  );
+}

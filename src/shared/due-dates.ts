@@ -1,0 +1,80 @@
+import { z } from "zod";
+import "./validation";
+
+/*
+ * Statutory due dates (decision 0053): the rules Tendwell knows, the dates a rule gives for one
+ * period with the reasons, and the holiday calendars dates move on. Dates are civil dates,
+ * YYYY-MM-DD, with no time and no time zone.
+ */
+
+const civilDate = (name: string) =>
+  z
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? `${name} is required: a date written YYYY-MM-DD`
+          : `${name} must be a date written YYYY-MM-DD`,
+    })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date written YYYY-MM-DD`);
+
+export const dueDateRuleSchema = z.object({
+  id: z.string().describe("us-1040, uk-ct-payment, ..."),
+  name: z.string(),
+  jurisdiction: z.enum(["US", "UK"]),
+  /** The law (and the authority's guidance) the rule's current version follows. */
+  citation: z.string(),
+});
+export type DueDateRuleSummary = z.infer<typeof dueDateRuleSchema>;
+
+export const dueDateQuerySchema = z.strictObject({
+  periodEnd: civilDate("periodEnd").describe("The last day of the period the deadline is for"),
+  periodStart: civilDate("periodStart")
+    .optional()
+    .describe("Its first day, for a short period; by default the whole period that ends on periodEnd"),
+  state: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, "state must be a US state's two-letter code, such as MA")
+    .optional()
+    .describe("For US rules: the filer's state, whose statewide holidays move a filing (not a payment)"),
+});
+export type DueDateQuery = z.infer<typeof dueDateQuerySchema>;
+
+export const dueDatesSchema = z.object({
+  /** The date the rule counts to, before any move. */
+  statutoryDate: z.string(),
+  /** The statutory date moved past weekends and holidays where the rule moves (US), or the same date. */
+  dueDate: z.string(),
+  /** With an extension filed: counted from the unshifted statutory date, then moved; null when the rule has none. */
+  extendedDueDate: z.string().nullable(),
+  /** For a payment that must clear: the last working day on or before the due date (UK); else null. */
+  clearByDate: z.string().nullable(),
+  /** Each step in a sentence: how the date is counted, each day passed over, the result. */
+  explanation: z.array(z.string()),
+});
+export type DueDatesAnswer = z.infer<typeof dueDatesSchema>;
+
+export const holidayCalendarSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Changes whenever a day is added, moved or removed. */
+  version: z.string(),
+  /** What makes these days holidays. */
+  source: z.string(),
+  firstYear: z.number().int(),
+  lastYear: z.number().int(),
+});
+export type HolidayCalendarSummary = z.infer<typeof holidayCalendarSchema>;
+
+export const holidayYearQuerySchema = z.strictObject({
+  year: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? "year is required, such as 2027" : "year must be a year such as 2027",
+    })
+    .regex(/^\d{4}$/, "year must be a year such as 2027")
+    .transform(Number)
+    .describe("The year whose holidays to list"),
+});
+
+export const holidaySchema = z.object({ date: z.string(), name: z.string() });
+export type HolidayAnswer = z.infer<typeof holidaySchema>;
