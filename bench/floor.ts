@@ -228,6 +228,10 @@ const routes: Record<string, Route> = {
     });
     return {
       ...clientSummary(row, counts),
+      fiscalYearEnd: row.fiscal_year_end,
+      entityType: row.entity_type,
+      jurisdiction: row.jurisdiction,
+      state: row.state,
       version: row.version,
       contacts: contacts.rows.map((contact) => ({
         id: contact.id,
@@ -339,6 +343,7 @@ const routes: Record<string, Route> = {
       createdBy: template.created_by,
       createdAt: template.created_at.toISOString(),
       libraryKey: template.library_key,
+      dueDateRule: template.due_date_rule,
       version: template.version,
     }));
   },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { usStateCodes } from "./due-dates";
 import { roles } from "./roles";
 import { taskSchema } from "./tasks";
 import { versionSchema } from "./versions";
@@ -34,6 +35,77 @@ const optionalEmail = z
   .nullish()
   .transform(emptyAsNull);
 
+// -------------------------------------------------------------------------------------------
+// What statutory due dates need to know of a client (decision 0053): when its tax year ends, what
+// kind of filer it is, whose law it files under and, in the US, its state.
+
+export const entityTypes = [
+  "individual",
+  "sole_proprietor",
+  "partnership",
+  "s_corporation",
+  "c_corporation",
+  "limited_company",
+  "trust_or_estate",
+  "nonprofit",
+  "other",
+] as const;
+export type EntityType = (typeof entityTypes)[number];
+
+export const entityTypeLabels: Record<EntityType, string> = {
+  individual: "Individual",
+  sole_proprietor: "Sole proprietor or sole trader",
+  partnership: "Partnership",
+  s_corporation: "S corporation",
+  c_corporation: "C corporation",
+  limited_company: "Limited company",
+  trust_or_estate: "Trust or estate",
+  nonprofit: "Nonprofit",
+  other: "Other",
+};
+
+export const taxJurisdictions = ["US", "UK"] as const;
+export type TaxJurisdiction = (typeof taxJurisdictions)[number];
+export const taxJurisdictionLabels: Record<TaxJurisdiction, string> = { US: "United States", UK: "United Kingdom" };
+
+const daysInMonth = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** "12-31": a month and day as MM-DD (29 February stands for February's last day). */
+export function isMonthDay(value: string): boolean {
+  const match = /^(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const month = Number(match[1]);
+  const day = Number(match[2]);
+  return month >= 1 && month <= 12 && day >= 1 && day <= (daysInMonth[month - 1] ?? 0);
+}
+
+const fiscalYearEndMessage = "Fiscal year end must be a month and day written MM-DD, such as 12-31";
+const stateMessage = "State must be a US state's two-letter code, such as MA";
+
+/** The tax fields, each optional; "" and null clear one. A state belongs to a US client only (checked with the rest). */
+const taxFields = {
+  fiscalYearEnd: z
+    .string({ error: fiscalYearEndMessage })
+    .trim()
+    .refine((value) => value === "" || isMonthDay(value), fiscalYearEndMessage)
+    .nullable()
+    .transform(emptyAsNull)
+    .optional(),
+  entityType: z.enum(entityTypes, { error: `Entity type must be one of ${entityTypes.join(", ")}` }).nullish(),
+  jurisdiction: z.enum(taxJurisdictions, { error: "Jurisdiction must be US or UK" }).nullish(),
+  state: z
+    .string({ error: stateMessage })
+    .trim()
+    .transform((value) => value.toUpperCase())
+    .refine((value) => value === "" || usStateCodes.includes(value), stateMessage)
+    .nullable()
+    .transform(emptyAsNull)
+    .optional(),
+};
+
+/** The message when a state comes without the United States as the jurisdiction. */
+export const stateOutsideUsMessage = "A state applies to clients in the United States only";
+
 const clientFields = {
   name: z
     .string({ error: "Company name is required" })
@@ -64,16 +136,19 @@ const nothingToChange = (value: object) => Object.values(value).some((field) => 
  * POST /api/clients: S-CNEW-17's fields, plus what the New Client dialog creates with it in one
  * transaction: an optional primary contact and the templates to start tasks from.
  */
-export const createClientSchema = z.strictObject({
-  ...clientFields,
-  status: clientFields.status.default("active"),
-  primaryContact: z.strictObject(contactFields).optional(),
-  templateIds: z
-    .array(z.uuid("templateIds must be template ids"))
-    .max(100, "At most 100 templates at once")
-    .refine((ids) => new Set(ids).size === ids.length, "A template is listed twice")
-    .default([]),
-});
+export const createClientSchema = z
+  .strictObject({
+    ...clientFields,
+    ...taxFields,
+    status: clientFields.status.default("active"),
+    primaryContact: z.strictObject(contactFields).optional(),
+    templateIds: z
+      .array(z.uuid("templateIds must be template ids"))
+      .max(100, "At most 100 templates at once")
+      .refine((ids) => new Set(ids).size === ids.length, "A template is listed twice")
+      .default([]),
+  })
+  .refine((input) => !input.state || input.jurisdiction === "US", { message: stateOutsideUsMessage, path: ["state"] });
 export type CreateClientInput = z.infer<typeof createClientSchema>;
 
 export const updateClientSchema = z
@@ -84,6 +159,7 @@ export const updateClientSchema = z
     phone: clientFields.phone,
     email: clientFields.email,
     status: clientFields.status.optional(),
+    ...taxFields,
   })
   .refine(nothingToChange, "Nothing to change");
 export type UpdateClientInput = z.input<typeof updateClientSchema>;
@@ -196,6 +272,12 @@ export type ClientNameMatch = z.infer<typeof clientNameMatchSchema>;
 
 /** GET /api/clients/{id}: the client with its contacts, its tasks and the users assigned to it. */
 export const clientDetailSchema = clientSummarySchema.extend({
+  /** As MM-DD ("12-31"); null when not known. */
+  fiscalYearEnd: z.string().nullable(),
+  entityType: z.enum(entityTypes).nullable(),
+  jurisdiction: z.enum(taxJurisdictions).nullable(),
+  /** A US client's state; null otherwise. */
+  state: z.string().nullable(),
   /** The client's own fields' version, also its ETag (src/shared/versions.ts). */
   version: versionSchema,
   contacts: z.array(contactSchema),

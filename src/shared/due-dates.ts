@@ -7,6 +7,14 @@ import "./validation";
  * YYYY-MM-DD, with no time and no time zone.
  */
 
+/** The 50 states and the District of Columbia, by their postal codes. */
+export const usStateCodes = [
+  ..."AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND".split(
+    " ",
+  ),
+  ..."OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY".split(" "),
+];
+
 const civilDate = (name: string) =>
   z
     .string({

@@ -32,6 +32,17 @@ const templateFields = {
   priority: z.enum(taskPriorities).default("medium"),
   frequency: frequencyInput,
   isRecurring: z.boolean({ error: "isRecurring must be true or false" }).optional(),
+  /**
+   * The statutory due-date rule its tasks fall due by (GET /api/due-date-rules), or null for none;
+   * left out, a change keeps the one the template has.
+   */
+  dueDateRule: z
+    .string({ error: "dueDateRule must be a rule's id, such as us-1040" })
+    .trim()
+    .max(100, "dueDateRule must be a rule's id, such as us-1040")
+    .nullable()
+    .transform((value) => value || null)
+    .optional(),
   /** A client may send it; the session decides (S-ROLE-20), so it is accepted and ignored. */
   createdBy: z.unknown().optional(),
 };
@@ -65,6 +76,8 @@ export const templateSchema = z.object({
   createdAt: z.iso.datetime(),
   /** The library template it was added from, if any. */
   libraryKey: z.string().nullable(),
+  /** The statutory due-date rule its tasks fall due by, or null. */
+  dueDateRule: z.string().nullable(),
   version: versionSchema,
 });
 export type Template = z.infer<typeof templateSchema>;

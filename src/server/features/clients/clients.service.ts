@@ -6,6 +6,7 @@ import {
   type CreateClientInput,
   clientHealth,
   type ListClientsQuery,
+  stateOutsideUsMessage,
   type UpdateClientInput,
 } from "../../../shared/clients";
 import { isUuidText } from "../../../shared/validation";
@@ -24,7 +25,7 @@ import {
   users,
 } from "../../platform/db/schema";
 import { containsPattern } from "../../platform/db/search";
-import { AppError } from "../../platform/errors";
+import { AppError, fieldError } from "../../platform/errors";
 import { unacceptableInput } from "../../platform/http";
 import { decodeCursor, keysetPage } from "../../platform/keyset";
 import { assertVersion, type IfMatch } from "../../platform/preconditions";
@@ -46,6 +47,7 @@ type ClientRow = Pick<
   typeof clients.$inferSelect,
   "id" | "name" | "industry" | "address" | "phone" | "email" | "status" | "createdAt" | "archivedAt"
 >;
+type TaxRow = Pick<typeof clients.$inferSelect, "fiscalYearEnd" | "entityType" | "jurisdiction" | "state">;
 
 /** Where a page of clients is read from: the table, or (for a search) the firm's view of it. */
 type ClientSource = typeof clients | typeof firmClients;
@@ -62,6 +64,13 @@ const columnsOf = (c: ClientSource) => ({
   archivedAt: c.archivedAt,
 });
 const clientColumns = columnsOf(clients);
+/** What due dates need of a client (decision 0053): its detail carries them, the lists do not. */
+const taxColumns = {
+  fiscalYearEnd: clients.fiscalYearEnd,
+  entityType: clients.entityType,
+  jurisdiction: clients.jurisdiction,
+  state: clients.state,
+};
 
 /** The prepared reads' scope: `$userId` is null or the client is assigned to that user. */
 const visibleTo = visibleClient(clients.firmId, clients.id, sql.placeholder("userId"));
@@ -154,7 +163,7 @@ const taskCountsOfClients = preparedSql<{ client_id: string; total: number; comp
 
 const clientById = preparedStatement("client_by_id", (db) =>
   db
-    .select({ ...clientColumns, version: clients.version })
+    .select({ ...clientColumns, ...taxColumns, version: clients.version })
     .from(clients)
     .where(and(eq(clients.firmId, sql.placeholder("firmId")), eq(clients.id, sql.placeholder("clientId")), visibleTo)),
 );
@@ -300,6 +309,10 @@ export async function getClient(options: {
   for (const task of clientTasks) counts[task.status] += 1;
   return {
     ...toSummary(row, counts),
+    fiscalYearEnd: row.fiscalYearEnd,
+    entityType: row.entityType,
+    jurisdiction: row.jurisdiction,
+    state: row.state,
     version: row.version,
     contacts: contactRows.map((contact) => ({
       id: contact.id,
@@ -344,6 +357,10 @@ export async function createClient(options: {
         phone: input.phone,
         email: input.email,
         status: input.status,
+        fiscalYearEnd: input.fiscalYearEnd ?? null,
+        entityType: input.entityType ?? null,
+        jurisdiction: input.jurisdiction ?? null,
+        state: input.state ?? null,
       })
       .returning({ id: clients.id });
     if (!client) throw new Error("client insert returned nothing");
@@ -409,6 +426,10 @@ export async function updateClient(options: {
     assertVersion(before.version, options.ifMatch, "client");
     const changes = changedFields(before, input);
     if (Object.keys(changes).length === 0) return;
+    // A state belongs to a US client: judged on the client as the change would leave it.
+    const state = changes.state === undefined ? before.state : changes.state;
+    const jurisdiction = changes.jurisdiction === undefined ? before.jurisdiction : changes.jurisdiction;
+    if (state && jurisdiction !== "US") throw fieldError("state", stateOutsideUsMessage);
     await tx
       .update(clients)
       .set({ ...changes, updatedAt: new Date() })
@@ -510,9 +531,9 @@ async function findClientForChange(
   tx: DbExecutor,
   firmId: string,
   clientId: string,
-): Promise<ClientRow & { version: number }> {
+): Promise<ClientRow & TaxRow & { version: number }> {
   const [client] = await tx
-    .select({ ...clientColumns, version: clients.version })
+    .select({ ...clientColumns, ...taxColumns, version: clients.version })
     .from(clients)
     .where(and(eq(clients.firmId, firmId), eq(clients.id, clientId)));
   if (!client) throw new AppError("NOT_FOUND", "Client not found");
@@ -572,8 +593,19 @@ function toSummary(row: ClientRow, counts = noTasks): ClientSummary {
 }
 
 function pickAudited(input: CreateClientInput) {
-  const { name, industry, address, phone, email, status } = input;
-  return { name, industry, address, phone, email, status };
+  const { name, industry, address, phone, email, status, fiscalYearEnd, entityType, jurisdiction, state } = input;
+  return {
+    name,
+    industry,
+    address,
+    phone,
+    email,
+    status,
+    fiscalYearEnd: fiscalYearEnd ?? null,
+    entityType: entityType ?? null,
+    jurisdiction: jurisdiction ?? null,
+    state: state ?? null,
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { usStateCodes } from "../../../shared/due-dates";
 import {
   addMonths,
   addMonthsKeepingMonthEnd,
@@ -13,7 +14,7 @@ import {
   weekdayName,
 } from "./civil-date";
 import type { DueCount, DueDateRule, PeriodEnd, RuleVersion } from "./due-date-rules";
-import { type HolidayCalendar, holidayCalendar, holidayOn, usStates } from "./holiday-calendars";
+import { type HolidayCalendar, holidayCalendar, holidayOn } from "./holiday-calendars";
 
 /*
  * Works out a rule's dates for one period (decision 0053): the statutory date the rule counts
@@ -185,7 +186,7 @@ function calendarOf(id: string): HolidayCalendar {
 export function dueDatesFor(rule: DueDateRule, input: DueDatesInput): DueDates {
   const period = periodOf(rule, input);
   const state = input.state?.toUpperCase();
-  if (state !== undefined && !usStates.includes(state))
+  if (state !== undefined && !usStateCodes.includes(state))
     throw new DueDateInputError("state", "state must be a US state's two-letter code, such as MA");
   if (state !== undefined && rule.jurisdiction !== "US")
     throw new DueDateInputError("state", `state applies to US rules only; ${rule.id} is a UK rule`);

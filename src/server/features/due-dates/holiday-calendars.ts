@@ -223,14 +223,6 @@ export function holidayCalendar(id: string): HolidayCalendar | undefined {
 
 export const allHolidayCalendars = (): HolidayCalendar[] => holidayCalendarIds.map((id) => calendars[id]);
 
-/** The states whose statewide holidays the US calendar knows; every other state has none in it. */
-export const usStates = [
-  ..."AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND".split(
-    " ",
-  ),
-  ..."OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY".split(" "),
-];
-
 /** The holidays of `year` as held (after observance and substitution), before one-offs and moves. */
 function heldInYear(holidays: RecurringHoliday[], year: number): Holiday[] {
   const applicable = holidays.filter(

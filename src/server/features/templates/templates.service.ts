@@ -11,12 +11,13 @@ import { changedFields } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
 import { recurringSchedules, tasks, taskTemplates } from "../../platform/db/schema";
-import { AppError } from "../../platform/errors";
+import { AppError, fieldError } from "../../platform/errors";
 import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import { assertRoomFor } from "../billing/plan-usage";
+import { dueDateRule } from "../due-dates/due-date-rules";
 
 /*
  * The firm's task templates, and the curated library they can be added from. A deleted template
@@ -36,6 +37,7 @@ const templateColumns = {
   createdBy: taskTemplates.createdBy,
   createdAt: taskTemplates.createdAt,
   libraryKey: taskTemplates.libraryKey,
+  dueDateRule: taskTemplates.dueDateRule,
   version: taskTemplates.version,
 };
 
@@ -90,7 +92,12 @@ export async function updateTemplate(options: {
       priority: input.priority,
       frequency: input.frequency,
       isRecurring: input.isRecurring,
+      dueDateRule: input.dueDateRule,
     });
+    checkDueDateRule(
+      changes.dueDateRule === undefined ? before.dueDateRule : changes.dueDateRule,
+      changes.frequency === undefined ? before.frequency : changes.frequency,
+    );
     if (Object.keys(changes).length === 0) return toTemplate(before);
     const [row] = await tx
       .update(taskTemplates)
@@ -191,6 +198,7 @@ async function insertTemplate(
   actor: Actor,
   values: CreateTemplateInput & { libraryKey: string | null },
 ): Promise<Template> {
+  checkDueDateRule(values.dueDateRule ?? null, values.frequency);
   const [row] = await tx
     .insert(taskTemplates)
     .values({
@@ -201,6 +209,7 @@ async function insertTemplate(
       frequency: values.frequency,
       isRecurring: values.isRecurring,
       libraryKey: values.libraryKey,
+      dueDateRule: values.dueDateRule ?? null,
       createdBy: actor.userId,
     })
     .returning();
@@ -229,7 +238,25 @@ const audited = (row: TemplateRow) => ({
   description: row.description,
   priority: row.priority,
   frequency: row.frequency,
+  dueDateRule: row.dueDateRule,
 });
+
+/** The frequency a rule's period needs: one task, and one date, per period. */
+const frequencyOfPeriod = { 12: "annually", 3: "quarterly", 1: "monthly" } as const;
+
+/** Refuses a rule Tendwell does not know, or one whose periods the template's frequency does not match. */
+function checkDueDateRule(ruleId: string | null, frequency: TemplateRow["frequency"]): void {
+  if (ruleId === null) return;
+  const rule = dueDateRule(ruleId);
+  if (!rule) throw fieldError("dueDateRule", `Unknown due date rule "${ruleId}": GET /api/due-date-rules lists them`);
+  const needed = frequencyOfPeriod[rule.period.months];
+  if (frequency !== needed) {
+    throw fieldError(
+      "dueDateRule",
+      `${rule.id} gives one date per ${rule.period.noun}: a template following it must recur ${needed}`,
+    );
+  }
+}
 
 function toTemplate(row: Pick<TemplateRow, keyof typeof templateColumns>): Template {
   return {
@@ -242,6 +269,7 @@ function toTemplate(row: Pick<TemplateRow, keyof typeof templateColumns>): Templ
     createdBy: row.createdBy,
     createdAt: row.createdAt.toISOString(),
     libraryKey: row.libraryKey,
+    dueDateRule: row.dueDateRule,
     version: row.version,
   };
 }

@@ -29,7 +29,7 @@ import {
   type ImportRowError,
   importStatuses,
 } from "../../../shared/client-import";
-import { clientStatuses } from "../../../shared/clients";
+import { clientStatuses, entityTypes, taxJurisdictions } from "../../../shared/clients";
 import { mailKinds, mailStatuses } from "../../../shared/mail-outbox";
 import { factorKinds, MFA_GRACE_DAYS, mfaPolicies } from "../../../shared/mfa";
 import { digestFrequencies } from "../../../shared/notifications";
@@ -325,17 +325,38 @@ const clientFields = {
   version: version(),
 };
 
-export const clients = pgTable("clients", clientFields, (t) => [
-  unique("clients_firm_id_id_key").on(t.firmId, t.id),
-  // The list's order and its keyset pages: name, then id.
-  index("clients_firm_id_name_idx").on(t.firmId, t.name, t.id),
-  // "Is this name taken" before a create (S-EDGE-04): an exact lookup ignoring case.
-  index("clients_firm_id_lower_name_idx").on(t.firmId, sql`lower(${t.name})`),
-  // The search (ILIKE '%…%' on name, industry and status) by trigrams: one index over the three
-  // fields, so a search is one index scan (decision 0040). Read through firm_clients only.
-  index("clients_search_idx").using("gin", sql`${clientSearchText(t)} gin_trgm_ops`),
-  check("clients_status_check", oneOf(t.status, clientStatuses)),
-]);
+export const clients = pgTable(
+  "clients",
+  {
+    ...clientFields,
+    // What statutory due dates need to know (decision 0053); not in firm_clients, which the list reads.
+    /** MM-DD, the last day of the client's tax year ("12-31"). */
+    fiscalYearEnd: text("fiscal_year_end"),
+    entityType: text("entity_type", { enum: entityTypes }),
+    jurisdiction: text("jurisdiction", { enum: taxJurisdictions }),
+    /** A US client's state, as its postal code. */
+    state: text("state"),
+  },
+  (t) => [
+    unique("clients_firm_id_id_key").on(t.firmId, t.id),
+    // The list's order and its keyset pages: name, then id.
+    index("clients_firm_id_name_idx").on(t.firmId, t.name, t.id),
+    // "Is this name taken" before a create (S-EDGE-04): an exact lookup ignoring case.
+    index("clients_firm_id_lower_name_idx").on(t.firmId, sql`lower(${t.name})`),
+    // The search (ILIKE '%…%' on name, industry and status) by trigrams: one index over the three
+    // fields, so a search is one index scan (decision 0040). Read through firm_clients only.
+    index("clients_search_idx").using("gin", sql`${clientSearchText(t)} gin_trgm_ops`),
+    check("clients_status_check", oneOf(t.status, clientStatuses)),
+    check(
+      "clients_fiscal_year_end_check",
+      sql`${t.fiscalYearEnd} is null or ${t.fiscalYearEnd} ~ '^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$'`,
+    ),
+    check("clients_entity_type_check", sql`${t.entityType} is null or ${oneOf(t.entityType, entityTypes)}`),
+    check("clients_jurisdiction_check", sql`${t.jurisdiction} is null or ${oneOf(t.jurisdiction, taxJurisdictions)}`),
+    // A state only for a US client, as two capital letters.
+    check("clients_state_check", sql`${t.state} is null or (${t.jurisdiction} = 'US' and ${t.state} ~ '^[A-Z]{2}$')`),
+  ],
+);
 
 export const contacts = pgTable(
   "contacts",
@@ -375,6 +396,8 @@ export const taskTemplates = pgTable(
     frequency: text("frequency", { enum: frequencies }),
     /** Key of the curated library template this was added from, if any. */
     libraryKey: text("library_key"),
+    /** The statutory due-date rule its tasks fall due by (decision 0053), such as us-1040; null: the period's end. */
+    dueDateRule: text("due_date_rule"),
     createdBy: uuid("created_by").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -394,6 +417,8 @@ export const taskTemplates = pgTable(
     check("task_templates_frequency_check", sql`${t.frequency} is null or ${oneOf(t.frequency, frequencies)}`),
     // A template is recurring exactly when it has a frequency (S-STATE-20).
     check("task_templates_recurring_check", sql`${t.isRecurring} = (${t.frequency} is not null)`),
+    // A rule gives one date per period, so only a recurring template carries one.
+    check("task_templates_due_date_rule_check", sql`${t.dueDateRule} is null or ${t.frequency} is not null`),
   ],
 );
 
