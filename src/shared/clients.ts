@@ -106,6 +106,10 @@ const taxFields = {
 /** The message when a state comes without the United States as the jurisdiction. */
 export const stateOutsideUsMessage = "A state applies to clients in the United States only";
 
+/** Whether a client's state (if any) goes with its jurisdiction: a state is for a US client only. */
+export const stateFitsJurisdiction = (client: { state?: string | null; jurisdiction?: string | null }) =>
+  !client.state || client.jurisdiction === "US";
+
 const clientFields = {
   name: z
     .string({ error: "Company name is required" })
@@ -148,7 +152,7 @@ export const createClientSchema = z
       .refine((ids) => new Set(ids).size === ids.length, "A template is listed twice")
       .default([]),
   })
-  .refine((input) => !input.state || input.jurisdiction === "US", { message: stateOutsideUsMessage, path: ["state"] });
+  .refine(stateFitsJurisdiction, { message: stateOutsideUsMessage, path: ["state"] });
 export type CreateClientInput = z.infer<typeof createClientSchema>;
 
 export const updateClientSchema = z

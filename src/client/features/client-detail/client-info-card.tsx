@@ -1,11 +1,12 @@
-import { Briefcase, Building2, CircleDot, type LucideIcon, Mail, MapPin, Phone } from "lucide-react";
+import { Briefcase, Building2, CircleDot, Landmark, type LucideIcon, Mail, MapPin, Phone } from "lucide-react";
 import type { ReactNode } from "react";
 import type { ClientDetail } from "../../../shared/clients";
 import { Badge } from "../../components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "../../components/ui/card";
 import { clientStateBadge, clientStatusBadge } from "./client-status";
+import { taxDetailLines } from "./tax-details";
 
-/** S-CDET-06: company name, industry, address, phone, email (and the status). */
+/** S-CDET-06: company name, industry, address, phone, email (and the status); S-DUE-16: the tax details. */
 export function ClientInfoCard({ client }: { client: ClientDetail }) {
   const state = clientStateBadge(client);
   return (
@@ -40,9 +41,28 @@ export function ClientInfoCard({ client }: { client: ClientDetail }) {
               )}
             </span>
           </Field>
+          <Field icon={Landmark} label="Tax details">
+            <TaxDetails client={client} />
+          </Field>
         </dl>
       </CardContent>
     </Card>
+  );
+}
+
+/** One line per detail that is set ("Fiscal year end: 30 June"), or one muted line when none is. */
+function TaxDetails({ client }: { client: ClientDetail }) {
+  const lines = taxDetailLines(client);
+  if (lines.length === 0) return <span className="text-muted-foreground">Not set</span>;
+  return (
+    <dl className="flex flex-col gap-0.5" data-testid="tax-details">
+      {lines.map((line) => (
+        <div key={line.label}>
+          <dt className="inline text-muted-foreground">{line.label}: </dt>
+          <dd className="inline">{line.value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 

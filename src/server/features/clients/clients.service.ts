@@ -6,6 +6,7 @@ import {
   type CreateClientInput,
   clientHealth,
   type ListClientsQuery,
+  stateFitsJurisdiction,
   stateOutsideUsMessage,
   type UpdateClientInput,
 } from "../../../shared/clients";
@@ -429,7 +430,7 @@ export async function updateClient(options: {
     // A state belongs to a US client: judged on the client as the change would leave it.
     const state = changes.state === undefined ? before.state : changes.state;
     const jurisdiction = changes.jurisdiction === undefined ? before.jurisdiction : changes.jurisdiction;
-    if (state && jurisdiction !== "US") throw fieldError("state", stateOutsideUsMessage);
+    if (!stateFitsJurisdiction({ state, jurisdiction })) throw fieldError("state", stateOutsideUsMessage);
     await tx
       .update(clients)
       .set({ ...changes, updatedAt: new Date() })
