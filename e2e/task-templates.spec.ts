@@ -235,6 +235,8 @@ test.describe("task templates", () => {
       priority: "high",
       frequency: "quarterly",
       isRecurring: true,
+      // None chosen under "Statutory due date" (S-DUE-18).
+      dueDateRule: null,
     });
     await expect(toast(page)).toHaveText(/Task template created successfully!/);
     await expect(dialog).toBeHidden();
@@ -295,6 +297,7 @@ test.describe("task templates", () => {
       priority: "medium",
       frequency: null,
       isRecurring: false,
+      dueDateRule: null,
     });
     await expect(toast(page)).toHaveText(/Task template updated successfully!/);
     await expect(card(page, template.name).getByTestId("template-kind")).toHaveText("One-time");

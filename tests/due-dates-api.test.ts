@@ -46,17 +46,24 @@ describe("statutory due dates through the API", () => {
     user = await signIn(ctx.app, firm.users.user);
   });
 
-  it("S-DUE-10 GET /api/due-date-rules lists every shipped rule with its jurisdiction and citation", async () => {
+  it("S-DUE-10 GET /api/due-date-rules lists every shipped rule with its jurisdiction, citation and frequency", async () => {
     const response = await user.get("/api/due-date-rules");
     expect(response.status).toBe(200);
     const rules = response.body as DueDateRuleSummary[];
     expect(rules.map((rule) => rule.id).sort()).toEqual([...shippedRules].sort());
     for (const rule of rules) {
-      expect(Object.keys(rule).sort(), rule.id).toEqual(["citation", "id", "jurisdiction", "name"]);
+      expect(Object.keys(rule).sort(), rule.id).toEqual(["citation", "frequency", "id", "jurisdiction", "name"]);
       expect(rule.name.trim(), rule.id).not.toBe("");
       expect(rule.citation.trim(), rule.id).not.toBe("");
       expect(rule.jurisdiction, rule.id).toBe(rule.id.startsWith("us-") ? "US" : "UK");
       expect(rule.id, rule.id).toMatch(/^(us|uk)-/);
+      // The template frequency the rule's periods need: quarters, months, else years.
+      const frequency = ["us-941", "uk-vat-quarter"].includes(rule.id)
+        ? "quarterly"
+        : rule.id === "uk-paye-monthly"
+          ? "monthly"
+          : "annually";
+      expect(rule.frequency, rule.id).toBe(frequency);
     }
   });
 

@@ -31,6 +31,7 @@ export const dueDateRuleSchema = z.object({
   jurisdiction: z.enum(["US", "UK"]),
   /** The law (and the authority's guidance) the rule's current version follows. */
   citation: z.string(),
+  frequency: z.enum(["annually", "quarterly", "monthly"]).describe("the template frequency the rule's periods need"),
 });
 export type DueDateRuleSummary = z.infer<typeof dueDateRuleSchema>;
 

@@ -5,6 +5,7 @@ import {
   useMutation,
   useQueryClient,
 } from "@tanstack/react-query";
+import type { DueDateRuleSummary } from "../../../shared/due-dates";
 import { sameName } from "../../../shared/names";
 import type { TaskListItem, TaskStatus } from "../../../shared/tasks";
 import type { CreateTemplateInput, LibraryTemplateEntry, Template } from "../../../shared/templates";
@@ -51,8 +52,16 @@ export function libraryQueryOptions() {
   return queryOptions<LibraryTemplateEntry[]>({ queryKey: libraryQueryKey });
 }
 
+/** The statutory due-date rules a recurring template may follow; the same for every firm and rarely changed. */
+export function dueDateRulesQueryOptions() {
+  return queryOptions<DueDateRuleSummary[]>({ queryKey: ["/api/due-date-rules"], staleTime: 60 * 60 * 1000 });
+}
+
 /** The body S-API-19..20 send for a template, create and edit alike. */
-export type TemplateBody = Pick<CreateTemplateInput, "name" | "description" | "priority" | "frequency" | "isRecurring">;
+export type TemplateBody = Pick<
+  CreateTemplateInput,
+  "name" | "description" | "priority" | "frequency" | "isRecurring" | "dueDateRule"
+>;
 
 /**
  * The firm's templates already named `name` (ignoring case and surrounding spaces), read afresh

@@ -1,8 +1,9 @@
-import { CalendarDays, Pencil, Repeat, Trash2 } from "lucide-react";
+import { CalendarClock, CalendarDays, Pencil, Repeat, Trash2 } from "lucide-react";
 import type { Template } from "../../../shared/templates";
 import { PriorityBadge } from "../../components/task-badges";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
+import { ruleLabel, useDueDateRules } from "./due-date-rule";
 import { everyText, templateDescriptionLimit, templateNameLimit, truncate } from "./format";
 
 /**
@@ -23,6 +24,8 @@ export function TemplateCard({
   onEdit?: () => void;
   onDelete?: () => void;
 }) {
+  const { data: rules } = useDueDateRules(template.dueDateRule !== null);
+  const rule = rules?.find((each) => each.id === template.dueDateRule);
   return (
     <article
       aria-label={template.name}
@@ -62,6 +65,16 @@ export function TemplateCard({
           <span className="flex items-center gap-1.5 font-medium text-foreground" data-testid="template-frequency">
             <Repeat className="size-3.5 text-primary" aria-hidden="true" />
             {everyText(template.frequency)}
+          </span>
+        )}
+        {template.dueDateRule && (
+          <span
+            className="flex items-center gap-1.5"
+            title={rule ? ruleLabel(rule) : undefined}
+            data-testid="template-due-date-rule"
+          >
+            <CalendarClock className="size-3.5" aria-hidden="true" />
+            Due by rule: {template.dueDateRule}
           </span>
         )}
       </div>

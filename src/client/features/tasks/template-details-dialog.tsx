@@ -4,9 +4,10 @@ import type { Template } from "../../../shared/templates";
 import { PriorityBadge } from "../../components/task-badges";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
 import { cn } from "../../lib/cn";
+import { ruleLabel, useDueDateRules } from "./due-date-rule";
 import { everyText } from "./format";
 
-/** The View dialog (S-TTPL-23..24): priority, recurring or one-time, created, description, frequency, usage note. */
+/** The View dialog (S-TTPL-23..24): priority, recurring or one-time, frequency, statutory due date when set (S-DUE-18), created, description, usage note. */
 export function TemplateDetailsDialog({
   template,
   formatDate,
@@ -16,6 +17,9 @@ export function TemplateDetailsDialog({
   formatDate: (iso: string | null) => string;
   onOpenChange: (open: boolean) => void;
 }) {
+  const ruleId = template?.dueDateRule ?? null;
+  const { data: rules } = useDueDateRules(ruleId !== null);
+  const rule = rules?.find((each) => each.id === ruleId);
   return (
     <Dialog open={template !== null} onOpenChange={onOpenChange}>
       <DialogContent className="sm:max-w-lg">
@@ -33,6 +37,11 @@ export function TemplateDetailsDialog({
               <Detail label="Frequency">
                 {template.frequency ? everyText(template.frequency) : "Does not repeat"}
               </Detail>
+              {ruleId !== null && (
+                <Detail label="Statutory due date">
+                  <span data-testid="template-due-date-rule">{rule ? `${ruleLabel(rule)} (${ruleId})` : ruleId}</span>
+                </Detail>
+              )}
               <Detail label="Created">{formatDate(template.createdAt)}</Detail>
               <Detail label="Description" className="sm:col-span-2">
                 <span className="whitespace-pre-line">{template.description}</span>

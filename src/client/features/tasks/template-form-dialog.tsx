@@ -22,7 +22,7 @@ import { Input } from "../../components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { Textarea } from "../../components/ui/textarea";
 import { toast } from "../../components/ui/toaster";
-import { errorMessage } from "../../lib/api";
+import { ApiError, errorMessage } from "../../lib/api";
 import {
   type TemplateBody,
   templatesQueryOptions,
@@ -30,6 +30,7 @@ import {
   useFindTemplatesNamed,
   useUpdateTemplate,
 } from "./api";
+import { DueDateRuleSelect, ruleFits, useDueDateRules } from "./due-date-rule";
 
 type TemplateFields = z.input<typeof createTemplateSchema>;
 type TemplateOutput = z.output<typeof createTemplateSchema>;
@@ -53,7 +54,14 @@ const bodyOf = (output: TemplateOutput): TemplateBody => ({
   priority: output.priority,
   frequency: output.frequency,
   isRecurring: output.isRecurring,
+  // Always sent, so None clears a rule the template had.
+  dueDateRule: output.frequency ? (output.dueDateRule ?? null) : null,
 });
+
+const isFrequency = (value: unknown): value is Frequency => frequencies.includes(value as Frequency);
+
+/** The fields a refusal may name, to show its message beside the field. */
+const fieldNames = new Set<string>(["name", "description", "priority", "frequency", "dueDateRule"]);
 
 /**
  * Create and edit share one form on the shared schema (S-VAL-16..19's messages before any request).
@@ -126,6 +134,7 @@ function TemplateForm({
     frequency: template?.frequency ?? oneTime,
     // Create leaves it unset: its frequency alone says whether the template recurs (S-STATE-20).
     isRecurring: mode === "edit" ? (template?.isRecurring ?? false) : undefined,
+    dueDateRule: template?.dueDateRule ?? null,
   });
   const form = useForm<TemplateFields, unknown, TemplateOutput>({
     resolver: zodResolver(mode === "create" ? createTemplateSchema : updateTemplateSchema),
@@ -144,6 +153,23 @@ function TemplateForm({
   });
   const duplicate = useDuplicateName({ form, field: "name", find: useFindTemplatesNamed() });
   const isRecurring = useWatch({ control: form.control, name: "isRecurring" });
+  const frequency = useWatch({ control: form.control, name: "frequency" });
+  // The frequency the template will recur at, as the form stands; null while it is one-time.
+  const recurringFrequency: Frequency | null =
+    mode === "create"
+      ? isFrequency(frequency)
+        ? frequency
+        : null
+      : isRecurring
+        ? isFrequency(frequency)
+          ? frequency
+          : defaultFrequency
+        : null;
+  const { data: rules } = useDueDateRules();
+  /** Clears the chosen rule when the template is to recur at a frequency it does not fit (or not at all). */
+  const keepRuleFitting = (next: Frequency | null) => {
+    if (!ruleFits(form.getValues("dueDateRule"), next, rules)) form.setValue("dueDateRule", null);
+  };
 
   // A template is saved whole (PUT), so If-Match is what keeps a colleague's edit from being lost.
   // A new one whose name the firm already has is asked about first (S-EDGE-04).
@@ -153,6 +179,14 @@ function TemplateForm({
       await onSave(bodyOf(output), { version: conflict.version, idempotencyKey });
     } catch (error) {
       if (conflict.caught(error)) return;
+      // A field the server refused (S-DUE-17: a rule the frequency does not fit) shows its message beside it.
+      const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
+      for (const issue of issues) {
+        const field = issue.path[0];
+        if (typeof field === "string" && fieldNames.has(field)) {
+          form.setError(field as keyof TemplateFields, { message: issue.message });
+        }
+      }
       toast.error(mode === "create" ? "Failed to create task template" : "Failed to update task template", {
         description: errorMessage(error, "Please try again."),
       });
@@ -162,7 +196,7 @@ function TemplateForm({
   return (
     <GuardedForm form={form} onValid={submit}>
       {(pending) => (
-        <fieldset disabled={pending} className="flex flex-col gap-4">
+        <fieldset disabled={pending} className="flex min-w-0 flex-col gap-4">
           <EditConflictNotice conflict={conflict} entity="template" />
           <FormField
             control={form.control}
@@ -230,7 +264,14 @@ function TemplateForm({
                 render={({ field }) => (
                   <FormItem>
                     <FormLabel>Frequency</FormLabel>
-                    <Select value={field.value ?? oneTime} onValueChange={field.onChange} disabled={pending}>
+                    <Select
+                      value={field.value ?? oneTime}
+                      onValueChange={(next) => {
+                        field.onChange(next);
+                        keepRuleFitting(isFrequency(next) ? next : null);
+                      }}
+                      disabled={pending}
+                    >
                       <FormControl>
                         <SelectTrigger>
                           <SelectValue />
@@ -267,6 +308,8 @@ function TemplateForm({
                           if (checked === true && (!frequency || frequency === oneTime)) {
                             form.setValue("frequency", defaultFrequency);
                           }
+                          const next = form.getValues("frequency");
+                          keepRuleFitting(checked === true && isFrequency(next) ? next : null);
                         }}
                         className="mt-0.5"
                       />
@@ -291,7 +334,10 @@ function TemplateForm({
                         value={
                           typeof field.value === "string" && field.value !== oneTime ? field.value : defaultFrequency
                         }
-                        onValueChange={field.onChange}
+                        onValueChange={(next) => {
+                          field.onChange(next);
+                          keepRuleFitting(isFrequency(next) ? next : null);
+                        }}
                         disabled={pending}
                       >
                         <FormControl>
@@ -313,6 +359,20 @@ function TemplateForm({
                 />
               )}
             </>
+          )}
+          {recurringFrequency && (
+            <FormField
+              control={form.control}
+              name="dueDateRule"
+              render={({ field }) => (
+                <DueDateRuleSelect
+                  frequency={recurringFrequency}
+                  value={field.value}
+                  onChange={field.onChange}
+                  disabled={pending}
+                />
+              )}
+            />
           )}
           <DialogFooter className="pt-2">
             <Button variant="outline" onClick={onCancel}>

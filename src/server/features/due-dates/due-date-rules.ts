@@ -321,6 +321,11 @@ export const dueDateRules: DueDateRule[] = [
   },
 ];
 
+/** The template frequency a rule's periods need: one task, and one date, per period. */
+export function templateFrequencyOf(rule: DueDateRule): "annually" | "quarterly" | "monthly" {
+  return ({ 12: "annually", 3: "quarterly", 1: "monthly" } as const)[rule.period.months];
+}
+
 export function dueDateRule(id: string): DueDateRule | undefined {
   return dueDateRules.find((rule) => rule.id === id);
 }

@@ -11,7 +11,7 @@ import {
 import { AppError, fieldError } from "../../platform/errors";
 import type { ZodTypeProvider } from "../../platform/http";
 import { DueDateInputError, dueDatesFor } from "./due-date-engine";
-import { dueDateRule, dueDateRules } from "./due-date-rules";
+import { dueDateRule, dueDateRules, templateFrequencyOf } from "./due-date-rules";
 import { allHolidayCalendars, holidayCalendar, holidaysIn } from "./holiday-calendars";
 
 /*
@@ -28,7 +28,8 @@ export function dueDatesRoutes(app: FastifyInstance) {
     {
       config: { access: "signedIn" },
       schema: {
-        summary: "The statutory deadlines Tendwell knows, each with its jurisdiction and citation",
+        summary:
+          "The statutory deadlines Tendwell knows, each with its jurisdiction, citation and the template frequency it needs",
         response: { 200: z.array(dueDateRuleSchema) },
       },
     },
@@ -38,6 +39,7 @@ export function dueDatesRoutes(app: FastifyInstance) {
         name: rule.name,
         jurisdiction: rule.jurisdiction,
         citation: rule.versions[0]?.citation ?? "",
+        frequency: templateFrequencyOf(rule),
       })),
   );
 

@@ -17,7 +17,7 @@ import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import { assertRoomFor } from "../billing/plan-usage";
-import { dueDateRule } from "../due-dates/due-date-rules";
+import { dueDateRule, templateFrequencyOf } from "../due-dates/due-date-rules";
 
 /*
  * The firm's task templates, and the curated library they can be added from. A deleted template
@@ -241,15 +241,12 @@ const audited = (row: TemplateRow) => ({
   dueDateRule: row.dueDateRule,
 });
 
-/** The frequency a rule's period needs: one task, and one date, per period. */
-const frequencyOfPeriod = { 12: "annually", 3: "quarterly", 1: "monthly" } as const;
-
 /** Refuses a rule Tendwell does not know, or one whose periods the template's frequency does not match. */
 function checkDueDateRule(ruleId: string | null, frequency: TemplateRow["frequency"]): void {
   if (ruleId === null) return;
   const rule = dueDateRule(ruleId);
   if (!rule) throw fieldError("dueDateRule", `Unknown due date rule "${ruleId}": GET /api/due-date-rules lists them`);
-  const needed = frequencyOfPeriod[rule.period.months];
+  const needed = templateFrequencyOf(rule);
   if (frequency !== needed) {
     throw fieldError(
       "dueDateRule",
