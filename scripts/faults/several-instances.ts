@@ -775,7 +775,7 @@ export async function severalInstances(options: SeveralInstancesOptions = {}): P
     const limited = makeClient(balancer, balancer);
     cleanups.push(() => limited.close());
     const limitAnswers = [];
-    for (let n = 0; n < limit + 4; n++) limitAnswers.push(tally(await limited.send("GET", "/api/health")));
+    for (let n = 0; n < limit + 4; n++) limitAnswers.push(tally(await limited.send("GET", "/api/billing/config")));
     const admitted = limitAnswers.filter((a) => a.status === 200);
     const refused = limitAnswers.filter((a) => a.status === 429);
     const admittedOn = new Set(admitted.map((a) => instanceName(a.upstream)));
