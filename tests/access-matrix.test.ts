@@ -31,6 +31,7 @@ import { hashToken, newToken } from "../src/server/platform/tokens";
 import {
   insertClient,
   insertContact,
+  insertRuleTask,
   insertTask,
   insertTaskTemplate,
   insertUser,
@@ -1550,6 +1551,18 @@ const tenantMatrix: Record<string, TenantRow> = {
       message: "Task not found",
     },
   }),
+  "GET /api/tasks/:id/due-dates": refusesForeignIds({
+    "another firm's task's due dates are answered 404, like a task that does not exist": {
+      request: async (world) => ({ path: `/api/tasks/${(await ruleTaskOf(world, "a")).id}/due-dates` }),
+      message: "Task not found",
+    },
+  }),
+  "POST /api/tasks/:id/extension": refusesForeignIds({
+    "no extension can be filed on another firm's task": {
+      request: async (world) => ({ path: `/api/tasks/${(await ruleTaskOf(world, "a")).id}/extension` }),
+      message: "Task not found",
+    },
+  }),
   "PATCH /api/tasks/:id/complete": refusesForeignIds({
     "another firm's task cannot be signed off": {
       request: async (world) => ({
@@ -1564,6 +1577,10 @@ const tenantMatrix: Record<string, TenantRow> = {
 /** A fresh pending task on the assigned client of the given firm. */
 const taskOf = (world: World, firm: "a" | "b") =>
   insertTask(world.db, { firmId: world[firm].firm.id, clientId: world[firm].assignedClient.id });
+
+/** A fresh pending task following us-1040 on the assigned client of the given firm. */
+const ruleTaskOf = (world: World, firm: "a" | "b") =>
+  insertRuleTask(world.db, { firmId: world[firm].firm.id, clientId: world[firm].assignedClient.id });
 
 /** A fresh signed-off task on the assigned client of the given firm. */
 const signedTaskOf = (world: World, firm: "a" | "b") =>
@@ -2206,6 +2223,18 @@ const roleMatrix: Record<string, RoleRow> = {
     ok: 204,
     request: async (world) => ({ path: `/api/tasks/${(await taskOf(world, "a")).id}` }),
   },
+  "GET /api/tasks/:id/due-dates": {
+    access: "clients.read",
+    allowed: signedIn,
+    ok: 200,
+    request: async (world) => ({ path: `/api/tasks/${(await ruleTaskOf(world, "a")).id}/due-dates` }),
+  },
+  "POST /api/tasks/:id/extension": {
+    access: "tasks.create",
+    allowed: signedIn,
+    ok: 200,
+    request: async (world) => ({ path: `/api/tasks/${(await ruleTaskOf(world, "a")).id}/extension` }),
+  },
   "PATCH /api/tasks/:id/complete": {
     access: "tasks.complete",
     allowed: signedIn,
@@ -2563,6 +2592,7 @@ const writeSafetyMatrix: Record<string, WriteSafety> = {
   "PATCH /api/users/:id": "If-Match",
   "PATCH /api/firm": "If-Match",
   "PATCH /api/tasks/:id/complete": "Idempotency-Key and If-Match",
+  "POST /api/tasks/:id/extension": "Idempotency-Key and If-Match",
   "DELETE /api/clients/:id": { neither: "archiving twice leaves it archived; a purge of a purged client is a 404" },
   "DELETE /api/contacts/:id": { neither: "a second delete is a 404 and removes nothing more" },
   "DELETE /api/tasks/:id": { neither: "a second delete is a 404 and removes nothing more" },

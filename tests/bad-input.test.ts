@@ -38,7 +38,13 @@ import {
   webauthnChallenges,
 } from "../src/server/platform/db/schema";
 import { ifMatchMessage } from "../src/server/platform/preconditions";
-import { insertContact, insertTask, insertTaskTemplate, insertUser } from "../src/server/seed/factories";
+import {
+  insertContact,
+  insertRuleTask,
+  insertTask,
+  insertTaskTemplate,
+  insertUser,
+} from "../src/server/seed/factories";
 import { createRandom } from "../src/server/seed/random";
 import { drawSignature } from "../src/server/seed/signature-image";
 import { idempotencyKeyMessage } from "../src/server/tenancy/idempotency";
@@ -2433,6 +2439,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     if (!client) throw new Error("seedFirm makes clients");
     const contact = await insertContact(db, { firmId, clientId: client.id });
     const task = await insertTask(db, { firmId, clientId: client.id });
+    const ruleTask = await insertRuleTask(db, { firmId, clientId: client.id });
     const template = await insertTaskTemplate(db, { firmId, createdBy: world.users.super_admin.id });
     const library = templateLibrary[0];
     if (!library) throw new Error("the library has templates");
@@ -2462,6 +2469,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
         url: `/api/tasks/${task.id}/complete`,
         json: { printedName: "Bad Header", signature },
       },
+      { method: "POST", route: "/api/tasks/:id/extension", url: `/api/tasks/${ruleTask.id}/extension` },
       {
         method: "POST",
         route: "/api/task-templates",

@@ -69,6 +69,8 @@ export type WorkAuditEvent =
   | { action: "task.deleted"; entityType: "task"; before: Fields }
   /** A sign-off: who, the printed name and the signature's SHA-256 (the image itself stays on the task). */
   | { action: "task.completed"; entityType: "task"; after: Fields }
+  /** An extension filed for a task that follows a statutory rule: its due date before and after. */
+  | { action: "task.extension_filed"; entityType: "task"; before: Fields; after: Fields }
   | { action: "template.created"; entityType: "template"; after: Fields }
   | { action: "template.updated"; entityType: "template"; before: Fields; after: Fields }
   | { action: "template.deleted"; entityType: "template"; before: Fields }

@@ -87,3 +87,52 @@ export const holidayYearQuerySchema = z.strictObject({
 
 export const holidaySchema = z.object({ date: z.string(), name: z.string() });
 export type HolidayAnswer = z.infer<typeof holidaySchema>;
+
+/** The dates of a task that follows a rule, each logged when it changes. */
+export const taskDueDateFields = ["statutory", "due", "extended"] as const;
+export type TaskDueDateField = (typeof taskDueDateFields)[number];
+
+/**
+ * Why a date of a task changed: the rule set it (the task was made, or its inputs changed), an
+ * extension was filed, disaster relief postponed it, a holiday calendar's new version moved it,
+ * or someone changed it by hand with a reason.
+ */
+export const dueDateChangeReasons = ["RULE", "EXTENSION", "DISASTER_RELIEF", "CALENDAR_VERSION", "MANUAL"] as const;
+export type DueDateChangeReason = (typeof dueDateChangeReasons)[number];
+
+export const dueDateChangeSchema = z.object({
+  id: z.uuid(),
+  field: z.enum(taskDueDateFields),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  reason: z.enum(dueDateChangeReasons),
+  ruleId: z.string(),
+  /** The rules' and calendar's versions the new date was worked out on. */
+  version: z.string(),
+  note: z.string().nullable(),
+  sourceUrl: z.string().nullable(),
+  /** Null when the system made the change. */
+  changedBy: z.object({ id: z.uuid(), fullName: z.string() }).nullable(),
+  changedAt: z.iso.datetime(),
+});
+export type DueDateChange = z.infer<typeof dueDateChangeSchema>;
+
+/** GET /api/tasks/{id}/due-dates: a task's statutory dates, why they are what they are, and their log. */
+export const taskDueDatesSchema = z.object({
+  /** Null when the task follows no rule; every other field is then empty. */
+  rule: z.object({ id: z.string(), name: z.string() }).nullable(),
+  period: z.object({ start: z.string(), end: z.string() }).nullable(),
+  statutoryDueOn: z.string().nullable(),
+  /** The day the task is due before any extension: the statutory date as the rule moves it. */
+  dueOn: z.string().nullable(),
+  clearByOn: z.string().nullable(),
+  extendedDueOn: z.string().nullable(),
+  extension: z
+    .object({ filedAt: z.iso.datetime(), filedBy: z.object({ id: z.uuid(), fullName: z.string() }).nullable() })
+    .nullable(),
+  /** What an extension is filed with ("Form 4868"), when the rule has one for this period; else null. */
+  extensionBy: z.string().nullable(),
+  explanation: z.array(z.string()),
+  log: z.array(dueDateChangeSchema),
+});
+export type TaskDueDates = z.infer<typeof taskDueDatesSchema>;

@@ -2,6 +2,9 @@ import { addDays } from "../../shared/dates";
 import { type PlanId, trialDays } from "../../shared/plans";
 import type { Role } from "../../shared/roles";
 import { hashPassword } from "../features/auth/password";
+import { endOfDay, parseCivilDate } from "../features/due-dates/civil-date";
+import { dueDatesFor } from "../features/due-dates/due-date-engine";
+import { dueDateRule } from "../features/due-dates/due-date-rules";
 import type { DbExecutor } from "../platform/db/database";
 import { clients, contacts, firms, tasks, taskTemplates, userClients, users } from "../platform/db/schema";
 import { createRandom, type Random } from "./random";
@@ -277,6 +280,35 @@ export async function insertTask(
     })
     .returning();
   return required(row);
+}
+
+/**
+ * A pending task that follows a statutory rule (us-1040 by default) for the period ending
+ * `periodEnd`, with the dates and explanation the engine gives it, as the scheduler writes it; its
+ * due date is the end of its due day in UTC.
+ */
+export async function insertRuleTask(
+  db: DbExecutor,
+  values: { firmId: string; clientId: string; ruleId?: string; periodEnd?: string },
+): Promise<TaskRow> {
+  const { ruleId = "us-1040", periodEnd = "2026-12-31", ...rest } = values;
+  const rule = dueDateRule(ruleId);
+  const end = parseCivilDate(periodEnd);
+  if (!rule || !end) throw new Error(`no rule ${ruleId} or no date ${periodEnd}`);
+  const dates = dueDatesFor(rule, { periodEnd });
+  return insertTask(db, {
+    ...rest,
+    name: rule.name,
+    dueDateRule: rule.id,
+    periodStart: end.add({ days: 1 }).subtract({ months: rule.period.months }).toString(),
+    periodEnd,
+    statutoryDueOn: dates.statutoryDate.toString(),
+    dueOn: dates.dueDate.toString(),
+    clearByOn: dates.clearByDate?.toString() ?? null,
+    dueExplanation: dates.explanation,
+    dueDatesVersion: dates.version,
+    dueDate: endOfDay(dates.dueDate, "UTC"),
+  });
 }
 
 export async function insertUserClients(

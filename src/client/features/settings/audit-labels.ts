@@ -32,6 +32,7 @@ export const actionLabels: Record<AuditAction, string> = {
   "task.updated": "Changed task",
   "task.deleted": "Deleted task",
   "task.completed": "Completed task",
+  "task.extension_filed": "Filed an extension",
   "template.created": "Created template",
   "template.updated": "Changed template",
   "template.deleted": "Deleted template",

@@ -97,3 +97,15 @@ export const formatDay = (date: CivilDate) => `${date.day} ${monthNames[date.mon
 
 /** "Tue 18 Apr 2028": a date with its weekday, for the date a rule arrives at. */
 export const formatWeekday = (date: CivilDate) => `${weekdayName(date).slice(0, 3)} ${formatDay(date)}`;
+
+/** The day it is at `instant` in `timeZone`: what "today" is for a firm. */
+export const dayAt = (instant: Date, timeZone: string): CivilDate =>
+  Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(timeZone).toPlainDate();
+
+/** The first instant of `date` in `timeZone`. */
+export const startOfDay = (date: CivilDate, timeZone: string): Date =>
+  new Date(date.toZonedDateTime({ timeZone }).epochMilliseconds);
+
+/** The last instant (millisecond) of `date` in `timeZone`: when work due that day falls overdue. */
+export const endOfDay = (date: CivilDate, timeZone: string): Date =>
+  new Date(startOfDay(date.add({ days: 1 }), timeZone).getTime() - 1);

@@ -13,7 +13,13 @@ import {
   sameDay,
   weekdayName,
 } from "./civil-date";
-import type { DueCount, DueDateRule, PeriodEnd, RuleVersion } from "./due-date-rules";
+import {
+  DUE_DATE_RULES_VERSION,
+  type DueCount,
+  type DueDateRule,
+  type PeriodEnd,
+  type RuleVersion,
+} from "./due-date-rules";
 import { type HolidayCalendar, holidayCalendar, holidayOn } from "./holiday-calendars";
 
 /*
@@ -32,8 +38,8 @@ export type DueDates = {
   extendedDueDate: CivilDate | null;
   clearByDate: CivilDate | null;
   explanation: string[];
-  /** The calendar version the dates were moved on, when the rule moves or clears by one. */
-  calendarVersion: string | null;
+  /** The versions the dates were worked out on: the rules', and the calendar's the rule moves or clears on. */
+  version: string;
 };
 
 /** An input the rule cannot work with: the route answers 400 naming the field, with this message. */
@@ -87,7 +93,7 @@ function periodOf(rule: DueDateRule, input: DueDatesInput): { start: CivilDate; 
   return { start, end };
 }
 
-function versionFor(rule: DueDateRule, period: { start: CivilDate; end: CivilDate }): RuleVersion {
+export function ruleVersionFor(rule: DueDateRule, period: { start: CivilDate; end: CivilDate }): RuleVersion {
   const begins = period.start.toString();
   const endsOn = period.end.toString().slice(5);
   const version = rule.versions.find(
@@ -190,7 +196,7 @@ export function dueDatesFor(rule: DueDateRule, input: DueDatesInput): DueDates {
     throw new DueDateInputError("state", "state must be a US state's two-letter code, such as MA");
   if (state !== undefined && rule.jurisdiction !== "US")
     throw new DueDateInputError("state", `state applies to US rules only; ${rule.id} is a UK rule`);
-  const version = versionFor(rule, period);
+  const version = ruleVersionFor(rule, period);
   const explanation: string[] = [];
   const statutoryDate = countedDate(version.due, period);
   const forPeriods = version.appliesTo ? ` (for ${version.appliesTo})` : "";
@@ -249,6 +255,6 @@ export function dueDatesFor(rule: DueDateRule, input: DueDatesInput): DueDates {
     extendedDueDate,
     clearByDate,
     explanation,
-    calendarVersion: calendarId ? calendarOf(calendarId).version : null,
+    version: `rules ${DUE_DATE_RULES_VERSION}${calendarId ? `, ${calendarId} ${calendarOf(calendarId).version}` : ""}`,
   };
 }

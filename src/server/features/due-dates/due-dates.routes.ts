@@ -7,12 +7,17 @@ import {
   holidayCalendarSchema,
   holidaySchema,
   holidayYearQuerySchema,
+  taskDueDatesSchema,
 } from "../../../shared/due-dates";
 import { AppError, fieldError } from "../../platform/errors";
-import type { ZodTypeProvider } from "../../platform/http";
+import { idParams as entityIdParams, type ZodTypeProvider } from "../../platform/http";
+import { ifMatchHeader, ifMatchOf } from "../../platform/preconditions";
+import { requireActor } from "../../tenancy/actor";
+import { idempotencyKeyHeader } from "../../tenancy/idempotency";
 import { DueDateInputError, dueDatesFor } from "./due-date-engine";
 import { dueDateRule, dueDateRules, templateFrequencyOf } from "./due-date-rules";
 import { allHolidayCalendars, holidayCalendar, holidaysIn } from "./holiday-calendars";
+import { fileExtension, getTaskDueDates } from "./task-due-dates.service";
 
 /*
  * The statutory due-date rules and holiday calendars (decision 0053), read-only and the same for
@@ -114,5 +119,43 @@ export function dueDatesRoutes(app: FastifyInstance) {
         throw fieldError("year", `year must be from ${calendar.firstYear} to ${calendar.lastYear}`);
       return holidaysIn(calendar, year).map(({ date, name }) => ({ date: date.toString(), name }));
     },
+  );
+
+  api.get(
+    "/api/tasks/:id/due-dates",
+    {
+      config: { access: "clients.read" },
+      schema: {
+        summary:
+          "A task's statutory dates: its rule and period, the statutory, due, clear-by and extended dates, " +
+          "why they are what they are, and every change of them (the due-date log). A task that follows no rule " +
+          "answers rule null",
+        params: entityIdParams("Task"),
+        response: { 200: taskDueDatesSchema },
+      },
+    },
+    async (request) => getTaskDueDates({ db: request.db, actor: requireActor(request), taskId: request.params.id }),
+  );
+
+  api.post(
+    "/api/tasks/:id/extension",
+    {
+      config: { access: "tasks.create" },
+      schema: {
+        summary:
+          "Record that an extension of time was filed for a pending task that follows a rule with one: the " +
+          "task then falls due on the extended date, counted from the unshifted statutory date; logged and audited",
+        params: entityIdParams("Task"),
+        headers: z.looseObject({ ...ifMatchHeader, ...idempotencyKeyHeader }),
+        response: { 200: taskDueDatesSchema },
+      },
+    },
+    async (request) =>
+      fileExtension({
+        db: request.db,
+        actor: requireActor(request),
+        taskId: request.params.id,
+        ifMatch: ifMatchOf(request),
+      }),
   );
 }

@@ -12,6 +12,7 @@ import type { Database, DbExecutor } from "../../platform/db/database";
 import { inAnyScope, inFirm } from "../../platform/db/firm-scope";
 import { clients, firms, recurringSchedules, taskTemplates } from "../../platform/db/schema";
 import { lockFirm } from "../../tenancy/firm-lock";
+import { materializeRuleSchedules, type RuleSchedule } from "./rule-schedules";
 
 /*
  * Recurring work (S-STATE-14, decision 0009): each schedule gets exactly one pending task per
@@ -36,6 +37,11 @@ type DueSchedule = {
   startsAt: Date;
   materializedUntil: Date | null;
   timeZone: string;
+  // For a template with a statutory due-date rule (rule-schedules.ts).
+  dueDateRule: string | null;
+  rulePeriodEnd: string | null;
+  fiscalYearEnd: string | null;
+  state: string | null;
 };
 
 /**
@@ -74,6 +80,10 @@ function lockDueSchedules(tx: DbExecutor, now: Date, scheduleIds: string[]): Pro
       startsAt: recurringSchedules.startsAt,
       materializedUntil: recurringSchedules.materializedUntil,
       timeZone: firms.timeZone,
+      dueDateRule: taskTemplates.dueDateRule,
+      rulePeriodEnd: recurringSchedules.rulePeriodEnd,
+      fiscalYearEnd: clients.fiscalYearEnd,
+      state: clients.state,
     })
     .from(recurringSchedules)
     .innerJoin(firms, eq(firms.id, recurringSchedules.firmId))
@@ -84,11 +94,13 @@ function lockDueSchedules(tx: DbExecutor, now: Date, scheduleIds: string[]): Pro
     .for("no key update", { of: recurringSchedules });
 }
 
+// The app only stores names isValidTimeZone accepts; should a bad one get in anyway, that firm's
+// work is still made (in UTC) rather than one row stopping every firm's scheduler run.
+const timeZoneOf = (schedule: DueSchedule) => (isValidTimeZone(schedule.timeZone) ? schedule.timeZone : "UTC");
+
 /** The periods of `schedule` that get a task now, oldest first. */
 function periodsDue(schedule: DueSchedule, now: Date): Period[] {
-  // The app only stores names isValidTimeZone accepts; should a bad one get in anyway, that firm's
-  // work is still made (in UTC) rather than one row stopping every firm's scheduler run.
-  const timeZone = isValidTimeZone(schedule.timeZone) ? schedule.timeZone : "UTC";
+  const timeZone = timeZoneOf(schedule);
   const until = schedule.materializedUntil;
   // Starting the walk at `until` bounds the work by the periods still to create, not by the
   // schedule's age; periodsToMaterialize still caps a long downtime at its latest periods.
@@ -104,6 +116,23 @@ function periodsDue(schedule: DueSchedule, now: Date): Period[] {
  * `materialized_until`. Returns the number of tasks created.
  */
 async function materialize(tx: DbExecutor, schedules: DueSchedule[], now: Date): Promise<number> {
+  const ruleSchedules: RuleSchedule[] = [];
+  for (const schedule of schedules)
+    if (schedule.dueDateRule !== null)
+      ruleSchedules.push({ ...schedule, dueDateRule: schedule.dueDateRule, timeZone: timeZoneOf(schedule) });
+  const byRule = ruleSchedules.length > 0 ? await materializeRuleSchedules(tx, ruleSchedules, now) : 0;
+  return (
+    byRule +
+    (await materializePeriods(
+      tx,
+      schedules.filter((schedule) => schedule.dueDateRule === null),
+      now,
+    ))
+  );
+}
+
+/** The tasks of schedules without a rule: one per period of the frequency, due at its end. */
+async function materializePeriods(tx: DbExecutor, schedules: DueSchedule[], now: Date): Promise<number> {
   const taskIds: string[] = [];
   const taskScheduleIds: string[] = [];
   const dueDates: string[] = [];
@@ -131,7 +160,7 @@ async function materialize(tx: DbExecutor, schedules: DueSchedule[], now: Date):
       as v(id, schedule_id, due_date)
     join recurring_schedules s on s.id = v.schedule_id
     join task_templates t on t.firm_id = s.firm_id and t.id = s.template_id
-    on conflict on constraint tasks_schedule_due_date_key do nothing`);
+    on conflict (firm_id, schedule_id, due_date) where due_date_rule is null do nothing`);
   // greatest() ignores nulls, and never moves the mark back should two writers ever race.
   await tx.execute(sql`
     update recurring_schedules s
@@ -309,4 +338,28 @@ export async function resumeSchedules(
       })
       .where(and(eq(recurringSchedules.firmId, firmId), eq(recurringSchedules.id, schedule.id)));
   }
+  // A rule schedule makes the latest ended period's task if still due, not the periods missed.
+  await revisitRuleSchedules(tx, { firmId, clientId, afresh: true, now });
+}
+
+/**
+ * Has the scheduler look again, at its next run, at the rule schedules of a client or a template
+ * whose inputs changed (decision 0053): a client's fiscal year end or state moves its periods and
+ * dates; a template whose rule was set, changed or cleared starts afresh (`afresh`: as if just
+ * assigned, so under a rule only the latest ended period still due gets a task; without one, the
+ * next period of its frequency does).
+ */
+export async function revisitRuleSchedules(
+  tx: DbExecutor,
+  values: { firmId: string; clientId?: string; templateId?: string; afresh?: boolean; now?: Date },
+): Promise<void> {
+  const { firmId, clientId, templateId, afresh = false, now = new Date() } = values;
+  await tx.execute(sql`
+    update recurring_schedules s
+    set materialized_until = least(s.materialized_until, ${now.toISOString()}::timestamptz)
+      ${afresh ? sql`, rule_period_end = null` : sql``}
+    from task_templates t
+    where s.firm_id = ${firmId} and t.firm_id = s.firm_id and t.id = s.template_id and s.ended_at is null
+      ${clientId === undefined ? sql`` : sql`and s.client_id = ${clientId}`}
+      ${templateId === undefined ? sql`and t.due_date_rule is not null` : sql`and s.template_id = ${templateId}`}`);
 }

@@ -516,6 +516,12 @@ export async function updateTask(options: {
       priority: input.priority,
       dueDate: input.dueDate === undefined ? undefined : input.dueDate === null ? null : new Date(input.dueDate),
     });
+    // A statutory date moves only with its reason, so that its log stays whole (decision 0053).
+    if (changes.dueDate !== undefined && before.dueDateRule !== null)
+      throw fieldError(
+        "dueDate",
+        "This task's due date follows a statutory rule: it moves when an extension is filed, not by editing the task",
+      );
     if (Object.keys(changes).length === 0) return before;
     const [updated] = await tx
       .update(tasks)

@@ -18,6 +18,7 @@ import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import { assertRoomFor } from "../billing/plan-usage";
 import { dueDateRule, templateFrequencyOf } from "../due-dates/due-date-rules";
+import { revisitRuleSchedules } from "../schedules/schedules.service";
 
 /*
  * The firm's task templates, and the curated library they can be added from. A deleted template
@@ -105,6 +106,9 @@ export async function updateTemplate(options: {
       .where(and(eq(taskTemplates.firmId, actor.firmId), eq(taskTemplates.id, templateId)))
       .returning();
     if (!row) throw new AppError("NOT_FOUND", "Task template not found");
+    // Its schedules' next tasks follow the new rule (or, without one, the frequency's periods).
+    if (changes.dueDateRule !== undefined)
+      await revisitRuleSchedules(tx, { firmId: actor.firmId, templateId, afresh: true });
     await recordAudit(tx, actor, {
       action: "template.updated",
       entityType: "template",

@@ -124,6 +124,8 @@ export async function grantAppRole(ownerUrl: string, appRole: string): Promise<v
     await client.query(`grant usage, select on all sequences in schema public to ${role}`);
     // The audit trail is evidence: the app adds to it and reads it, never changes or removes it.
     await client.query(`revoke update, delete, truncate on audit_events from ${role}`);
+    // So is the due-date log of tasks that follow a statutory rule (migration 0031).
+    await client.query(`revoke update, delete, truncate on task_due_date_changes from ${role}`);
     // A firm's verified audit checkpoint only moves forward (a trigger refuses setting it back); a
     // delete followed by an insert would set it back all the same, so the app may not delete it.
     await client.query(`revoke delete, truncate on audit_checkpoints from ${role}`);

@@ -30,6 +30,7 @@ import {
   importStatuses,
 } from "../../../shared/client-import";
 import { clientStatuses, entityTypes, taxJurisdictions } from "../../../shared/clients";
+import { dueDateChangeReasons, taskDueDateFields } from "../../../shared/due-dates";
 import { mailKinds, mailStatuses } from "../../../shared/mail-outbox";
 import { factorKinds, MFA_GRACE_DAYS, mfaPolicies } from "../../../shared/mfa";
 import { digestFrequencies } from "../../../shared/notifications";
@@ -433,8 +434,14 @@ export const recurringSchedules = pgTable(
     /** The first period starts here; due dates are the ends of periods from this anchor. */
     startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
-    /** End of the last period the scheduler handled; it never recreates a period before this, so deleting a task skips it. */
+    /**
+     * When the schedule next has work: the end of the last period the scheduler handled (it never
+     * recreates a period before this, so deleting a task skips it); for a template with a due-date
+     * rule, the day after the next rule period ends, when that period's task is made.
+     */
     materializedUntil: timestamp("materialized_until", { withTimezone: true }),
+    /** For a template with a due-date rule: the end of the last rule period handled (decision 0053). */
+    rulePeriodEnd: date("rule_period_end", { mode: "string" }),
     createdBy: uuid("created_by"),
     createdAt: createdAt(),
   },
@@ -486,72 +493,163 @@ const taskFields = {
   completedUserAgent: text("completed_user_agent"),
 };
 
-export const tasks = pgTable("tasks", taskFields, (t) => [
-  foreignKey({
-    name: "tasks_client_fk",
-    columns: [t.firmId, t.clientId],
-    foreignColumns: [clients.firmId, clients.id],
-  }),
-  foreignKey({
-    name: "tasks_template_fk",
-    columns: [t.firmId, t.templateId],
-    foreignColumns: [taskTemplates.firmId, taskTemplates.id],
-  }),
-  foreignKey({
-    name: "tasks_schedule_fk",
-    columns: [t.firmId, t.scheduleId],
-    foreignColumns: [recurringSchedules.firmId, recurringSchedules.id],
-  }),
-  foreignKey({
-    name: "tasks_created_by_fk",
-    columns: [t.firmId, t.createdBy],
-    foreignColumns: [users.firmId, users.id],
-  }),
-  foreignKey({
-    name: "tasks_completed_by_fk",
-    columns: [t.firmId, t.completedBy],
-    foreignColumns: [users.firmId, users.id],
-  }),
-  index("tasks_firm_id_client_id_idx").on(t.firmId, t.clientId),
-  // The search (ILIKE '%…%' on name and description) by trigrams (decision 0040).
-  index("tasks_search_idx").using("gin", sql`${taskSearchText(t)} gin_trgm_ops`),
-  // A client's open tasks by due date, so its earliest open due date (kept in
-  // client_task_counts) and its overdue work are a seek each (decision 0036). Open tasks only:
-  // the statements that read it say `status = 'pending'`, and it stays small.
-  index("tasks_firm_id_client_id_pending_due_date_idx")
-    .on(t.firmId, t.clientId, t.dueDate)
-    .where(sql`${t.status} = 'pending'`),
-  // Open work by due date in the bell's order (oldest due first, then created, then id): the
-  // oldest few overdue tasks are the first entries of the range, however many there are.
-  index("tasks_firm_id_status_due_date_created_at_id_idx").on(t.firmId, t.status, t.dueDate, t.createdAt, t.id),
-  index("tasks_firm_id_completed_at_idx").on(t.firmId, t.completedAt),
-  // A user's sign-offs in completion order: the user audit (docs/design/reports-api.md) and the profile's
-  // activity (docs/design/people-screens.md). It carries every column their figures read, so a user's
-  // completions of a range are an index-only scan. Sign-offs only.
-  index("tasks_firm_id_completed_by_sign_offs_idx")
-    .on(t.firmId, t.completedBy, t.completedAt, t.dueDate, t.createdAt, t.clientId, t.priority)
-    .where(sql`${t.completedBy} is not null`),
-  // The audit list's order (decision 0011), so a page is read in order and a cursor is a seek.
-  // Its keys are CASE expressions, not coalesce: under row-level security only a condition
-  // PostgreSQL knows cannot leak may be an index condition, and it counts CASE among those but
-  // not coalesce (decision 0039). The queries spell the keys the same way (auditKey).
-  index("tasks_firm_id_audit_order_idx").on(
-    t.firmId,
-    sql`(case when ${t.completedAt} is null then '-infinity'::timestamptz else ${t.completedAt} end) desc`,
-    sql`(case when ${t.dueDate} is null then '-infinity'::timestamptz else ${t.dueDate} end) desc`,
-    sql`${t.createdAt} desc`,
-    sql`${t.id} desc`,
-  ),
-  // The scheduler materialises each period once, however often it runs.
-  unique("tasks_schedule_due_date_key").on(t.firmId, t.scheduleId, t.dueDate),
-  check("tasks_priority_check", oneOf(t.priority, taskPriorities)),
-  check("tasks_status_check", oneOf(t.status, storedTaskStatuses)),
-  // A completed task always carries its full sign-off; a pending one carries none.
-  check(
-    "tasks_completion_check",
-    sql`(${t.status} = 'completed') = (${t.completedAt} is not null and ${t.completedBy} is not null and ${t.printedName} is not null and ${t.signature} is not null and ${t.signatureSha256} is not null)`,
-  ),
-]);
+export const tasks = pgTable(
+  "tasks",
+  {
+    ...taskFields,
+    // A task that follows a statutory due-date rule (decision 0053); not in firm_tasks, which the
+    // search reads. `due_date` stays the instant the task falls due: the end of the day it is due
+    // (extended_due_on once an extension is filed, else due_on) in the firm's time zone.
+    dueDateRule: text("due_date_rule"),
+    periodStart: date("period_start", { mode: "string" }),
+    periodEnd: date("period_end", { mode: "string" }),
+    /** The date the rule counts to, before any move. */
+    statutoryDueOn: date("statutory_due_on", { mode: "string" }),
+    /** The day the task is due: the statutory date moved by the rule's calendar, or by an override. */
+    dueOn: date("due_on", { mode: "string" }),
+    /** For a payment that must clear: the last working day on or before due_on. */
+    clearByOn: date("clear_by_on", { mode: "string" }),
+    /** Set when an extension is filed: the day the task is then due. */
+    extendedDueOn: date("extended_due_on", { mode: "string" }),
+    extensionFiledAt: timestamp("extension_filed_at", { withTimezone: true }),
+    extensionFiledBy: uuid("extension_filed_by"),
+    /** How the dates were reached, a sentence each. */
+    dueExplanation: jsonb("due_explanation").$type<string[]>(),
+    /** The rules' and calendar's versions the dates were worked out on ("rules 2026.1, us-irs 2026.1"). */
+    dueDatesVersion: text("due_dates_version"),
+  },
+  (t) => [
+    foreignKey({
+      name: "tasks_client_fk",
+      columns: [t.firmId, t.clientId],
+      foreignColumns: [clients.firmId, clients.id],
+    }),
+    foreignKey({
+      name: "tasks_template_fk",
+      columns: [t.firmId, t.templateId],
+      foreignColumns: [taskTemplates.firmId, taskTemplates.id],
+    }),
+    foreignKey({
+      name: "tasks_schedule_fk",
+      columns: [t.firmId, t.scheduleId],
+      foreignColumns: [recurringSchedules.firmId, recurringSchedules.id],
+    }),
+    foreignKey({
+      name: "tasks_created_by_fk",
+      columns: [t.firmId, t.createdBy],
+      foreignColumns: [users.firmId, users.id],
+    }),
+    foreignKey({
+      name: "tasks_completed_by_fk",
+      columns: [t.firmId, t.completedBy],
+      foreignColumns: [users.firmId, users.id],
+    }),
+    index("tasks_firm_id_client_id_idx").on(t.firmId, t.clientId),
+    // The search (ILIKE '%…%' on name and description) by trigrams (decision 0040).
+    index("tasks_search_idx").using("gin", sql`${taskSearchText(t)} gin_trgm_ops`),
+    // A client's open tasks by due date, so its earliest open due date (kept in
+    // client_task_counts) and its overdue work are a seek each (decision 0036). Open tasks only:
+    // the statements that read it say `status = 'pending'`, and it stays small.
+    index("tasks_firm_id_client_id_pending_due_date_idx")
+      .on(t.firmId, t.clientId, t.dueDate)
+      .where(sql`${t.status} = 'pending'`),
+    // Open work by due date in the bell's order (oldest due first, then created, then id): the
+    // oldest few overdue tasks are the first entries of the range, however many there are.
+    index("tasks_firm_id_status_due_date_created_at_id_idx").on(t.firmId, t.status, t.dueDate, t.createdAt, t.id),
+    index("tasks_firm_id_completed_at_idx").on(t.firmId, t.completedAt),
+    // A user's sign-offs in completion order: the user audit (docs/design/reports-api.md) and the profile's
+    // activity (docs/design/people-screens.md). It carries every column their figures read, so a user's
+    // completions of a range are an index-only scan. Sign-offs only.
+    index("tasks_firm_id_completed_by_sign_offs_idx")
+      .on(t.firmId, t.completedBy, t.completedAt, t.dueDate, t.createdAt, t.clientId, t.priority)
+      .where(sql`${t.completedBy} is not null`),
+    // The audit list's order (decision 0011), so a page is read in order and a cursor is a seek.
+    // Its keys are CASE expressions, not coalesce: under row-level security only a condition
+    // PostgreSQL knows cannot leak may be an index condition, and it counts CASE among those but
+    // not coalesce (decision 0039). The queries spell the keys the same way (auditKey).
+    index("tasks_firm_id_audit_order_idx").on(
+      t.firmId,
+      sql`(case when ${t.completedAt} is null then '-infinity'::timestamptz else ${t.completedAt} end) desc`,
+      sql`(case when ${t.dueDate} is null then '-infinity'::timestamptz else ${t.dueDate} end) desc`,
+      sql`${t.createdAt} desc`,
+      sql`${t.id} desc`,
+    ),
+    // The scheduler materialises each period once, however often it runs.
+    // The scheduler makes each period's task once, however often it runs: a period is its due date,
+    // or for a task that follows a rule (whose due date an extension or relief moves) its period's end.
+    uniqueIndex("tasks_schedule_due_date_key")
+      .on(t.firmId, t.scheduleId, t.dueDate)
+      .where(sql`${t.dueDateRule} is null`),
+    uniqueIndex("tasks_schedule_period_end_key")
+      .on(t.firmId, t.scheduleId, t.periodEnd)
+      .where(sql`${t.dueDateRule} is not null`),
+    foreignKey({
+      name: "tasks_extension_filed_by_fk",
+      columns: [t.firmId, t.extensionFiledBy],
+      foreignColumns: [users.firmId, users.id],
+    }),
+    check("tasks_priority_check", oneOf(t.priority, taskPriorities)),
+    check("tasks_status_check", oneOf(t.status, storedTaskStatuses)),
+    // A completed task always carries its full sign-off; a pending one carries none.
+    check(
+      "tasks_completion_check",
+      sql`(${t.status} = 'completed') = (${t.completedAt} is not null and ${t.completedBy} is not null and ${t.printedName} is not null and ${t.signature} is not null and ${t.signatureSha256} is not null)`,
+    ),
+    // A rule's task carries its period and dates; any other task none of them.
+    check(
+      "tasks_due_date_rule_check",
+      sql`case when ${t.dueDateRule} is null
+      then ${t.periodStart} is null and ${t.periodEnd} is null and ${t.statutoryDueOn} is null and ${t.dueOn} is null
+        and ${t.clearByOn} is null and ${t.extendedDueOn} is null and ${t.extensionFiledAt} is null
+        and ${t.dueExplanation} is null and ${t.dueDatesVersion} is null
+      else ${t.periodStart} is not null and ${t.periodEnd} is not null and ${t.statutoryDueOn} is not null
+        and ${t.dueOn} is not null and ${t.dueExplanation} is not null and ${t.dueDatesVersion} is not null
+        and ${t.dueDate} is not null end`,
+    ),
+    // An extension is filed by someone at some time, and only then has a date.
+    check(
+      "tasks_extension_check",
+      sql`(${t.extensionFiledAt} is null) = (${t.extendedDueOn} is null) and (${t.extensionFiledBy} is null or ${t.extensionFiledAt} is not null)`,
+    ),
+  ],
+);
+
+/**
+ * Every change of a date of a task that follows a rule (decision 0053), appended and never changed
+ * (migration 0031 refuses UPDATE and DELETE, as for audit_events): it outlives the task, as the
+ * audit trail does. `changed_by` is null when the system changed it.
+ */
+export const taskDueDateChanges = pgTable(
+  "task_due_date_changes",
+  {
+    id: id(),
+    firmId: firmId(),
+    taskId: uuid("task_id").notNull(),
+    field: text("field", { enum: taskDueDateFields }).notNull(),
+    fromOn: date("from_on", { mode: "string" }),
+    toOn: date("to_on", { mode: "string" }),
+    reason: text("reason", { enum: dueDateChangeReasons }).notNull(),
+    ruleId: text("rule_id").notNull(),
+    /** The rules' and calendar's versions the new date was worked out on. */
+    dueDatesVersion: text("due_dates_version").notNull(),
+    /** What a person wrote, or which relief it was. */
+    note: text("note"),
+    sourceUrl: text("source_url"),
+    changedBy: uuid("changed_by"),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // A task's log in order; id (v7) breaks ties within a statement.
+    index("task_due_date_changes_firm_id_task_id_idx").on(t.firmId, t.taskId, t.changedAt, t.id),
+    foreignKey({
+      name: "task_due_date_changes_changed_by_fk",
+      columns: [t.firmId, t.changedBy],
+      foreignColumns: [users.firmId, users.id],
+    }),
+    check("task_due_date_changes_field_check", oneOf(t.field, taskDueDateFields)),
+    check("task_due_date_changes_reason_check", oneOf(t.reason, dueDateChangeReasons)),
+  ],
+);
 
 /*
  * The connection's firm's clients and tasks, as the searches read them (migration 0020, decision

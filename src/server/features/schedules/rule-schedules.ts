@@ -1,0 +1,117 @@
+import { sql } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
+import { maxPeriodsToMaterialize } from "../../../shared/recurrence";
+import type { DbExecutor } from "../../platform/db/database";
+import { dayAt, endOfDay, startOfDay } from "../due-dates/civil-date";
+import { dueDateRule } from "../due-dates/due-date-rules";
+import { periodsDueBy } from "../due-dates/rule-periods";
+
+/*
+ * Schedules whose template follows a statutory due-date rule (decision 0053): a period's task is
+ * made the day after the period ends (in the firm's time zone), due on the rule's date for that
+ * period, with its statutory date, clear-by date and explanation; each date is logged (reason
+ * RULE). `rule_period_end` is the end of the last period handled; `materialized_until` the start of
+ * the day after the next period ends, when the schedule next has work.
+ */
+
+export type RuleSchedule = {
+  id: string;
+  dueDateRule: string;
+  rulePeriodEnd: string | null;
+  fiscalYearEnd: string | null;
+  state: string | null;
+  timeZone: string;
+};
+
+/** Creates the due tasks of `schedules` (locked by the caller) and moves them on. Returns the tasks created. */
+export async function materializeRuleSchedules(tx: DbExecutor, schedules: RuleSchedule[], now: Date): Promise<number> {
+  const made = {
+    id: [] as string[],
+    scheduleId: [] as string[],
+    dueDate: [] as string[],
+    rule: [] as string[],
+    periodStart: [] as string[],
+    periodEnd: [] as string[],
+    statutoryDueOn: [] as string[],
+    dueOn: [] as string[],
+    clearByOn: [] as (string | null)[],
+    explanation: [] as string[],
+    version: [] as string[],
+  };
+  const moved = { id: [] as string[], handledThrough: [] as string[], nextWorkAt: [] as string[] };
+  for (const schedule of schedules) {
+    const rule = dueDateRule(schedule.dueDateRule);
+    // The template's check keeps unknown ids out; a rule since withdrawn makes nothing more.
+    if (!rule) continue;
+    const today = dayAt(now, schedule.timeZone);
+    const work = periodsDueBy({
+      rule,
+      fiscalYearEnd: schedule.fiscalYearEnd,
+      state: schedule.state,
+      handledThrough: schedule.rulePeriodEnd,
+      today,
+      max: maxPeriodsToMaterialize,
+    });
+    for (const { period, dates } of work.made) {
+      made.id.push(uuidv7());
+      made.scheduleId.push(schedule.id);
+      made.dueDate.push(endOfDay(dates.dueDate, schedule.timeZone).toISOString());
+      made.rule.push(rule.id);
+      made.periodStart.push(period.start.toString());
+      made.periodEnd.push(period.end.toString());
+      made.statutoryDueOn.push(dates.statutoryDate.toString());
+      made.dueOn.push(dates.dueDate.toString());
+      made.clearByOn.push(dates.clearByDate?.toString() ?? null);
+      made.explanation.push(JSON.stringify(dates.explanation));
+      made.version.push(dates.version);
+    }
+    moved.id.push(schedule.id);
+    moved.handledThrough.push(work.handledThrough.toString());
+    moved.nextWorkAt.push(startOfDay(work.nextEnd.add({ days: 1 }), schedule.timeZone).toISOString());
+  }
+  let created = 0;
+  if (made.id.length > 0) {
+    // The template's text is copied by PostgreSQL; each new task's statutory and due dates are
+    // logged in the same statement. The period's unique key is the backstop should
+    // rule_period_end ever lag: a period already made is neither made nor logged again.
+    const inserted = await tx.execute(sql`
+      with made as (
+        insert into tasks (id, firm_id, client_id, template_id, schedule_id, name, description, priority, status,
+          due_date, created_by, due_date_rule, period_start, period_end, statutory_due_on, due_on, clear_by_on,
+          due_explanation, due_dates_version)
+        select v.id, s.firm_id, s.client_id, s.template_id, s.id, t.name, t.description, t.priority, 'pending',
+          v.due_date, null, v.rule, v.period_start, v.period_end, v.statutory_due_on, v.due_on, v.clear_by_on,
+          v.explanation, v.version
+        from unnest(${sql.param(made.id)}::uuid[], ${sql.param(made.scheduleId)}::uuid[],
+            ${sql.param(made.dueDate)}::timestamptz[], ${sql.param(made.rule)}::text[],
+            ${sql.param(made.periodStart)}::date[], ${sql.param(made.periodEnd)}::date[],
+            ${sql.param(made.statutoryDueOn)}::date[], ${sql.param(made.dueOn)}::date[],
+            ${sql.param(made.clearByOn)}::date[], ${sql.param(made.explanation)}::jsonb[],
+            ${sql.param(made.version)}::text[])
+          as v(id, schedule_id, due_date, rule, period_start, period_end, statutory_due_on, due_on, clear_by_on,
+            explanation, version)
+        join recurring_schedules s on s.id = v.schedule_id
+        join task_templates t on t.firm_id = s.firm_id and t.id = s.template_id
+        on conflict (firm_id, schedule_id, period_end) where due_date_rule is not null do nothing
+        returning id, firm_id, due_date_rule, statutory_due_on, due_on, due_dates_version
+      )
+      insert into task_due_date_changes (id, firm_id, task_id, field, from_on, to_on, reason, rule_id, due_dates_version)
+      select l.id, m.firm_id, m.id, l.field, null, case l.field when 'statutory' then m.statutory_due_on else m.due_on end,
+        'RULE', m.due_date_rule, m.due_dates_version
+      from made m
+      join unnest(${sql.param(made.id.flatMap(() => [uuidv7(), uuidv7()]))}::uuid[],
+          ${sql.param(made.id.flatMap((id) => [id, id]))}::uuid[],
+          ${sql.param(made.id.flatMap(() => ["statutory", "due"]))}::text[]) as l(id, task_id, field)
+        on l.task_id = m.id`);
+    // Two log rows for each task made.
+    created = (inserted.rowCount ?? 0) / 2;
+  }
+  if (moved.id.length === 0) return created;
+  await tx.execute(sql`
+    update recurring_schedules s
+    set rule_period_end = greatest(s.rule_period_end, v.handled_through), materialized_until = v.next_work_at
+    from unnest(${sql.param(moved.id)}::uuid[], ${sql.param(moved.handledThrough)}::date[],
+        ${sql.param(moved.nextWorkAt)}::timestamptz[]) as v(id, handled_through, next_work_at)
+    where s.id = v.id`);
+  return created;
+}
