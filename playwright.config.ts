@@ -32,8 +32,11 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   workers: 2,
   // Two workers, the app server and its PostgreSQL share two cores: a lazy page behind the
-  // session check can take longer than the default 5 s to show under that load.
+  // session check can take longer than the default 5 s to show under that load, and a test that
+  // walks through several pages (a sign-in with its second step, every page of the app) longer
+  // than the default 30 s: on Debian's Chromium 156 a fresh page takes 1-3 s to load and render.
   expect: { timeout: 10_000 },
+  timeout: 60_000,
   reporter: [["list"], ["json", { outputFile: "test-results/e2e-results.json" }]],
   projects: [
     { name: "app", testIgnore: cardModeSpecs, use: { baseURL: `http://127.0.0.1:${port}` } },
