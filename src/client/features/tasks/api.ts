@@ -5,7 +5,7 @@ import {
   useMutation,
   useQueryClient,
 } from "@tanstack/react-query";
-import type { DueDateRuleSummary } from "../../../shared/due-dates";
+import type { DueDateRuleSummary, TaskDueDates } from "../../../shared/due-dates";
 import { sameName } from "../../../shared/names";
 import type { TaskListItem, TaskStatus } from "../../../shared/tasks";
 import type { CreateTemplateInput, LibraryTemplateEntry, Template } from "../../../shared/templates";
@@ -122,5 +122,28 @@ export function useAddLibraryTemplate() {
     mutationFn: ({ key, idempotencyKey }: { key: string; idempotencyKey: string }) =>
       requestJson<Template>("POST", `/api/template-library/${key}/add`, undefined, { idempotencyKey }),
     onSuccess: () => refreshTemplateLists(queryClient),
+  });
+}
+
+/**
+ * GET /api/tasks/{id}/due-dates: a task's statutory dates, their reasons and log. The key starts
+ * with "/api/tasks", so whatever refreshes the task list refreshes it too.
+ */
+export function taskDueDatesQueryOptions(taskId: string) {
+  return queryOptions<TaskDueDates>({ queryKey: ["/api/tasks", taskId, "due-dates"] });
+}
+
+/** POST /api/tasks/{id}/extension: the task's due date moves, so every view of tasks and counts refreshes. */
+export function useFileExtension(taskId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ idempotencyKey }: { idempotencyKey: string }) =>
+      requestJson<TaskDueDates>("POST", `/api/tasks/${taskId}/extension`, undefined, { idempotencyKey }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
+        queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
+        queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] }),
+      ]),
   });
 }

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import type { TaskListItem } from "../../../shared/tasks";
 import { PriorityBadge, TaskStatusBadge } from "../../components/task-badges";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
+import { TaskDueDatesSection } from "./task-due-dates";
 
 /**
  * The details of one task (S-TAUD-12..16): client, created, due, priority, status, completed; for signed-off
@@ -47,6 +48,7 @@ export function TaskDetailsDialog({
               {/* The sign-off's time is recorded automatically (S-TCOMP-09), so the audit view shows it. */}
               <Detail label="Completed">{task.completedAt ? formatDate(task.completedAt, true) : "Not yet"}</Detail>
             </dl>
+            <TaskDueDatesSection taskId={task.id} status={task.status} />
             {task.status === "completed" ? (
               <SignOff task={task} />
             ) : task.status === "overdue" ? (
