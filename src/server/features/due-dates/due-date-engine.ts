@@ -83,7 +83,11 @@ function periodOf(rule: DueDateRule, input: DueDatesInput): { start: CivilDate; 
   if (input.periodStart === undefined) return { start: longest, end };
   const start = parseCivilDate(input.periodStart);
   if (!start) throw new DueDateInputError("periodStart", "periodStart must be a date written YYYY-MM-DD");
-  if (before(end, start) || before(start, longest)) {
+  // A year may also start the day after the same date a year before: a company whose year ends
+  // on 28 February has a year from 29 February 2004 to 28 February 2005.
+  const dayAfterSameDate = end.subtract({ months: rule.period.months }).add({ days: 1 });
+  const earliest = before(dayAfterSameDate, longest) ? dayAfterSameDate : longest;
+  if (before(end, start) || before(start, earliest)) {
     throw new DueDateInputError(
       "periodStart",
       `periodStart must fall within the ${rule.period.months === 1 ? "month" : `${rule.period.months} months`} ` +

@@ -33,6 +33,8 @@ describe("a client's periods under a rule", () => {
       // 29 February stands for February's last day: 28 February in other years.
       ["uk-ct600", "02-29", "2026-11-29", "2025-03-01..2026-02-28"],
       ["uk-ct600", "02-29", "2028-03-01", "2027-03-01..2028-02-29"],
+      // A year end of 28 February gives a leap year's 29 February to the next year.
+      ["uk-ct600", "02-28", "2005-03-01", "2004-02-29..2005-02-28"],
       // VAT quarters from the year end's month: a March year end gives Mar, Jun, Sep, Dec.
       ["uk-vat-quarter", "03-31", "2026-11-29", "2026-07-01..2026-09-30"],
       ["uk-vat-quarter", "01-31", "2026-11-29", "2026-08-01..2026-10-31"],
