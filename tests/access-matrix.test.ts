@@ -15,6 +15,7 @@ import {
   clientImports,
   clients,
   contacts,
+  disasterReliefs,
   firms,
   mailOutbox,
   notificationPreferences,
@@ -1563,6 +1564,53 @@ const tenantMatrix: Record<string, TenantRow> = {
       message: "Task not found",
     },
   }),
+  "POST /api/tasks/:id/due-date": refusesForeignIds({
+    "another firm's task's due day cannot be moved": {
+      request: async (world) => ({
+        path: `/api/tasks/${(await ruleTaskOf(world, "a")).id}/due-date`,
+        body: { dueOn: "2027-05-03", reason: "Intrusion" },
+      }),
+      message: "Task not found",
+    },
+  }),
+  "GET /api/disaster-reliefs": {
+    kind: "lists own firm only",
+    cases: {
+      "answers the caller's firm's reliefs and not one id of another firm": async (world, route) => {
+        // A relief in each firm, so the list has something of its own to show and to hide.
+        const ids = { a: uuidv7(), b: uuidv7() };
+        for (const firm of ["a", "b"] as const)
+          await world.db
+            .insert(disasterReliefs)
+            .values({ ...reliefValues, id: ids[firm], firmId: world[firm].firm.id });
+        const response = await send(world.bSuperAdmin, route, {});
+        expect(response.status).toBe(200);
+        const returned = idsIn(response.body);
+        expect(returned.has(ids.b)).toBe(true);
+        expect(returned.has(ids.a)).toBe(false);
+        const foreign = await idsOfFirm(world.db, world.a.firm.id);
+        expect([...returned].filter((id) => foreign.has(id))).toEqual([]);
+      },
+    },
+  },
+  "POST /api/disaster-reliefs": {
+    kind: "creates in own firm only",
+    cases: {
+      "moves only the caller's firm's tasks, whatever states it names": async (world, route) => {
+        const foreign = await ruleTaskOf(world, "a");
+        await world.db.update(clients).set({ jurisdiction: "US", state: "FL" }).where(eq(clients.id, foreign.clientId));
+        const before = await firmState(world.db, world.a.firm.id);
+        const response = await send(world.bSuperAdmin, route, {
+          body: { ...reliefValues, windowStart: "2027-04-01", windowEnd: "2027-06-30", newDueOn: "2027-07-15" },
+        });
+        expect(response.status).toBe(201);
+        const [row] = await world.db.select().from(tasks).where(eq(tasks.id, foreign.id));
+        expect(row).toMatchObject({ dueOn: foreign.dueOn, dueDate: foreign.dueDate, dueOverride: null });
+        expect(await firmState(world.db, world.a.firm.id)).toEqual(before);
+        await world.db.update(clients).set({ jurisdiction: null, state: null }).where(eq(clients.id, foreign.clientId));
+      },
+    },
+  },
   "PATCH /api/tasks/:id/complete": refusesForeignIds({
     "another firm's task cannot be signed off": {
       request: async (world) => ({
@@ -1581,6 +1629,16 @@ const taskOf = (world: World, firm: "a" | "b") =>
 /** A fresh pending task following us-1040 on the assigned client of the given firm. */
 const ruleTaskOf = (world: World, firm: "a" | "b") =>
   insertRuleTask(world.db, { firmId: world[firm].firm.id, clientId: world[firm].assignedClient.id });
+
+/** A disaster relief's fields, as recorded (in the past, so recording it moves no seeded task). */
+const reliefValues = {
+  name: "Matrix Storm",
+  states: ["FL"],
+  windowStart: "2020-04-01",
+  windowEnd: "2020-06-30",
+  newDueOn: "2020-07-15",
+  sourceUrl: "https://www.irs.gov/newsroom/tax-relief-in-disaster-situations",
+};
 
 /** A fresh signed-off task on the assigned client of the given firm. */
 const signedTaskOf = (world: World, firm: "a" | "b") =>
@@ -2235,6 +2293,22 @@ const roleMatrix: Record<string, RoleRow> = {
     ok: 200,
     request: async (world) => ({ path: `/api/tasks/${(await ruleTaskOf(world, "a")).id}/extension` }),
   },
+  "POST /api/tasks/:id/due-date": {
+    access: "dueDates.override",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 200,
+    request: async (world) => ({
+      path: `/api/tasks/${(await ruleTaskOf(world, "a")).id}/due-date`,
+      body: { dueOn: "2027-05-03", reason: "Matrix" },
+    }),
+  },
+  "GET /api/disaster-reliefs": { access: "clients.read", allowed: signedIn, ok: 200, request: () => ({}) },
+  "POST /api/disaster-reliefs": {
+    access: "dueDates.override",
+    allowed: { anonymous: false, super_admin: true, admin: true, user: false },
+    ok: 201,
+    request: () => ({ body: reliefValues }),
+  },
   "PATCH /api/tasks/:id/complete": {
     access: "tasks.complete",
     allowed: signedIn,
@@ -2593,6 +2667,8 @@ const writeSafetyMatrix: Record<string, WriteSafety> = {
   "PATCH /api/firm": "If-Match",
   "PATCH /api/tasks/:id/complete": "Idempotency-Key and If-Match",
   "POST /api/tasks/:id/extension": "Idempotency-Key and If-Match",
+  "POST /api/tasks/:id/due-date": "Idempotency-Key and If-Match",
+  "POST /api/disaster-reliefs": "Idempotency-Key",
   "DELETE /api/clients/:id": { neither: "archiving twice leaves it archived; a purge of a purged client is a 404" },
   "DELETE /api/contacts/:id": { neither: "a second delete is a 404 and removes nothing more" },
   "DELETE /api/tasks/:id": { neither: "a second delete is a 404 and removes nothing more" },

@@ -2472,6 +2472,25 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       { method: "POST", route: "/api/tasks/:id/extension", url: `/api/tasks/${ruleTask.id}/extension` },
       {
         method: "POST",
+        route: "/api/tasks/:id/due-date",
+        url: `/api/tasks/${ruleTask.id}/due-date`,
+        json: { dueOn: "2027-05-03", reason: "Header case" },
+      },
+      {
+        method: "POST",
+        route: "/api/disaster-reliefs",
+        url: "/api/disaster-reliefs",
+        json: {
+          name: "Header Case Storm",
+          states: ["FL"],
+          windowStart: "2027-04-01",
+          windowEnd: "2027-06-30",
+          newDueOn: "2027-07-15",
+          sourceUrl: "https://www.irs.gov/newsroom/tax-relief-in-disaster-situations",
+        },
+      },
+      {
+        method: "POST",
         route: "/api/task-templates",
         url: "/api/task-templates",
         json: { name: "Header Case", description: "Close", priority: "low", isRecurring: false },

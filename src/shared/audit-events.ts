@@ -71,6 +71,10 @@ export type WorkAuditEvent =
   | { action: "task.completed"; entityType: "task"; after: Fields }
   /** An extension filed for a task that follows a statutory rule: its due date before and after. */
   | { action: "task.extension_filed"; entityType: "task"; before: Fields; after: Fields }
+  /** A rule task's due day moved by hand, with the reason given. */
+  | { action: "task.due_date_changed"; entityType: "task"; before: Fields; after: Fields }
+  /** A disaster relief recorded, with how many open tasks it moved. */
+  | { action: "disaster_relief.recorded"; entityType: "firm"; after: Fields }
   | { action: "template.created"; entityType: "template"; after: Fields }
   | { action: "template.updated"; entityType: "template"; before: Fields; after: Fields }
   | { action: "template.deleted"; entityType: "template"; before: Fields }

@@ -89,7 +89,7 @@ export const holidaySchema = z.object({ date: z.string(), name: z.string() });
 export type HolidayAnswer = z.infer<typeof holidaySchema>;
 
 /** The dates of a task that follows a rule, each logged when it changes. */
-export const taskDueDateFields = ["statutory", "due", "extended"] as const;
+export const taskDueDateFields = ["statutory", "due", "extended", "clear_by"] as const;
 export type TaskDueDateField = (typeof taskDueDateFields)[number];
 
 /**
@@ -99,6 +99,14 @@ export type TaskDueDateField = (typeof taskDueDateFields)[number];
  */
 export const dueDateChangeReasons = ["RULE", "EXTENSION", "DISASTER_RELIEF", "CALENDAR_VERSION", "MANUAL"] as const;
 export type DueDateChangeReason = (typeof dueDateChangeReasons)[number];
+
+/**
+ * What set the day a task is due (its due date, or its extended one once an extension is filed)
+ * other than its rule: a disaster relief window or a person. A holiday calendar's new version
+ * leaves such a day as it is.
+ */
+export const dueDateOverrides = ["DISASTER_RELIEF", "MANUAL"] as const;
+export type DueDateOverride = (typeof dueDateOverrides)[number];
 
 export const dueDateChangeSchema = z.object({
   id: z.uuid(),
@@ -130,9 +138,64 @@ export const taskDueDatesSchema = z.object({
   extension: z
     .object({ filedAt: z.iso.datetime(), filedBy: z.object({ id: z.uuid(), fullName: z.string() }).nullable() })
     .nullable(),
+  /** What set the day the task is due, when not its rule (a relief or a person); else null. */
+  override: z.enum(dueDateOverrides).nullable(),
   /** What an extension is filed with ("Form 4868"), when the rule has one for this period; else null. */
   extensionBy: z.string().nullable(),
   explanation: z.array(z.string()),
   log: z.array(dueDateChangeSchema),
 });
 export type TaskDueDates = z.infer<typeof taskDueDatesSchema>;
+
+/** POST /api/tasks/{id}/due-date: a person moves the day a task is due, saying why. */
+export const manualDueDateChangeSchema = z.strictObject({
+  dueOn: civilDate("dueOn").describe("The new day the task is due"),
+  reason: z
+    .string({ error: "reason is required: say why the date changes" })
+    .trim()
+    .min(1, "reason is required: say why the date changes")
+    .max(500, "reason must be at most 500 characters"),
+});
+export type ManualDueDateChange = z.infer<typeof manualDueDateChangeSchema>;
+
+/**
+ * A disaster relief window (IRC 7508A): the IRS postpones every deadline that falls from
+ * windowStart to windowEnd, for taxpayers in the covered places, to newDueOn.
+ */
+export const disasterReliefInputSchema = z.strictObject({
+  name: z
+    .string({ error: "name is required, such as the IRS notice's title" })
+    .trim()
+    .min(1, "name is required, such as the IRS notice's title")
+    .max(200, "name must be at most 200 characters"),
+  states: z
+    .array(z.string().regex(/^[A-Z]{2}$/, "each state must be a US state's two-letter code, such as FL"), {
+      error: "states is required: the states the relief covers",
+    })
+    .min(1, "states must name at least one state")
+    .max(51, "states may name each state once"),
+  windowStart: civilDate("windowStart").describe("The first deadline day the relief postpones"),
+  windowEnd: civilDate("windowEnd").describe("The last deadline day the relief postpones"),
+  newDueOn: civilDate("newDueOn").describe("The day the postponed deadlines fall due"),
+  sourceUrl: z
+    .url({ protocol: /^https$/, error: "sourceUrl must be the https address of the announcement" })
+    .max(2000, "sourceUrl must be at most 2000 characters"),
+});
+export type DisasterReliefInput = z.infer<typeof disasterReliefInputSchema>;
+
+export const disasterReliefSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  jurisdiction: z.literal("US"),
+  states: z.array(z.string()),
+  windowStart: z.string(),
+  windowEnd: z.string(),
+  newDueOn: z.string(),
+  sourceUrl: z.string(),
+  createdBy: z.object({ id: z.uuid(), fullName: z.string() }).nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type DisasterRelief = z.infer<typeof disasterReliefSchema>;
+
+/** POST /api/disaster-reliefs answers the relief and how many open tasks it moved. */
+export const disasterReliefCreatedSchema = z.object({ relief: disasterReliefSchema, tasksMoved: z.number().int() });

@@ -65,6 +65,10 @@ export const policies = {
     description: "view the firm's outgoing e-mail",
     scope: { super_admin: "all", admin: "none", user: "none" },
   },
+  "dueDates.override": {
+    description: "move a statutory due date by hand or record a disaster relief",
+    scope: { super_admin: "all", admin: "all", user: "none" },
+  },
   "billing.manage": {
     description: "manage billing and the plan",
     scope: { super_admin: "all", admin: "none", user: "none" },

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { clientImportJob } from "../features/client-import/client-import.job";
+import { recomputeStaleDueDates } from "../features/due-dates/due-date-versions";
 import { queueMorningReminders } from "../features/notifications/notifications.service";
 import { materializeSchedules } from "../features/schedules/schedules.service";
 import type { Config } from "../platform/config";
@@ -32,7 +33,9 @@ export function backgroundJobs(options: {
   return [
     {
       // Each recurring schedule's task of every period begun: idempotent (one task per schedule and
-      // period, decision 0009), so a repeated or overlapping run creates nothing twice.
+      // period, decision 0009), so a repeated or overlapping run creates nothing twice. Then, after
+      // an upgrade with a new version of the rules or a holiday calendar, the open rule tasks'
+      // dates worked out again (decision 0053), each change logged once.
       name: RECURRING_WORK,
       cron: "*/5 * * * *",
       policy: "stately",
@@ -42,6 +45,9 @@ export function backgroundJobs(options: {
       run: async () => {
         const result = await materializeSchedules(db);
         if (result.tasksCreated > 0) log.info(result, "scheduler: created recurring tasks");
+        const recomputed = await recomputeStaleDueDates(db);
+        if (recomputed.tasks > 0)
+          log.info(recomputed, "scheduler: worked out due dates on the new rules and calendars");
       },
     },
     {

@@ -33,6 +33,8 @@ export const actionLabels: Record<AuditAction, string> = {
   "task.deleted": "Deleted task",
   "task.completed": "Completed task",
   "task.extension_filed": "Filed an extension",
+  "task.due_date_changed": "Changed a statutory due date",
+  "disaster_relief.recorded": "Recorded a disaster relief",
   "template.created": "Created template",
   "template.updated": "Changed template",
   "template.deleted": "Deleted template",

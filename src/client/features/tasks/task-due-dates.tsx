@@ -33,6 +33,7 @@ const fieldLabels: Record<DueDateChange["field"], string> = {
   statutory: "Statutory date",
   due: "Due date",
   extended: "Extended due date",
+  clear_by: "Payment clears by",
 };
 
 const reasonLabels: Record<DueDateChange["reason"], string> = {

@@ -252,13 +252,20 @@ export function dueDatesFor(rule: DueDateRule, input: DueDatesInput): DueDates {
         : `payment must clear by ${formatWeekday(clearByDate)}, the working day before`,
     );
   }
+  return { statutoryDate, dueDate, extendedDueDate, clearByDate, explanation, version: datesVersionOf(rule) };
+}
+
+/**
+ * The versions a rule's dates are worked out on today: the rules', and the calendar's the rule
+ * moves or clears on ("rules 2026.1, us-irs 2026.1"). A task whose dates carry another was worked
+ * out before an upgrade and is looked at again.
+ */
+export function datesVersionOf(rule: DueDateRule): string {
   const calendarId = rule.shiftOn ?? rule.clearByOn;
-  return {
-    statutoryDate,
-    dueDate,
-    extendedDueDate,
-    clearByDate,
-    explanation,
-    version: `rules ${DUE_DATE_RULES_VERSION}${calendarId ? `, ${calendarId} ${calendarOf(calendarId).version}` : ""}`,
-  };
+  return `rules ${DUE_DATE_RULES_VERSION}${calendarId ? `, ${calendarId} ${calendarOf(calendarId).version}` : ""}`;
+}
+
+/** For a payment that must clear: the last working day on or before `dueDate` on the rule's calendar; else null. */
+export function clearByDateFor(rule: DueDateRule, dueDate: CivilDate): CivilDate | null {
+  return rule.clearByOn ? previousWorkingDay(dueDate, { calendar: calendarOf(rule.clearByOn) }) : null;
 }

@@ -1,12 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import {
+  disasterReliefCreatedSchema,
+  disasterReliefInputSchema,
+  disasterReliefSchema,
   dueDateQuerySchema,
   dueDateRuleSchema,
   dueDatesSchema,
   holidayCalendarSchema,
   holidaySchema,
   holidayYearQuerySchema,
+  manualDueDateChangeSchema,
   taskDueDatesSchema,
 } from "../../../shared/due-dates";
 import { AppError, fieldError } from "../../platform/errors";
@@ -14,10 +18,11 @@ import { idParams as entityIdParams, type ZodTypeProvider } from "../../platform
 import { ifMatchHeader, ifMatchOf } from "../../platform/preconditions";
 import { requireActor } from "../../tenancy/actor";
 import { idempotencyKeyHeader } from "../../tenancy/idempotency";
+import { listReliefs, recordRelief } from "./disaster-reliefs.service";
 import { DueDateInputError, dueDatesFor } from "./due-date-engine";
 import { dueDateRule, dueDateRules, templateFrequencyOf } from "./due-date-rules";
 import { allHolidayCalendars, holidayCalendar, holidaysIn } from "./holiday-calendars";
-import { fileExtension, getTaskDueDates } from "./task-due-dates.service";
+import { changeDueDate, fileExtension, getTaskDueDates } from "./task-due-dates.service";
 
 /*
  * The statutory due-date rules and holiday calendars (decision 0053), read-only and the same for
@@ -157,5 +162,62 @@ export function dueDatesRoutes(app: FastifyInstance) {
         taskId: request.params.id,
         ifMatch: ifMatchOf(request),
       }),
+  );
+
+  api.post(
+    "/api/tasks/:id/due-date",
+    {
+      config: { access: "dueDates.override" },
+      schema: {
+        summary:
+          "Move the day a pending task that follows a rule is due (its extended due day once an extension is " +
+          "filed), saying why; the rule's dates stay shown, and a new calendar version leaves the day as set. " +
+          "Logged (MANUAL) and audited",
+        params: entityIdParams("Task"),
+        headers: z.looseObject({ ...ifMatchHeader, ...idempotencyKeyHeader }),
+        body: manualDueDateChangeSchema,
+        response: { 200: taskDueDatesSchema },
+      },
+    },
+    async (request) =>
+      changeDueDate({
+        db: request.db,
+        actor: requireActor(request),
+        taskId: request.params.id,
+        change: request.body,
+        ifMatch: ifMatchOf(request),
+      }),
+  );
+
+  api.get(
+    "/api/disaster-reliefs",
+    {
+      config: { access: "clients.read" },
+      schema: {
+        summary: "The disaster relief windows the firm recorded, newest first",
+        response: { 200: z.array(disasterReliefSchema) },
+      },
+    },
+    async (request) => listReliefs({ db: request.db, actor: requireActor(request) }),
+  );
+
+  api.post(
+    "/api/disaster-reliefs",
+    {
+      config: { access: "dueDates.override" },
+      schema: {
+        summary:
+          "Record a disaster relief (IRC 7508A): every open task of a client in a covered state whose due day " +
+          "falls in the window moves to the relief's day at once, each logged; tasks made or extended later " +
+          "follow it too. A relief stays as recorded",
+        headers: z.looseObject({ ...idempotencyKeyHeader }),
+        body: disasterReliefInputSchema,
+        response: { 201: disasterReliefCreatedSchema },
+      },
+    },
+    async (request, reply) => {
+      const created = await recordRelief({ db: request.db, actor: requireActor(request), input: request.body });
+      return reply.status(201).send(created);
+    },
   );
 }

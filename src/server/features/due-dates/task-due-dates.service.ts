@@ -1,19 +1,20 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { v7 as uuidv7 } from "uuid";
-import type { TaskDueDates } from "../../../shared/due-dates";
+import type { ManualDueDateChange, TaskDueDates } from "../../../shared/due-dates";
 import { isValidTimeZone } from "../../../shared/recurrence";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { clients, firms, taskDueDateChanges, tasks, users } from "../../platform/db/schema";
-import { AppError } from "../../platform/errors";
+import { AppError, fieldError } from "../../platform/errors";
 import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { assignedUserOf, visibleClient } from "../../tenancy/scopes";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import { endOfDay, parseCivilDate } from "./civil-date";
-import { dueDatesFor, ruleVersionFor } from "./due-date-engine";
+import { reliefFor, reliefSentence, reliefsOf } from "./disaster-reliefs";
+import { clearByDateFor, datesVersionOf, dueDatesFor, ruleVersionFor } from "./due-date-engine";
 import { type DueDateRule, dueDateRule } from "./due-date-rules";
+import { writeTaskDateChanges } from "./task-date-changes";
 
 /*
  * A task's statutory dates (decision 0053): what its rule gave it, why, every change since (the
@@ -31,6 +32,7 @@ const noRule: TaskDueDates = {
   dueOn: null,
   clearByOn: null,
   extendedDueOn: null,
+  override: null,
   extension: null,
   extensionBy: null,
   explanation: [],
@@ -57,6 +59,7 @@ async function readTaskDueDates(db: DbExecutor, firmId: string, taskId: string, 
       extendedDueOn: tasks.extendedDueOn,
       extensionFiledAt: tasks.extensionFiledAt,
       extensionFiledBy: tasks.extensionFiledBy,
+      override: tasks.dueOverride,
       filerName: filer.fullName,
       explanation: tasks.dueExplanation,
     })
@@ -99,6 +102,7 @@ async function answer(db: DbExecutor, firmId: string, taskId: string, userId: st
     dueOn: task.dueOn,
     clearByOn: task.clearByOn,
     extendedDueOn: task.extendedDueOn,
+    override: task.override,
     extension:
       task.extensionFiledAt === null
         ? null
@@ -125,10 +129,86 @@ export async function getTaskDueDates(options: { db: Database; actor: Actor; tas
   return answer(db, actor.firmId, taskId, assignedUserOf(actor, "clients.read"));
 }
 
+/** A rule task locked for a change by the actor: its dates, its client's state and the firm's zone. */
+async function lockRuleTask(
+  tx: DbExecutor,
+  actor: Actor,
+  taskId: string,
+  action: "tasks.create" | "dueDates.override",
+  ifMatch: IfMatch | undefined,
+  /** Why a task without a rule cannot take the change. */
+  noRule: string,
+) {
+  const { role } = await lockFirmAsActor(tx, actor, action);
+  const userId = assignedUserOf({ role, userId: actor.userId }, action);
+  const [task] = await tx
+    .select({
+      id: tasks.id,
+      status: tasks.status,
+      version: tasks.version,
+      dueDateRule: tasks.dueDateRule,
+      periodStart: tasks.periodStart,
+      periodEnd: tasks.periodEnd,
+      statutoryDueOn: tasks.statutoryDueOn,
+      dueOn: tasks.dueOn,
+      clearByOn: tasks.clearByOn,
+      extendedDueOn: tasks.extendedDueOn,
+      override: tasks.dueOverride,
+      explanation: tasks.dueExplanation,
+      dueDatesVersion: tasks.dueDatesVersion,
+      dueDate: tasks.dueDate,
+      state: clients.state,
+      archivedAt: clients.archivedAt,
+      timeZone: firms.timeZone,
+    })
+    .from(tasks)
+    .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
+    .innerJoin(firms, eq(firms.id, tasks.firmId))
+    .where(
+      and(
+        eq(tasks.firmId, actor.firmId),
+        eq(tasks.id, taskId),
+        visibleClient(tasks.firmId, tasks.clientId, sql`${userId}`),
+      ),
+    )
+    .for("update", { of: tasks });
+  if (!task) throw new AppError("NOT_FOUND", "Task not found");
+  assertVersion(task.version, ifMatch, "task");
+  const rule = task.dueDateRule === null ? undefined : dueDateRule(task.dueDateRule);
+  if (
+    !rule ||
+    task.periodStart === null ||
+    task.periodEnd === null ||
+    task.statutoryDueOn === null ||
+    task.dueOn === null ||
+    task.dueDate === null
+  )
+    throw new AppError("CONFLICT", noRule);
+  if (task.status === "completed") throw new AppError("CONFLICT", "This task is signed off and cannot be changed");
+  if (task.archivedAt !== null)
+    throw new AppError("CONFLICT", "This client is archived. Restore it before changing its tasks.");
+  return {
+    ...task,
+    rule,
+    userId,
+    periodStart: task.periodStart,
+    periodEnd: task.periodEnd,
+    before: {
+      statutoryDueOn: task.statutoryDueOn,
+      dueOn: task.dueOn,
+      clearByOn: task.clearByOn,
+      extendedDueOn: task.extendedDueOn,
+    },
+    dueDate: task.dueDate,
+    timeZone: isValidTimeZone(task.timeZone) ? task.timeZone : "UTC",
+  };
+}
+
 /**
  * POST /api/tasks/{id}/extension: an extension was filed for the task. Its extended due date is
- * counted by the rule from the unshifted statutory date, then moved; the task falls due at the end
- * of that day, and the due date it had stays shown. Logged (reason EXTENSION) and audited.
+ * counted by the rule from the unshifted statutory date, then moved (and postponed by a disaster
+ * relief whose window holds it); the task falls due at the end of that day, and the due date it
+ * had stays shown. Logged (reason EXTENSION) and audited.
  */
 export async function fileExtension(options: {
   db: Database;
@@ -138,40 +218,15 @@ export async function fileExtension(options: {
 }): Promise<TaskDueDates> {
   const { db, actor, taskId } = options;
   return db.transaction(async (tx) => {
-    const { role } = await lockFirmAsActor(tx, actor, "tasks.create");
-    const userId = assignedUserOf({ role, userId: actor.userId }, "tasks.create");
-    const [task] = await tx
-      .select({
-        id: tasks.id,
-        status: tasks.status,
-        version: tasks.version,
-        dueDateRule: tasks.dueDateRule,
-        periodStart: tasks.periodStart,
-        periodEnd: tasks.periodEnd,
-        extendedDueOn: tasks.extendedDueOn,
-        dueDate: tasks.dueDate,
-        state: clients.state,
-        archivedAt: clients.archivedAt,
-        timeZone: firms.timeZone,
-      })
-      .from(tasks)
-      .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
-      .innerJoin(firms, eq(firms.id, tasks.firmId))
-      .where(
-        and(
-          eq(tasks.firmId, actor.firmId),
-          eq(tasks.id, taskId),
-          visibleClient(tasks.firmId, tasks.clientId, sql`${userId}`),
-        ),
-      );
-    if (!task) throw new AppError("NOT_FOUND", "Task not found");
-    assertVersion(task.version, options.ifMatch, "task");
-    const rule = task.dueDateRule === null ? undefined : dueDateRule(task.dueDateRule);
-    if (!rule || task.periodStart === null || task.periodEnd === null)
-      throw new AppError("CONFLICT", "This task follows no statutory due-date rule, so it has no extension to file");
-    if (task.status === "completed") throw new AppError("CONFLICT", "This task is signed off and cannot be changed");
-    if (task.archivedAt !== null)
-      throw new AppError("CONFLICT", "This client is archived. Restore it before changing its tasks.");
+    const task = await lockRuleTask(
+      tx,
+      actor,
+      taskId,
+      "tasks.create",
+      options.ifMatch,
+      "This task follows no statutory due-date rule, so it has no extension to file",
+    );
+    const { rule } = task;
     if (task.extendedDueOn !== null) throw new AppError("CONFLICT", "An extension is already filed for this task");
     const extension = extensionOf(rule, task.periodStart, task.periodEnd);
     const dates = dueDatesFor(rule, {
@@ -182,40 +237,140 @@ export async function fileExtension(options: {
     if (!extension || !dates.extendedDueDate)
       throw new AppError("CONFLICT", `${rule.name} has no extension of time to file`);
     const now = new Date();
-    const timeZone = isValidTimeZone(task.timeZone) ? task.timeZone : "UTC";
-    const extendedDueOn = dates.extendedDueDate.toString();
-    await tx
-      .update(tasks)
-      .set({
-        extendedDueOn,
-        extensionFiledAt: now,
-        extensionFiledBy: actor.userId,
-        dueDate: endOfDay(dates.extendedDueDate, timeZone),
-        dueExplanation: dates.explanation,
-        dueDatesVersion: dates.version,
-        updatedAt: now,
-      })
-      .where(and(eq(tasks.firmId, actor.firmId), eq(tasks.id, taskId)));
-    await tx.insert(taskDueDateChanges).values({
-      id: uuidv7(),
-      firmId: actor.firmId,
-      taskId,
-      field: "extended",
-      fromOn: null,
-      toOn: extendedDueOn,
-      reason: "EXTENSION",
-      ruleId: rule.id,
-      dueDatesVersion: dates.version,
-      note: `Extension filed (${extension.by})`,
-      changedBy: actor.userId,
-    });
+    const ruleDay = dates.extendedDueDate.toString();
+    const relief =
+      rule.jurisdiction === "US"
+        ? reliefFor(ruleDay, task.state, (await reliefsOf(tx, [actor.firmId])).get(actor.firmId) ?? [])
+        : undefined;
+    const extendedDueOn = relief?.day ?? ruleDay;
+    const dueDate = endOfDay(parseCivilDate(extendedDueOn) ?? dates.extendedDueDate, task.timeZone);
+    const after = {
+      ...task.before,
+      extendedDueOn: ruleDay,
+      dueDate,
+      override: null,
+      explanation: dates.explanation,
+      version: dates.version,
+    };
+    const filed = { by: actor.userId, at: now };
+    const base = { taskId, ruleId: rule.id, changedBy: actor.userId };
+    await writeTaskDateChanges(
+      tx,
+      actor.firmId,
+      [
+        {
+          ...base,
+          before: task.before,
+          after,
+          reason: "EXTENSION",
+          note: `Extension filed (${extension.by})`,
+          extensionFiled: filed,
+        },
+      ],
+      now,
+    );
+    if (relief)
+      await writeTaskDateChanges(
+        tx,
+        actor.firmId,
+        [
+          {
+            ...base,
+            before: after,
+            after: {
+              ...after,
+              extendedDueOn,
+              override: "DISASTER_RELIEF",
+              explanation: [...dates.explanation, reliefSentence(relief.relief)],
+            },
+            reason: "DISASTER_RELIEF",
+            note: relief.relief.name,
+            sourceUrl: relief.relief.sourceUrl,
+          },
+        ],
+        now,
+      );
     await recordAudit(tx, actor, {
       action: "task.extension_filed",
       entityType: "task",
       entityId: taskId,
-      before: { dueDate: task.dueDate?.toISOString() ?? null, extendedDueOn: null },
-      after: { dueDate: endOfDay(dates.extendedDueDate, timeZone).toISOString(), extendedDueOn },
+      before: { dueDate: task.dueDate.toISOString(), extendedDueOn: null },
+      after: { dueDate: dueDate.toISOString(), extendedDueOn },
     });
-    return answer(tx, actor.firmId, taskId, userId);
+    return answer(tx, actor.firmId, taskId, task.userId);
+  });
+}
+
+/** How far from its statutory date a hand-set due day may be: a typing slip, not a decision, beyond that. */
+const manualChangeYears = 5;
+
+/**
+ * POST /api/tasks/{id}/due-date: a person with the right (dueDates.override) moves the day the
+ * task is due (its extended due day once an extension is filed), saying why. The rule's dates stay
+ * shown; a new version of the rules or calendars leaves the day as set. Logged (MANUAL, with the
+ * reason) and audited.
+ */
+export async function changeDueDate(options: {
+  db: Database;
+  actor: Actor;
+  taskId: string;
+  change: ManualDueDateChange;
+  ifMatch?: IfMatch;
+}): Promise<TaskDueDates> {
+  const { db, actor, taskId, change } = options;
+  const day = parseCivilDate(change.dueOn);
+  if (!day) throw fieldError("dueOn", "dueOn must be a real date written YYYY-MM-DD");
+  return db.transaction(async (tx) => {
+    const task = await lockRuleTask(
+      tx,
+      actor,
+      taskId,
+      "dueDates.override",
+      options.ifMatch,
+      "This task follows no statutory due-date rule: change its due date by editing the task",
+    );
+    const dueOn = day.toString();
+    if (dueOn <= task.periodEnd)
+      throw fieldError("dueOn", `dueOn must be after the period it is for ends (${task.periodEnd})`);
+    const statutory = parseCivilDate(task.before.statutoryDueOn);
+    if (statutory && Math.abs(day.year - statutory.year) > manualChangeYears)
+      throw fieldError("dueOn", `dueOn must be within ${manualChangeYears} years of the statutory date`);
+    const field = task.before.extendedDueOn === null ? "dueOn" : "extendedDueOn";
+    if (task.before[field] === dueOn) throw fieldError("dueOn", "The task is already due on that day");
+    const now = new Date();
+    const dueDate = endOfDay(day, task.timeZone);
+    const after = {
+      ...task.before,
+      [field]: dueOn,
+      ...(field === "dueOn" ? { clearByOn: clearByDateFor(task.rule, day)?.toString() ?? null } : {}),
+      dueDate,
+      override: "MANUAL" as const,
+      explanation: task.explanation ?? [],
+      version: task.dueDatesVersion ?? datesVersionOf(task.rule),
+    };
+    await writeTaskDateChanges(
+      tx,
+      actor.firmId,
+      [
+        {
+          taskId,
+          ruleId: task.rule.id,
+          before: task.before,
+          after,
+          reason: "MANUAL",
+          note: change.reason,
+          changedBy: actor.userId,
+        },
+      ],
+      now,
+    );
+    await recordAudit(tx, actor, {
+      action: "task.due_date_changed",
+      entityType: "task",
+      entityId: taskId,
+      before: { dueDate: task.dueDate.toISOString(), dueOn: task.before[field] },
+      after: { dueDate: dueDate.toISOString(), dueOn, reason: change.reason },
+    });
+    return answer(tx, actor.firmId, taskId, task.userId);
   });
 }

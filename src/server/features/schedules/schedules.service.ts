@@ -33,6 +33,7 @@ const defaultChunkSize = 500;
 
 type DueSchedule = {
   id: string;
+  firmId: string;
   frequency: Frequency;
   startsAt: Date;
   materializedUntil: Date | null;
@@ -76,6 +77,7 @@ function lockDueSchedules(tx: DbExecutor, now: Date, scheduleIds: string[]): Pro
   return tx
     .select({
       id: recurringSchedules.id,
+      firmId: recurringSchedules.firmId,
       frequency: recurringSchedules.frequency,
       startsAt: recurringSchedules.startsAt,
       materializedUntil: recurringSchedules.materializedUntil,

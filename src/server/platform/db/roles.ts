@@ -126,6 +126,8 @@ export async function grantAppRole(ownerUrl: string, appRole: string): Promise<v
     await client.query(`revoke update, delete, truncate on audit_events from ${role}`);
     // So is the due-date log of tasks that follow a statutory rule (migration 0031).
     await client.query(`revoke update, delete, truncate on task_due_date_changes from ${role}`);
+    // A disaster relief stays as recorded: the tasks it moved name it in their logs (migration 0032).
+    await client.query(`revoke update, delete, truncate on disaster_reliefs from ${role}`);
     // A firm's verified audit checkpoint only moves forward (a trigger refuses setting it back); a
     // delete followed by an insert would set it back all the same, so the app may not delete it.
     await client.query(`revoke delete, truncate on audit_checkpoints from ${role}`);
@@ -146,8 +148,10 @@ export async function grantAppRole(ownerUrl: string, appRole: string): Promise<v
     await client.query(`grant execute on function firms_due_for_morning_mail(timestamptz, integer) to ${role}`);
     // A Stripe event's firm (migration 0014).
     await client.query(`grant execute on function firm_of_stripe_subscription(text, text) to ${role}`);
-    // The recurrence scheduler's firms to work through (migration 0015).
+    // The recurrence scheduler's firms to work through (migration 0015), and the firms whose open
+    // rule tasks' dates were worked out on an older version of the rules or calendars (0032).
     await client.query(`grant execute on function firms_with_schedules_due(timestamptz) to ${role}`);
+    await client.query(`grant execute on function firms_with_stale_due_dates(text[], text[]) to ${role}`);
     // Housekeeping's purges of what expired in every firm (migration 0014).
     await client.query(`grant execute on function purge_expired_sessions(timestamptz, timestamptz) to ${role}`);
     await client.query(`grant execute on function purge_expired_idempotency_keys(timestamptz) to ${role}`);

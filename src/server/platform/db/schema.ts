@@ -30,7 +30,7 @@ import {
   importStatuses,
 } from "../../../shared/client-import";
 import { clientStatuses, entityTypes, taxJurisdictions } from "../../../shared/clients";
-import { dueDateChangeReasons, taskDueDateFields } from "../../../shared/due-dates";
+import { dueDateChangeReasons, dueDateOverrides, taskDueDateFields } from "../../../shared/due-dates";
 import { mailKinds, mailStatuses } from "../../../shared/mail-outbox";
 import { factorKinds, MFA_GRACE_DAYS, mfaPolicies } from "../../../shared/mfa";
 import { digestFrequencies } from "../../../shared/notifications";
@@ -517,6 +517,8 @@ export const tasks = pgTable(
     dueExplanation: jsonb("due_explanation").$type<string[]>(),
     /** The rules' and calendar's versions the dates were worked out on ("rules 2026.1, us-irs 2026.1"). */
     dueDatesVersion: text("due_dates_version"),
+    /** Set when a relief or a person, not the rule, set the day the task is due. */
+    dueOverride: text("due_override", { enum: dueDateOverrides }),
   },
   (t) => [
     foreignKey({
@@ -606,6 +608,17 @@ export const tasks = pgTable(
         and ${t.dueOn} is not null and ${t.dueExplanation} is not null and ${t.dueDatesVersion} is not null
         and ${t.dueDate} is not null end`,
     ),
+    // Only a rule's task has its due day overridden.
+    check(
+      "tasks_due_override_check",
+      sql`${t.dueOverride} is null or (${t.dueDateRule} is not null and ${oneOf(t.dueOverride, dueDateOverrides)})`,
+    ),
+    // Open rule tasks by the versions their dates were worked out on: after an upgrade that brings
+    // a holiday calendar's or the rules' new version, those worked out on an older one are found
+    // without reading every task (decision 0053).
+    index("tasks_open_rule_versions_idx")
+      .on(t.firmId, t.dueDatesVersion, t.dueDateRule)
+      .where(sql`${t.status} = 'pending' and ${t.dueDateRule} is not null`),
     // An extension is filed by someone at some time, and only then has a date.
     check(
       "tasks_extension_check",
@@ -648,6 +661,39 @@ export const taskDueDateChanges = pgTable(
     }),
     check("task_due_date_changes_field_check", oneOf(t.field, taskDueDateFields)),
     check("task_due_date_changes_reason_check", oneOf(t.reason, dueDateChangeReasons)),
+  ],
+);
+
+/**
+ * A disaster relief window the firm recorded (IRC 7508A, decision 0053): deadlines of its clients
+ * in the covered states that fall in the window are postponed to `new_due_on`. Kept as recorded:
+ * the tasks it moved say so in their logs.
+ */
+export const disasterReliefs = pgTable(
+  "disaster_reliefs",
+  {
+    id: id(),
+    firmId: firmId(),
+    name: text("name").notNull(),
+    jurisdiction: text("jurisdiction").notNull().default("US"),
+    states: text("states").array().notNull(),
+    windowStart: date("window_start", { mode: "string" }).notNull(),
+    windowEnd: date("window_end", { mode: "string" }).notNull(),
+    newDueOn: date("new_due_on", { mode: "string" }).notNull(),
+    sourceUrl: text("source_url").notNull(),
+    createdBy: uuid("created_by"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("disaster_reliefs_firm_id_created_at_idx").on(t.firmId, t.createdAt),
+    foreignKey({
+      name: "disaster_reliefs_created_by_fk",
+      columns: [t.firmId, t.createdBy],
+      foreignColumns: [users.firmId, users.id],
+    }),
+    check("disaster_reliefs_jurisdiction_check", sql`${t.jurisdiction} = 'US'`),
+    check("disaster_reliefs_window_check", sql`${t.windowStart} <= ${t.windowEnd} and ${t.windowEnd} < ${t.newDueOn}`),
+    check("disaster_reliefs_states_check", sql`cardinality(${t.states}) > 0`),
   ],
 );
 

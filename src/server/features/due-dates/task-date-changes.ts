@@ -1,0 +1,102 @@
+import { sql } from "drizzle-orm";
+import { v7 as uuidv7 } from "uuid";
+import type { DueDateChangeReason, DueDateOverride, TaskDueDateField } from "../../../shared/due-dates";
+import type { DbExecutor } from "../../platform/db/database";
+
+/*
+ * The one way a rule task's dates change after it is made (decision 0053): the new dates are
+ * written and every date that differs is appended to the due-date log with the reason, in two
+ * statements however many tasks change. An extension, a manual change, a disaster relief and a
+ * new version of the rules or calendars all come through here.
+ */
+
+/** A rule task's dates as kept on it. */
+export type TaskDates = {
+  statutoryDueOn: string;
+  dueOn: string;
+  clearByOn: string | null;
+  extendedDueOn: string | null;
+};
+
+export type TaskDateChange = {
+  taskId: string;
+  ruleId: string;
+  before: TaskDates;
+  after: TaskDates & {
+    /** The instant the task falls due: the end of its due day in the firm's time zone. */
+    dueDate: Date;
+    override: DueDateOverride | null;
+    explanation: string[];
+    version: string;
+  };
+  reason: DueDateChangeReason;
+  note?: string;
+  sourceUrl?: string;
+  /** Who changed it; null for the system. */
+  changedBy: string | null;
+  /** Set when the change records an extension filed by this user (or null for the system). */
+  extensionFiled?: { by: string | null; at: Date };
+};
+
+const loggedFields: [TaskDueDateField, keyof TaskDates][] = [
+  ["statutory", "statutoryDueOn"],
+  ["due", "dueOn"],
+  ["extended", "extendedDueOn"],
+  ["clear_by", "clearByOn"],
+];
+
+/** Writes the changes (tasks of `firmId`, locked by the caller) and logs each date that moved. Returns how many dates moved. */
+export async function writeTaskDateChanges(
+  tx: DbExecutor,
+  firmId: string,
+  changes: readonly TaskDateChange[],
+  now: Date,
+): Promise<number> {
+  if (changes.length === 0) return 0;
+  await tx.execute(sql`
+    update tasks t
+    set statutory_due_on = v.statutory_due_on, due_on = v.due_on, clear_by_on = v.clear_by_on,
+      extended_due_on = v.extended_due_on, due_date = v.due_date, due_override = v.override,
+      due_explanation = v.explanation, due_dates_version = v.version,
+      extension_filed_at = coalesce(v.filed_at, t.extension_filed_at),
+      extension_filed_by = case when v.filed_at is null then t.extension_filed_by else v.filed_by end,
+      updated_at = ${now.toISOString()}::timestamptz
+    from unnest(${sql.param(changes.map((change) => change.taskId))}::uuid[],
+        ${sql.param(changes.map((change) => change.after.statutoryDueOn))}::date[],
+        ${sql.param(changes.map((change) => change.after.dueOn))}::date[],
+        ${sql.param(changes.map((change) => change.after.clearByOn))}::date[],
+        ${sql.param(changes.map((change) => change.after.extendedDueOn))}::date[],
+        ${sql.param(changes.map((change) => change.after.dueDate.toISOString()))}::timestamptz[],
+        ${sql.param(changes.map((change) => change.after.override))}::text[],
+        ${sql.param(changes.map((change) => JSON.stringify(change.after.explanation)))}::jsonb[],
+        ${sql.param(changes.map((change) => change.after.version))}::text[],
+        ${sql.param(changes.map((change) => change.extensionFiled?.at.toISOString() ?? null))}::timestamptz[],
+        ${sql.param(changes.map((change) => change.extensionFiled?.by ?? null))}::uuid[])
+      as v(id, statutory_due_on, due_on, clear_by_on, extended_due_on, due_date, override, explanation, version,
+        filed_at, filed_by)
+    where t.firm_id = ${firmId} and t.id = v.id`);
+  const log = changes.flatMap((change) =>
+    loggedFields
+      .filter(([, key]) => change.before[key] !== change.after[key])
+      .map(([field, key]) => ({ change, field, from: change.before[key], to: change.after[key] })),
+  );
+  if (log.length === 0) return 0;
+  await tx.execute(sql`
+    insert into task_due_date_changes (id, firm_id, task_id, field, from_on, to_on, reason, rule_id,
+      due_dates_version, note, source_url, changed_by, changed_at)
+    select v.id, ${firmId}, v.task_id, v.field, v.from_on, v.to_on, v.reason, v.rule_id, v.version, v.note,
+      v.source_url, v.changed_by, ${now.toISOString()}::timestamptz
+    from unnest(${sql.param(log.map(() => uuidv7()))}::uuid[],
+        ${sql.param(log.map(({ change }) => change.taskId))}::uuid[],
+        ${sql.param(log.map(({ field }) => field))}::text[],
+        ${sql.param(log.map(({ from }) => from))}::date[],
+        ${sql.param(log.map(({ to }) => to))}::date[],
+        ${sql.param(log.map(({ change }) => change.reason))}::text[],
+        ${sql.param(log.map(({ change }) => change.ruleId))}::text[],
+        ${sql.param(log.map(({ change }) => change.after.version))}::text[],
+        ${sql.param(log.map(({ change }) => change.note ?? null))}::text[],
+        ${sql.param(log.map(({ change }) => change.sourceUrl ?? null))}::text[],
+        ${sql.param(log.map(({ change }) => change.changedBy))}::uuid[])
+      as v(id, task_id, field, from_on, to_on, reason, rule_id, version, note, source_url, changed_by)`);
+  return log.length;
+}
