@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { expect, type Page } from "@playwright/test";
-import type { ClientReport, ReportTask } from "../src/shared/reports";
+import type { ClientReport, ClientReportTask } from "../src/shared/reports";
 import { parseCsv } from "../tests/csv-parse";
 import { drawnSignature, signInToNewFirm, uniqueName } from "./clients-support";
 import {
@@ -199,7 +199,9 @@ test.describe("reports", () => {
     const reports = await demoReports(page, 365);
     const report = reports.find((candidate) => candidate.completedTasks >= 2) as ClientReport;
     expect(report, "a demo client with two or more completions in a year").toBeTruthy();
-    const completed = report.history.filter((task): task is ReportTask & { completedAt: string } => !!task.completedAt);
+    const completed = report.history.filter(
+      (task): task is ClientReportTask & { completedAt: string } => !!task.completedAt,
+    );
     const mean =
       completed.reduce((total, task) => total + daysBetween(task.createdAt, task.completedAt), 0) / completed.length;
     expect(report.averageCompletionDays).toBe(Math.round(mean));
@@ -323,7 +325,7 @@ test.describe("reports", () => {
   }) => {
     await signInAs(page, "super_admin");
     const now = Date.now();
-    let found: { report: ClientReport; task: ReportTask } | undefined;
+    let found: { report: ClientReport; task: ClientReportTask } | undefined;
     for (const report of await demoReports(page, 90)) {
       const task = report.history.find(
         (candidate) =>
@@ -337,7 +339,7 @@ test.describe("reports", () => {
       }
     }
     expect(found, "a demo task completed between 31 and 89 days ago").toBeTruthy();
-    const { report: in90, task } = found as { report: ClientReport; task: ReportTask };
+    const { report: in90, task } = found as { report: ClientReport; task: ClientReportTask };
     const in30 = await clientReport(page, in90.client.id, 30);
     expect(in30.history.some((candidate) => candidate.id === task.id)).toBe(false);
 

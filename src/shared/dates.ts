@@ -20,3 +20,14 @@ export function firmDateFormat(timeZone: string | undefined): (instant: Date | s
 export function isoDateIn(timeZone: string, instant: Date | string): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone }).format(new Date(instant));
 }
+
+const monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A civil date (YYYY-MM-DD: a statutory date, no time and no zone) as the product writes dates
+ * for people ("Apr 15, 2027"), without passing through an instant that a zone could move.
+ */
+export function formatCivilDate(date: string): string {
+  const [year, month, day] = date.split("-");
+  return `${monthAbbreviations[Number(month) - 1] ?? ""} ${Number(day)}, ${year}`;
+}

@@ -108,6 +108,21 @@ export type DueDateChangeReason = (typeof dueDateChangeReasons)[number];
 export const dueDateOverrides = ["DISASTER_RELIEF", "MANUAL"] as const;
 export type DueDateOverride = (typeof dueDateOverrides)[number];
 
+/** How the screens and downloads name a logged date and a reason. */
+export const dueDateFieldLabels: Record<TaskDueDateField, string> = {
+  statutory: "Statutory date",
+  due: "Due date",
+  extended: "Extended due date",
+  clear_by: "Payment clears by",
+};
+export const dueDateReasonLabels: Record<DueDateChangeReason, string> = {
+  RULE: "set by the rule",
+  EXTENSION: "extension filed",
+  DISASTER_RELIEF: "disaster relief",
+  CALENDAR_VERSION: "holiday calendar updated",
+  MANUAL: "changed by hand",
+};
+
 export const dueDateChangeSchema = z.object({
   id: z.uuid(),
   field: z.enum(taskDueDateFields),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import "./validation";
 import { clientStatuses } from "./clients";
+import { dueDateChangeReasons, taskDueDateFields } from "./due-dates";
 import { roles } from "./roles";
 import { taskPriorities, taskStatuses } from "./tasks";
 
@@ -81,6 +82,24 @@ export const reportTaskSchema = z.object({
 });
 export type ReportTask = z.infer<typeof reportTaskSchema>;
 
+/** A change of a statutory date of a task (decision 0053), as the client audit carries it. */
+export const reportDueDateChangeSchema = z.object({
+  field: z.enum(taskDueDateFields),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  reason: z.enum(dueDateChangeReasons),
+  note: z.string().nullable(),
+  sourceUrl: z.string().nullable(),
+  /** Who changed it; null for the system. */
+  changedBy: z.string().nullable(),
+  changedAt: z.iso.datetime(),
+});
+export type ReportDueDateChange = z.infer<typeof reportDueDateChangeSchema>;
+
+/** A task of the client audit's history, with its statutory dates' log (empty for a task without a rule). */
+export const clientReportTaskSchema = reportTaskSchema.extend({ dueDateChanges: z.array(reportDueDateChangeSchema) });
+export type ClientReportTask = z.infer<typeof clientReportTaskSchema>;
+
 /** GET /api/reports/clients/{id}: the client audit (S-REP-07..13). */
 export const clientReportSchema = z.object({
   client: z.object({ id: z.uuid(), name: z.string(), industry: z.string().nullable(), status: z.enum(clientStatuses) }),
@@ -92,7 +111,7 @@ export const clientReportSchema = z.object({
   overdueTasks: z.number().int(),
   averageCompletionDays: averageDaysSchema,
   /** Every task of the range, newest first by coalesce(completedAt, createdAt). */
-  history: z.array(reportTaskSchema),
+  history: z.array(clientReportTaskSchema),
   /** One point per bucket of the range, oldest first, empty buckets included. */
   series: z.array(z.object({ start: z.iso.date(), created: z.number().int(), completed: z.number().int() })),
 });

@@ -2,7 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Building2, CheckCircle2, ClipboardList, Clock, History, Timer } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
-import type { ClientReport, ReportDays, ReportTask } from "../../../shared/reports";
+import { formatCivilDate } from "../../../shared/dates";
+import { dueDateFieldLabels, dueDateReasonLabels } from "../../../shared/due-dates";
+import type { ClientReport, ClientReportTask, ReportDays, ReportDueDateChange } from "../../../shared/reports";
 import type { TaskStatus } from "../../../shared/tasks";
 import { RangeSelect } from "../../components/range-select";
 import { Badge, type BadgeVariant } from "../../components/ui/badge";
@@ -273,7 +275,7 @@ function TaskHistory({ report }: { report: ClientReport }) {
   );
 }
 
-function HistoryRow({ task, when }: { task: ReportTask; when: (iso: string | null) => string }) {
+function HistoryRow({ task, when }: { task: ClientReportTask; when: (iso: string | null) => string }) {
   const look = statusLook[task.status];
   const signer = task.printedName ?? task.completedBy?.fullName ?? null;
   return (
@@ -289,6 +291,7 @@ function HistoryRow({ task, when }: { task: ReportTask; when: (iso: string | nul
             <span className="sm:hidden">{task.completedAt && ` · Completed ${when(task.completedAt)}`}</span>
           </span>
           {signer && <span className="truncate text-xs text-muted-foreground xl:hidden">Signed by {signer}</span>}
+          {task.dueDateChanges.length > 0 && <DueDateChanges changes={task.dueDateChanges} />}
         </div>
       </td>
       <td className="hidden px-3 py-3 whitespace-nowrap tabular-nums lg:table-cell">{when(task.createdAt)}</td>
@@ -302,6 +305,24 @@ function HistoryRow({ task, when }: { task: ReportTask; when: (iso: string | nul
         </Badge>
       </td>
     </tr>
+  );
+}
+
+/** A statutory task's date changes (decision 0053), folded: the audit shows why its dates are what they are. */
+function DueDateChanges({ changes }: { changes: ReportDueDateChange[] }) {
+  return (
+    <details className="text-xs text-muted-foreground" data-testid="history-due-date-changes">
+      <summary className="cursor-pointer select-none hover:text-foreground">Date changes ({changes.length})</summary>
+      <ol className="mt-1 flex flex-col gap-1 border-l pl-3">
+        {changes.map((change) => (
+          <li key={`${change.changedAt}-${change.field}-${change.reason}`} className="break-words">
+            {dueDateFieldLabels[change.field]}: {change.from ? `${formatCivilDate(change.from)} → ` : ""}
+            {change.to ? formatCivilDate(change.to) : "none"} ({dueDateReasonLabels[change.reason]}
+            {change.note ? `: ${change.note}` : ""}) · {change.changedBy ?? "Tendwell"}
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }
 

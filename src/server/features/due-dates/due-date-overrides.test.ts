@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parseCsv } from "../../../../tests/csv-parse";
 import { type SeededFirm, seedFirm, signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
 import { auditEvents, clients, disasterReliefs, firms, taskDueDateChanges, tasks } from "../../platform/db/schema";
@@ -349,5 +350,34 @@ describe("statutory due dates moved by hand, by disaster relief and by a new cal
     ]);
     const [client] = await db().select().from(clients).where(eq(clients.id, task.clientId));
     expect(client?.jurisdiction).toBe("UK");
+  });
+
+  it("S-DUE-30 the client audit carries each rule task's due-date log, in JSON and in its CSV", async () => {
+    const firm = await seedFirm(db(), "Report Log Firm");
+    const client = await insertClient(db(), { firmId: firm.firm.id, jurisdiction: "US", state: "FL" });
+    const task = await insertRuleTask(db(), { firmId: firm.firm.id, clientId: client.id });
+    const admin = await signIn(ctx.app, firm.users.admin);
+    expect(
+      (await admin.post(`/api/tasks/${task.id}/due-date`, { dueOn: "2027-05-03", reason: "Records late" })).status,
+    ).toBe(200);
+    const report = await admin.get(`/api/reports/clients/${client.id}?days=30`);
+    expect(report.status).toBe(200);
+    const row = report.body.history.find((entry: { id: string }) => entry.id === task.id);
+    expect(row.dueDateChanges).toEqual([
+      {
+        field: "due",
+        from: "2027-04-15",
+        to: "2027-05-03",
+        reason: "MANUAL",
+        note: "Records late",
+        sourceUrl: null,
+        changedBy: firm.users.admin.fullName,
+        changedAt: expect.any(String),
+      },
+    ]);
+    const csv = await admin.get(`/api/reports/clients/${client.id}?days=30&format=csv`);
+    const [header, line] = parseCsv(csv.text);
+    expect(header?.at(-1)).toBe("Due date changes");
+    expect(line?.at(-1)).toBe("Due date: 2027-04-15 → 2027-05-03 (changed by hand: Records late)");
   });
 });

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { isoDateIn } from "../../../shared/dates";
+import { dueDateFieldLabels, dueDateReasonLabels } from "../../../shared/due-dates";
 import {
   clientReportSchema,
+  type ReportDueDateChange,
   type ReportRange,
   reportQuerySchema,
   userReportClientsListed,
@@ -11,6 +13,12 @@ import { csvDate, fileSlug, sendCsv, sendCsvStream, toCsv, wantsCsv } from "../.
 import { idParams, type ZodTypeProvider } from "../../platform/http";
 import { requireActor } from "../../tenancy/actor";
 import { getClientReport, getUserReport, userCompletions } from "./reports.service";
+
+/** A line of a task's due-date log: "Due date: 2027-04-15 → 2027-07-15 (disaster relief: Hurricane Helene)". */
+function describeDueDateChange(change: ReportDueDateChange): string {
+  const reason = `${dueDateReasonLabels[change.reason]}${change.note ? `: ${change.note}` : ""}`;
+  return `${dueDateFieldLabels[change.field]}: ${change.from ?? "—"} → ${change.to ?? "—"} (${reason})`;
+}
 
 /** `client-report-Harbor-Builders-30d-2026-11-23.csv`: the date is the range's last local day. */
 export function reportFilename(kind: "client" | "user", name: string, range: ReportRange): string {
@@ -57,6 +65,7 @@ export function reportsRoutes(app: FastifyInstance) {
           "Completed at (UTC)",
           "Printed name",
           "Signed by",
+          "Due date changes",
         ],
         report.history.map((task) => [
           task.name,
@@ -68,6 +77,7 @@ export function reportsRoutes(app: FastifyInstance) {
           task.completedAt,
           task.printedName,
           task.completedBy?.fullName,
+          task.dueDateChanges.map(describeDueDateChange).join("; "),
         ]),
       );
       return sendCsv(reply, reportFilename("client", report.client.name, report.range), csv);

@@ -3,6 +3,7 @@ import {
   type ClientReport,
   type Completion,
   type ReportDays,
+  type ReportDueDateChange,
   type ReportRange,
   type UserReport,
   userReportClientsListed,
@@ -77,7 +78,8 @@ const clientReportHead = reportSql<{
 );
 
 /** The client's tasks of the range: $1 firm, $2 client, $3 from, $4 now. */
-const clientTasksOfRange = `select id, name, priority, status, due_date, created_at, completed_at, completed_by, printed_name
+const clientTasksOfRange = `select id, name, priority, status, due_date, created_at, completed_at, completed_by, printed_name,
+     due_date_rule
    from tasks
    where firm_id = $1 and client_id = $2
      and ((created_at >= $3::timestamptz and created_at <= $4::timestamptz)
@@ -124,7 +126,31 @@ type HistoryRow = {
   completed_by: string | null;
   printed_name: string | null;
   completer_name: string | null;
+  due_date_rule: string | null;
 };
+
+type DueDateChangeRow = {
+  task_id: string;
+  field: ReportDueDateChange["field"];
+  from_on: string | null;
+  to_on: string | null;
+  reason: ReportDueDateChange["reason"];
+  note: string | null;
+  source_url: string | null;
+  changer_name: string | null;
+  changed_at: Date;
+};
+
+/** The due-date logs of the history's tasks that follow a rule ($2), in order (decision 0053). */
+const clientReportDueDateChanges = reportSql<DueDateChangeRow>(
+  "report_client_due_date_changes",
+  `select l.task_id, l.field, l.from_on::text, l.to_on::text, l.reason, l.note, l.source_url,
+     u.full_name as changer_name, l.changed_at
+   from task_due_date_changes l
+   left join users u on u.firm_id = $1 and u.id = l.changed_by
+   where l.firm_id = $1 and l.task_id = any($2::uuid[])
+   order by l.task_id, l.changed_at, l.id`,
+);
 
 const clientReportHistory = reportSql<HistoryRow>(
   "report_client_history",
@@ -338,6 +364,23 @@ export async function getClientReport(options: {
     clientReportHistory(db, scope),
   ]);
   if (!figures) throw new Error("the figures query answers one row");
+  const ruleTasks = history.filter((row) => row.due_date_rule !== null).map((row) => row.id);
+  const changes = new Map<string, ReportDueDateChange[]>();
+  if (ruleTasks.length > 0)
+    for (const row of await clientReportDueDateChanges(db, [actor.firmId, ruleTasks]))
+      changes.set(row.task_id, [
+        ...(changes.get(row.task_id) ?? []),
+        {
+          field: row.field,
+          from: row.from_on,
+          to: row.to_on,
+          reason: row.reason,
+          note: row.note,
+          sourceUrl: row.source_url,
+          changedBy: row.changer_name,
+          changedAt: row.changed_at.toISOString(),
+        },
+      ]);
   return {
     client: { id: head.id, name: head.name, industry: head.industry, status: head.status },
     range,
@@ -359,6 +402,7 @@ export async function getClientReport(options: {
         row.completed_by !== null && row.completer_name !== null
           ? { id: row.completed_by, fullName: row.completer_name }
           : null,
+      dueDateChanges: changes.get(row.id) ?? [],
     })),
     series: figures.series,
   };

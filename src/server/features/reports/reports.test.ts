@@ -149,6 +149,7 @@ describe("reports", () => {
       completedAt: ago(2).toISOString(),
       printedName: "Bob User",
       completedBy: { id: world.bob.id, fullName: "Bob User" },
+      dueDateChanges: [],
     });
     expect(report.history.map((task) => task.status)).toEqual([
       "completed",
@@ -522,6 +523,7 @@ describe("reports", () => {
         "Completed at (UTC)",
         "Printed name",
         "Signed by",
+        "Due date changes",
       ]);
       expect(rows.slice(1)).toEqual(
         json.history.map((task) => [
@@ -534,6 +536,7 @@ describe("reports", () => {
           task.completedAt ?? "",
           task.printedName ?? "",
           task.completedBy?.fullName ?? "",
+          "",
         ]),
       );
       expect(rows.map((row) => row[0])).toContain(`'=HYPERLINK("http://evil.example","T2")`);

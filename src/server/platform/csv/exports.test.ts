@@ -153,6 +153,7 @@ describe("every CSV download", () => {
       "Completed at (UTC)",
       "Printed name",
       "Signed by",
+      "Due date changes",
     ]);
     expect(rows.slice(1)).toEqual([
       [
@@ -165,6 +166,7 @@ describe("every CSV download", () => {
         lateEvening.toISOString(),
         "Ōtautahi Owner",
         "Ōtautahi Owner",
+        "",
       ],
     ]);
   });
