@@ -155,6 +155,12 @@ export const taskDueDatesSchema = z.object({
     .nullable(),
   /** What set the day the task is due, when not its rule (a relief or a person); else null. */
   override: z.enum(dueDateOverrides).nullable(),
+  /**
+   * The firm's internal target: the day the task falls due for the firm (and is overdue after),
+   * `internalTargetDays` business days before the day it is due; both null when the firm sets none.
+   */
+  targetOn: z.string().nullable(),
+  internalTargetDays: z.number().int().nullable(),
   /** What an extension is filed with ("Form 4868"), when the rule has one for this period; else null. */
   extensionBy: z.string().nullable(),
   explanation: z.array(z.string()),

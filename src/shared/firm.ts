@@ -4,7 +4,27 @@ import { isValidTimeZone } from "./recurrence";
 import { versionSchema } from "./versions";
 import "./validation";
 
-/** PATCH /api/firm: the firm's name and the time zone its due dates and "today" are computed in. */
+/** A day the firm is closed, which its internal targets skip. */
+export const closedDaySchema = z.strictObject({
+  date: z
+    .string({ error: "date is required: a date written YYYY-MM-DD" })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "date must be a date written YYYY-MM-DD"),
+  name: z
+    .string({ error: "Name the closed day" })
+    .trim()
+    .min(1, "Name the closed day")
+    .max(100, "A closed day's name must be at most 100 characters"),
+});
+export type ClosedDay = z.infer<typeof closedDaySchema>;
+
+/** The most closed days a firm keeps. */
+export const maxClosedDays = 100;
+
+/**
+ * PATCH /api/firm: the firm's name, the time zone its due dates and "today" are computed in, and
+ * for statutory work its internal target (business days before the due date; null for none) and
+ * its own closed days.
+ */
 export const updateFirmSchema = z
   .strictObject({
     name: z
@@ -18,8 +38,19 @@ export const updateFirmSchema = z
       .max(64, "Choose a time zone from the list")
       .refine(isValidTimeZone, "Choose a time zone from the list")
       .optional(),
+    internalTargetDays: z
+      .number({ error: "The internal target is a number of business days from 1 to 60, or none" })
+      .int("The internal target is a whole number of business days")
+      .min(1, "The internal target is a number of business days from 1 to 60, or none")
+      .max(60, "The internal target is a number of business days from 1 to 60, or none")
+      .nullable()
+      .optional(),
+    closedDays: z
+      .array(closedDaySchema, { error: "closedDays is a list of { date, name }" })
+      .max(maxClosedDays, `A firm keeps at most ${maxClosedDays} closed days`)
+      .optional(),
   })
-  .refine((value) => value.name !== undefined || value.timeZone !== undefined, "Nothing to change");
+  .refine((value) => Object.values(value).some((field) => field !== undefined), "Nothing to change");
 export type UpdateFirmInput = z.infer<typeof updateFirmSchema>;
 
 export const firmSchema = z.object({
@@ -29,6 +60,10 @@ export const firmSchema = z.object({
   trialEndsAt: z.iso.datetime(),
   subscriptionStatus: z.enum(subscriptionStatuses),
   timeZone: z.string(),
+  /** Statutory work falls due for the firm this many business days before its due date; null for none. */
+  internalTargetDays: z.number().int().nullable(),
+  /** The firm's own closed days, by date. */
+  closedDays: z.array(z.object({ date: z.string(), name: z.string() })),
   version: versionSchema,
 });
 export type Firm = z.infer<typeof firmSchema>;

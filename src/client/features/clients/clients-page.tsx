@@ -3,6 +3,7 @@ import { AlertTriangle, Building2, Plus, Search, SearchX, Upload } from "lucide-
 import { useState } from "react";
 import { Link } from "react-router";
 import { can } from "../../../shared/permissions";
+import { InternalTargetNote } from "../../components/internal-target-note";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { EmptyState } from "../../components/ui/empty-state";
@@ -67,6 +68,7 @@ export function ClientsPage() {
           </div>
         )}
       </div>
+      <InternalTargetNote className="-mt-2" />
       {grid.isPending ? (
         <div
           role="status"

@@ -18,6 +18,7 @@ import {
 import { Link } from "react-router";
 import type { Dashboard } from "../../../shared/dashboard";
 import { type Action, can } from "../../../shared/permissions";
+import { InternalTargetNote } from "../../components/internal-target-note";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { PageHeader } from "../../components/ui/page-header";
@@ -113,6 +114,7 @@ function DashboardContent({ data, actions }: { data: Dashboard; actions: QuickAc
           tone="success"
         />
       </section>
+      <InternalTargetNote className="-mt-2" />
 
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-5">
         <Card className="lg:col-span-3">

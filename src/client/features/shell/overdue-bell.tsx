@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Bell, CheckCircle2 } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
+import { InternalTargetNote } from "../../components/internal-target-note";
 import { Button } from "../../components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "../../components/ui/popover";
 import { errorMessage } from "../../lib/api";
@@ -74,6 +75,7 @@ export function OverdueBell() {
                 </li>
               ))}
             </ul>
+            <InternalTargetNote className="border-t px-4 py-2" />
             <div className="border-t p-1">
               <Link
                 to="/tasks"

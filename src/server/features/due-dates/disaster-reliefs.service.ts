@@ -2,14 +2,13 @@ import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { v7 as uuidv7 } from "uuid";
 import { type DisasterRelief, type DisasterReliefInput, usStateCodes } from "../../../shared/due-dates";
-import { isValidTimeZone } from "../../../shared/recurrence";
 import type { Database, DbExecutor } from "../../platform/db/database";
-import { clients, disasterReliefs, firms, tasks, users } from "../../platform/db/schema";
+import { clients, disasterReliefs, tasks, users } from "../../platform/db/schema";
 import { fieldError } from "../../platform/errors";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { recordAudit } from "../audit-trail/audit-trail.service";
-import { endOfDay, parseCivilDate } from "./civil-date";
+import { parseCivilDate } from "./civil-date";
 import { type Relief, reliefFor, reliefSentence } from "./disaster-reliefs";
 import { dueDateRule } from "./due-date-rules";
 import { type TaskDateChange, writeTaskDateChanges } from "./task-date-changes";
@@ -101,14 +100,13 @@ export async function recordRelief(options: {
     await tx
       .insert(disasterReliefs)
       .values({ ...relief, firmId: actor.firmId, createdBy: actor.userId, createdAt: now });
-    const [firm] = await tx.select({ timeZone: firms.timeZone }).from(firms).where(eq(firms.id, actor.firmId));
-    const timeZone = firm && isValidTimeZone(firm.timeZone) ? firm.timeZone : "UTC";
     // The open rule tasks of clients in the covered states whose due day falls in the window.
     const dueDay = sql<string>`coalesce(${tasks.extendedDueOn}, ${tasks.dueOn})`;
     const covered = await tx
       .select({
         id: tasks.id,
         dueDateRule: tasks.dueDateRule,
+        periodEnd: tasks.periodEnd,
         statutoryDueOn: tasks.statutoryDueOn,
         dueOn: tasks.dueOn,
         clearByOn: tasks.clearByOn,
@@ -132,7 +130,8 @@ export async function recordRelief(options: {
     const changes: TaskDateChange[] = [];
     for (const task of covered) {
       const rule = task.dueDateRule === null ? undefined : dueDateRule(task.dueDateRule);
-      if (rule?.jurisdiction !== "US" || task.statutoryDueOn === null || task.dueOn === null) continue;
+      if (rule?.jurisdiction !== "US" || task.statutoryDueOn === null || task.dueOn === null || task.periodEnd === null)
+        continue;
       const before = {
         statutoryDueOn: task.statutoryDueOn,
         dueOn: task.dueOn,
@@ -140,16 +139,15 @@ export async function recordRelief(options: {
         extendedDueOn: task.extendedDueOn,
       };
       const moved = reliefFor(task.extendedDueOn ?? task.dueOn, task.state, [relief]);
-      const day = moved && parseCivilDate(moved.day);
-      if (!moved || !day) continue;
+      if (!moved) continue;
       changes.push({
         taskId: task.id,
         ruleId: rule.id,
+        periodEnd: task.periodEnd,
         before,
         after: {
           ...before,
           ...(task.extendedDueOn === null ? { dueOn: moved.day } : { extendedDueOn: moved.day }),
-          dueDate: endOfDay(day, timeZone),
           override: "DISASTER_RELIEF",
           explanation: [...(task.explanation ?? []), reliefSentence(relief)],
           version: task.version ?? "",

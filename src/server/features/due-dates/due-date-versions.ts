@@ -1,10 +1,9 @@
 import { and, asc, eq, gt, isNotNull, sql } from "drizzle-orm";
-import { isValidTimeZone } from "../../../shared/recurrence";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { inAnyScope, inFirm } from "../../platform/db/firm-scope";
-import { clients, firms, tasks } from "../../platform/db/schema";
+import { clients, tasks } from "../../platform/db/schema";
 import { lockFirm } from "../../tenancy/firm-lock";
-import { endOfDay, parseCivilDate } from "./civil-date";
+import { parseCivilDate } from "./civil-date";
 import { type Relief, reliefFor, reliefSentence, reliefsOf } from "./disaster-reliefs";
 import { clearByDateFor, datesVersionOf, dueDatesFor } from "./due-date-engine";
 import { dueDateRule, dueDateRules } from "./due-date-rules";
@@ -40,11 +39,7 @@ type StaleTask = TaskDates & {
 };
 
 /** The task's dates worked out anew, or undefined when its rule is gone (it then keeps what it has). */
-export function recomputed(
-  task: StaleTask,
-  reliefs: readonly Relief[],
-  timeZone: string,
-): TaskDateChange["after"] | undefined {
+export function recomputed(task: StaleTask, reliefs: readonly Relief[]): TaskDateChange["after"] | undefined {
   const rule = task.dueDateRule === null ? undefined : dueDateRule(task.dueDateRule);
   if (!rule || task.periodStart === null || task.periodEnd === null) return undefined;
   const dates = dueDatesFor(rule, {
@@ -61,13 +56,11 @@ export function recomputed(
   const dueOn = extended ? dates.dueDate.toString() : (day ?? task.dueOn);
   const kept =
     task.override === null ? [] : (task.explanation ?? []).filter((line) => line.startsWith("postponed to "));
-  const dueDay = parseCivilDate(day ?? task.dueOn) ?? dates.dueDate;
   return {
     statutoryDueOn: dates.statutoryDate.toString(),
     dueOn,
     clearByOn: clearByDateFor(rule, parseCivilDate(dueOn) ?? dates.dueDate)?.toString() ?? null,
     extendedDueOn: extended ? (day ?? task.extendedDueOn) : null,
-    dueDate: endOfDay(dueDay, timeZone),
     override: relief ? "DISASTER_RELIEF" : task.override,
     explanation: [...dates.explanation, ...kept, ...(relief ? [reliefSentence(relief.relief)] : [])],
     version: dates.version,
@@ -83,8 +76,6 @@ async function recomputeFirm(db: Database, firmId: string, now: Date) {
   for (;;) {
     const chunk = await db.transaction(async (tx: DbExecutor) => {
       await lockFirm(tx, firmId);
-      const [firm] = await tx.select({ timeZone: firms.timeZone }).from(firms).where(eq(firms.id, firmId));
-      const timeZone = firm && isValidTimeZone(firm.timeZone) ? firm.timeZone : "UTC";
       const stale = await tx
         .select({
           id: tasks.id,
@@ -118,11 +109,12 @@ async function recomputeFirm(db: Database, firmId: string, now: Date) {
       const reliefs = (await reliefsOf(tx, [firmId])).get(firmId) ?? [];
       const changes: TaskDateChange[] = [];
       for (const task of stale) {
-        const fresh = recomputed(task, reliefs, timeZone);
+        const fresh = recomputed(task, reliefs);
         if (!fresh || task.dueDateRule === null) continue;
         changes.push({
           taskId: task.id,
           ruleId: task.dueDateRule,
+          periodEnd: task.periodEnd ?? "",
           before: task,
           after: fresh,
           reason: "CALENDAR_VERSION",
@@ -130,7 +122,7 @@ async function recomputeFirm(db: Database, firmId: string, now: Date) {
           changedBy: null,
         });
       }
-      const moved = await writeTaskDateChanges(tx, firmId, changes, now);
+      const { moved } = await writeTaskDateChanges(tx, firmId, changes, now);
       return { last: stale.length === chunkSize ? stale.at(-1)?.id : undefined, seen: stale.length, moved };
     });
     tasksSeen += chunk.seen;

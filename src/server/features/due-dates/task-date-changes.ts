@@ -2,6 +2,9 @@ import { sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { DueDateChangeReason, DueDateOverride, TaskDueDateField } from "../../../shared/due-dates";
 import type { DbExecutor } from "../../platform/db/database";
+import { parseCivilDate } from "./civil-date";
+import { dueDateRule } from "./due-date-rules";
+import { dueInstantFor, duePolicyOf } from "./internal-targets";
 
 /*
  * The one way a rule task's dates change after it is made (decision 0053): the new dates are
@@ -21,10 +24,10 @@ export type TaskDates = {
 export type TaskDateChange = {
   taskId: string;
   ruleId: string;
+  /** The end of the task's period (YYYY-MM-DD): a target never falls before the day after it. */
+  periodEnd: string;
   before: TaskDates;
   after: TaskDates & {
-    /** The instant the task falls due: the end of its due day in the firm's time zone. */
-    dueDate: Date;
     override: DueDateOverride | null;
     explanation: string[];
     version: string;
@@ -45,18 +48,32 @@ const loggedFields: [TaskDueDateField, keyof TaskDates][] = [
   ["clear_by", "clearByOn"],
 ];
 
-/** Writes the changes (tasks of `firmId`, locked by the caller) and logs each date that moved. Returns how many dates moved. */
+/**
+ * Writes the changes (tasks of `firmId`, locked by the caller) and logs each date that moved.
+ * Answers how many dates moved and the instant each task now falls due.
+ */
 export async function writeTaskDateChanges(
   tx: DbExecutor,
   firmId: string,
   changes: readonly TaskDateChange[],
   now: Date,
-): Promise<number> {
-  if (changes.length === 0) return 0;
+): Promise<{ moved: number; dueDates: Map<string, Date> }> {
+  const dueDates = new Map<string, Date>();
+  if (changes.length === 0) return { moved: 0, dueDates };
+  const policy = await duePolicyOf(tx, firmId);
+  const targets = changes.map((change) => {
+    const rule = dueDateRule(change.ruleId);
+    const dueDay = parseCivilDate(change.after.extendedDueOn ?? change.after.dueOn);
+    const periodEnd = parseCivilDate(change.periodEnd);
+    if (!rule || !dueDay || !periodEnd) throw new Error(`task ${change.taskId}: no rule or dates to fall due by`);
+    const due = dueInstantFor(rule, dueDay, periodEnd, policy);
+    dueDates.set(change.taskId, due.dueDate);
+    return due;
+  });
   await tx.execute(sql`
     update tasks t
     set statutory_due_on = v.statutory_due_on, due_on = v.due_on, clear_by_on = v.clear_by_on,
-      extended_due_on = v.extended_due_on, due_date = v.due_date, due_override = v.override,
+      extended_due_on = v.extended_due_on, due_date = v.due_date, target_on = v.target_on, due_override = v.override,
       due_explanation = v.explanation, due_dates_version = v.version,
       extension_filed_at = coalesce(v.filed_at, t.extension_filed_at),
       extension_filed_by = case when v.filed_at is null then t.extension_filed_by else v.filed_by end,
@@ -66,13 +83,14 @@ export async function writeTaskDateChanges(
         ${sql.param(changes.map((change) => change.after.dueOn))}::date[],
         ${sql.param(changes.map((change) => change.after.clearByOn))}::date[],
         ${sql.param(changes.map((change) => change.after.extendedDueOn))}::date[],
-        ${sql.param(changes.map((change) => change.after.dueDate.toISOString()))}::timestamptz[],
+        ${sql.param(targets.map((target) => target.dueDate.toISOString()))}::timestamptz[],
+        ${sql.param(targets.map((target) => target.targetOn))}::date[],
         ${sql.param(changes.map((change) => change.after.override))}::text[],
         ${sql.param(changes.map((change) => JSON.stringify(change.after.explanation)))}::jsonb[],
         ${sql.param(changes.map((change) => change.after.version))}::text[],
         ${sql.param(changes.map((change) => change.extensionFiled?.at.toISOString() ?? null))}::timestamptz[],
         ${sql.param(changes.map((change) => change.extensionFiled?.by ?? null))}::uuid[])
-      as v(id, statutory_due_on, due_on, clear_by_on, extended_due_on, due_date, override, explanation, version,
+      as v(id, statutory_due_on, due_on, clear_by_on, extended_due_on, due_date, target_on, override, explanation, version,
         filed_at, filed_by)
     where t.firm_id = ${firmId} and t.id = v.id`);
   const log = changes.flatMap((change) =>
@@ -80,7 +98,7 @@ export async function writeTaskDateChanges(
       .filter(([, key]) => change.before[key] !== change.after[key])
       .map(([field, key]) => ({ change, field, from: change.before[key], to: change.after[key] })),
   );
-  if (log.length === 0) return 0;
+  if (log.length === 0) return { moved: 0, dueDates };
   await tx.execute(sql`
     insert into task_due_date_changes (id, firm_id, task_id, field, from_on, to_on, reason, rule_id,
       due_dates_version, note, source_url, changed_by, changed_at)
@@ -98,5 +116,5 @@ export async function writeTaskDateChanges(
         ${sql.param(log.map(({ change }) => change.sourceUrl ?? null))}::text[],
         ${sql.param(log.map(({ change }) => change.changedBy))}::uuid[])
       as v(id, task_id, field, from_on, to_on, reason, rule_id, version, note, source_url, changed_by)`);
-  return log.length;
+  return { moved: log.length, dueDates };
 }

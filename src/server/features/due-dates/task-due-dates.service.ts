@@ -10,7 +10,7 @@ import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { assignedUserOf, visibleClient } from "../../tenancy/scopes";
 import { recordAudit } from "../audit-trail/audit-trail.service";
-import { endOfDay, parseCivilDate } from "./civil-date";
+import { parseCivilDate } from "./civil-date";
 import { reliefFor, reliefSentence, reliefsOf } from "./disaster-reliefs";
 import { clearByDateFor, datesVersionOf, dueDatesFor, ruleVersionFor } from "./due-date-engine";
 import { type DueDateRule, dueDateRule } from "./due-date-rules";
@@ -33,6 +33,8 @@ const noRule: TaskDueDates = {
   clearByOn: null,
   extendedDueOn: null,
   override: null,
+  targetOn: null,
+  internalTargetDays: null,
   extension: null,
   extensionBy: null,
   explanation: [],
@@ -60,10 +62,13 @@ async function readTaskDueDates(db: DbExecutor, firmId: string, taskId: string, 
       extensionFiledAt: tasks.extensionFiledAt,
       extensionFiledBy: tasks.extensionFiledBy,
       override: tasks.dueOverride,
+      targetOn: tasks.targetOn,
+      internalTargetDays: firms.internalTargetDays,
       filerName: filer.fullName,
       explanation: tasks.dueExplanation,
     })
     .from(tasks)
+    .innerJoin(firms, eq(firms.id, tasks.firmId))
     .leftJoin(filer, and(eq(filer.firmId, tasks.firmId), eq(filer.id, tasks.extensionFiledBy)))
     .where(
       and(eq(tasks.firmId, firmId), eq(tasks.id, taskId), visibleClient(tasks.firmId, tasks.clientId, sql`${userId}`)),
@@ -103,6 +108,8 @@ async function answer(db: DbExecutor, firmId: string, taskId: string, userId: st
     clearByOn: task.clearByOn,
     extendedDueOn: task.extendedDueOn,
     override: task.override,
+    targetOn: task.targetOn,
+    internalTargetDays: task.targetOn === null ? null : task.internalTargetDays,
     extension:
       task.extensionFiledAt === null
         ? null
@@ -243,18 +250,16 @@ export async function fileExtension(options: {
         ? reliefFor(ruleDay, task.state, (await reliefsOf(tx, [actor.firmId])).get(actor.firmId) ?? [])
         : undefined;
     const extendedDueOn = relief?.day ?? ruleDay;
-    const dueDate = endOfDay(parseCivilDate(extendedDueOn) ?? dates.extendedDueDate, task.timeZone);
     const after = {
       ...task.before,
       extendedDueOn: ruleDay,
-      dueDate,
       override: null,
       explanation: dates.explanation,
       version: dates.version,
     };
     const filed = { by: actor.userId, at: now };
-    const base = { taskId, ruleId: rule.id, changedBy: actor.userId };
-    await writeTaskDateChanges(
+    const base = { taskId, ruleId: rule.id, periodEnd: task.periodEnd, changedBy: actor.userId };
+    const extended = await writeTaskDateChanges(
       tx,
       actor.firmId,
       [
@@ -269,33 +274,34 @@ export async function fileExtension(options: {
       ],
       now,
     );
-    if (relief)
-      await writeTaskDateChanges(
-        tx,
-        actor.firmId,
-        [
-          {
-            ...base,
-            before: after,
-            after: {
-              ...after,
-              extendedDueOn,
-              override: "DISASTER_RELIEF",
-              explanation: [...dates.explanation, reliefSentence(relief.relief)],
+    const postponed = !relief
+      ? undefined
+      : await writeTaskDateChanges(
+          tx,
+          actor.firmId,
+          [
+            {
+              ...base,
+              before: after,
+              after: {
+                ...after,
+                extendedDueOn,
+                override: "DISASTER_RELIEF",
+                explanation: [...dates.explanation, reliefSentence(relief.relief)],
+              },
+              reason: "DISASTER_RELIEF",
+              note: relief.relief.name,
+              sourceUrl: relief.relief.sourceUrl,
             },
-            reason: "DISASTER_RELIEF",
-            note: relief.relief.name,
-            sourceUrl: relief.relief.sourceUrl,
-          },
-        ],
-        now,
-      );
+          ],
+          now,
+        );
     await recordAudit(tx, actor, {
       action: "task.extension_filed",
       entityType: "task",
       entityId: taskId,
       before: { dueDate: task.dueDate.toISOString(), extendedDueOn: null },
-      after: { dueDate: dueDate.toISOString(), extendedDueOn },
+      after: { dueDate: (postponed ?? extended).dueDates.get(taskId)?.toISOString() ?? null, extendedDueOn },
     });
     return answer(tx, actor.firmId, taskId, task.userId);
   });
@@ -338,23 +344,22 @@ export async function changeDueDate(options: {
     const field = task.before.extendedDueOn === null ? "dueOn" : "extendedDueOn";
     if (task.before[field] === dueOn) throw fieldError("dueOn", "The task is already due on that day");
     const now = new Date();
-    const dueDate = endOfDay(day, task.timeZone);
     const after = {
       ...task.before,
       [field]: dueOn,
       ...(field === "dueOn" ? { clearByOn: clearByDateFor(task.rule, day)?.toString() ?? null } : {}),
-      dueDate,
       override: "MANUAL" as const,
       explanation: task.explanation ?? [],
       version: task.dueDatesVersion ?? datesVersionOf(task.rule),
     };
-    await writeTaskDateChanges(
+    const { dueDates } = await writeTaskDateChanges(
       tx,
       actor.firmId,
       [
         {
           taskId,
           ruleId: task.rule.id,
+          periodEnd: task.periodEnd,
           before: task.before,
           after,
           reason: "MANUAL",
@@ -369,7 +374,7 @@ export async function changeDueDate(options: {
       entityType: "task",
       entityId: taskId,
       before: { dueDate: task.dueDate.toISOString(), dueOn: task.before[field] },
-      after: { dueDate: dueDate.toISOString(), dueOn, reason: change.reason },
+      after: { dueDate: dueDates.get(taskId)?.toISOString() ?? null, dueOn, reason: change.reason },
     });
     return answer(tx, actor.firmId, taskId, task.userId);
   });

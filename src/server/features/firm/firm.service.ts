@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Firm, UpdateFirmInput } from "../../../shared/firm";
+import type { ClosedDay, Firm, UpdateFirmInput } from "../../../shared/firm";
 import { changedFields, previousValues } from "../../platform/changes";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { preparedStatement } from "../../platform/db/prepared";
@@ -9,6 +9,8 @@ import { assertVersion, type IfMatch } from "../../platform/preconditions";
 import type { Actor } from "../../tenancy/actor";
 import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { recordAudit } from "../audit-trail/audit-trail.service";
+import { parseCivilDate } from "../due-dates/civil-date";
+import { retargetOpenRuleTasks } from "../due-dates/internal-targets";
 
 type FirmRow = typeof firms.$inferSelect;
 
@@ -21,6 +23,8 @@ const firmById = preparedStatement("firm_by_id", (db) =>
       trialEndsAt: firms.trialEndsAt,
       subscriptionStatus: firms.subscriptionStatus,
       timeZone: firms.timeZone,
+      internalTargetDays: firms.internalTargetDays,
+      closedDays: firms.closedDays,
       version: firms.version,
     })
     .from(firms)
@@ -33,7 +37,25 @@ export async function getFirm(options: { db: Database; actor: Actor }): Promise<
   return toFirm(row);
 }
 
-/** Renames the firm or sets its time zone; a super admin's business, like billing (S-ROLE-17). */
+/** The closed days as kept: each real date once, in date order. */
+function closedDaysOf(days: ClosedDay[]): ClosedDay[] {
+  const seen = new Set<string>();
+  const refuse = (index: number, message: string) =>
+    new AppError("VALIDATION_FAILED", message, { issues: [{ path: ["closedDays", index, "date"], message }] });
+  days.forEach((day, index) => {
+    const date = parseCivilDate(day.date);
+    if (!date) throw refuse(index, `${day.date} is not a real date`);
+    if (seen.has(date.toString())) throw refuse(index, `${day.date} is listed twice`);
+    seen.add(date.toString());
+  });
+  return [...days].sort((a, b) => a.date.localeCompare(b.date));
+}
+
+/**
+ * Renames the firm, sets its time zone, or its internal target and closed days; a super admin's
+ * business, like billing (S-ROLE-17). A new target, new closed days or a new zone moves the firm's
+ * open statutory tasks' due instants with them (decision 0053).
+ */
 export async function updateFirm(options: {
   db: Database;
   actor: Actor;
@@ -45,7 +67,12 @@ export async function updateFirm(options: {
     await lockFirmAsActor(tx, actor, "firm.manage");
     const before = await findFirm(tx, actor.firmId);
     assertVersion(before.version, options.ifMatch, "firm's settings");
-    const changes = changedFields(before, input);
+    const { closedDays, ...rest } = input;
+    const kept = closedDays === undefined ? undefined : closedDaysOf(closedDays);
+    const changes: Partial<UpdateFirmInput> = {
+      ...changedFields(before, rest),
+      ...(kept !== undefined && JSON.stringify(kept) !== JSON.stringify(before.closedDays) ? { closedDays: kept } : {}),
+    };
     if (Object.keys(changes).length === 0) return toFirm(before);
     const [row] = await tx
       .update(firms)
@@ -53,6 +80,8 @@ export async function updateFirm(options: {
       .where(eq(firms.id, actor.firmId))
       .returning();
     if (!row) throw new AppError("NOT_FOUND", "Firm not found");
+    if (changes.internalTargetDays !== undefined || changes.closedDays !== undefined || changes.timeZone !== undefined)
+      await retargetOpenRuleTasks(tx, actor.firmId);
     await recordAudit(tx, actor, {
       action: "firm.updated",
       entityType: "firm",
@@ -78,6 +107,8 @@ function toFirm(row: Pick<FirmRow, keyof Firm>): Firm {
     trialEndsAt: row.trialEndsAt.toISOString(),
     subscriptionStatus: row.subscriptionStatus,
     timeZone: row.timeZone,
+    internalTargetDays: row.internalTargetDays,
+    closedDays: row.closedDays,
     version: row.version,
   };
 }

@@ -2,10 +2,11 @@ import { sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { maxPeriodsToMaterialize } from "../../../shared/recurrence";
 import type { DbExecutor } from "../../platform/db/database";
-import { dayAt, endOfDay, parseCivilDate, startOfDay } from "../due-dates/civil-date";
+import { dayAt, parseCivilDate, startOfDay } from "../due-dates/civil-date";
 import { reliefFor, reliefSentence, reliefsOf } from "../due-dates/disaster-reliefs";
 import { clearByDateFor } from "../due-dates/due-date-engine";
 import { dueDateRule } from "../due-dates/due-date-rules";
+import { dueInstantFor, policyOf } from "../due-dates/internal-targets";
 import { periodsDueBy } from "../due-dates/rule-periods";
 
 /*
@@ -13,8 +14,10 @@ import { periodsDueBy } from "../due-dates/rule-periods";
  * made the day after the period ends (in the firm's time zone), due on the rule's date for that
  * period, with its statutory date, clear-by date and explanation; each date is logged (reason
  * RULE). A due date that falls in a disaster relief window the firm recorded, for a client in a
- * covered state, moves to the relief's day, logged as such (DISASTER_RELIEF). `rule_period_end` is the end of the last period handled; `materialized_until` the start of
- * the day after the next period ends, when the schedule next has work.
+ * covered state, moves to the relief's day, logged as such (DISASTER_RELIEF). The task falls due
+ * at the end of its due day, or of the firm's internal target before it. `rule_period_end` is the
+ * end of the last period handled; `materialized_until` the start of the day after the next period
+ * ends, when the schedule next has work.
  */
 
 export type RuleSchedule = {
@@ -25,6 +28,8 @@ export type RuleSchedule = {
   fiscalYearEnd: string | null;
   state: string | null;
   timeZone: string;
+  internalTargetDays: number | null;
+  closedDays: { date: string; name: string }[];
 };
 
 /** Creates the due tasks of `schedules` (locked by the caller) and moves them on. Returns the tasks created. */
@@ -42,6 +47,7 @@ export async function materializeRuleSchedules(tx: DbExecutor, schedules: RuleSc
     explanation: [] as string[],
     version: [] as string[],
     override: [] as (string | null)[],
+    targetOn: [] as (string | null)[],
   };
   const logged = {
     id: [] as string[],
@@ -80,6 +86,7 @@ export async function materializeRuleSchedules(tx: DbExecutor, schedules: RuleSc
     // The template's check keeps unknown ids out; a rule since withdrawn makes nothing more.
     if (!rule) continue;
     const today = dayAt(now, schedule.timeZone);
+    const policy = policyOf(schedule);
     const work = periodsDueBy({
       rule,
       fiscalYearEnd: schedule.fiscalYearEnd,
@@ -96,7 +103,9 @@ export async function materializeRuleSchedules(tx: DbExecutor, schedules: RuleSc
       const dueOn = relief ? (parseCivilDate(relief.day) ?? dates.dueDate) : dates.dueDate;
       made.id.push(id);
       made.scheduleId.push(schedule.id);
-      made.dueDate.push(endOfDay(dueOn, schedule.timeZone).toISOString());
+      const due = dueInstantFor(rule, dueOn, period.end, policy);
+      made.dueDate.push(due.dueDate.toISOString());
+      made.targetOn.push(due.targetOn);
       made.rule.push(rule.id);
       made.periodStart.push(period.start.toString());
       made.periodEnd.push(period.end.toString());
@@ -125,18 +134,19 @@ export async function materializeRuleSchedules(tx: DbExecutor, schedules: RuleSc
       with made as (
         insert into tasks (id, firm_id, client_id, template_id, schedule_id, name, description, priority, status,
           due_date, created_by, due_date_rule, period_start, period_end, statutory_due_on, due_on, clear_by_on,
-          due_explanation, due_dates_version, due_override)
+          due_explanation, due_dates_version, due_override, target_on)
         select v.id, s.firm_id, s.client_id, s.template_id, s.id, t.name, t.description, t.priority, 'pending',
           v.due_date, null, v.rule, v.period_start, v.period_end, v.statutory_due_on, v.due_on, v.clear_by_on,
-          v.explanation, v.version, v.override
+          v.explanation, v.version, v.override, v.target_on
         from unnest(${sql.param(made.id)}::uuid[], ${sql.param(made.scheduleId)}::uuid[],
             ${sql.param(made.dueDate)}::timestamptz[], ${sql.param(made.rule)}::text[],
             ${sql.param(made.periodStart)}::date[], ${sql.param(made.periodEnd)}::date[],
             ${sql.param(made.statutoryDueOn)}::date[], ${sql.param(made.dueOn)}::date[],
             ${sql.param(made.clearByOn)}::date[], ${sql.param(made.explanation)}::jsonb[],
-            ${sql.param(made.version)}::text[], ${sql.param(made.override)}::text[])
+            ${sql.param(made.version)}::text[], ${sql.param(made.override)}::text[],
+            ${sql.param(made.targetOn)}::date[])
           as v(id, schedule_id, due_date, rule, period_start, period_end, statutory_due_on, due_on, clear_by_on,
-            explanation, version, override)
+            explanation, version, override, target_on)
         join recurring_schedules s on s.id = v.schedule_id
         join task_templates t on t.firm_id = s.firm_id and t.id = s.template_id
         on conflict (firm_id, schedule_id, period_end) where due_date_rule is not null do nothing

@@ -43,6 +43,8 @@ type DueSchedule = {
   rulePeriodEnd: string | null;
   fiscalYearEnd: string | null;
   state: string | null;
+  internalTargetDays: number | null;
+  closedDays: { date: string; name: string }[];
 };
 
 /**
@@ -86,6 +88,8 @@ function lockDueSchedules(tx: DbExecutor, now: Date, scheduleIds: string[]): Pro
       rulePeriodEnd: recurringSchedules.rulePeriodEnd,
       fiscalYearEnd: clients.fiscalYearEnd,
       state: clients.state,
+      internalTargetDays: firms.internalTargetDays,
+      closedDays: firms.closedDays,
     })
     .from(recurringSchedules)
     .innerJoin(firms, eq(firms.id, recurringSchedules.firmId))

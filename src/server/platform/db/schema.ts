@@ -14,6 +14,7 @@ import {
   pgTable,
   pgView,
   primaryKey,
+  smallint,
   text,
   timestamp,
   unique,
@@ -110,6 +111,13 @@ export const firms = pgTable(
     mfaRequiredFrom: timestamp("mfa_required_from", { withTimezone: true }).default(
       sql`now() + make_interval(days => ${sql.raw(String(MFA_GRACE_DAYS))})`,
     ),
+    /**
+     * The firm's internal target for statutory work (decision 0053): this many business days
+     * before a rule task's due day, the task falls due for the firm; null for none.
+     */
+    internalTargetDays: smallint("internal_target_days"),
+    /** The firm's own closed days ({ date, name }, by date), which internal targets skip. */
+    closedDays: jsonb("closed_days").$type<{ date: string; name: string }[]>().notNull().default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     version: version(),
@@ -119,6 +127,7 @@ export const firms = pgTable(
     check("firms_subscription_status_check", oneOf(t.subscriptionStatus, subscriptionStatuses)),
     check("firms_mfa_policy_check", oneOf(t.mfaPolicy, mfaPolicies)),
     check("firms_mfa_required_from_check", sql`(${t.mfaPolicy} = 'required') = (${t.mfaRequiredFrom} is not null)`),
+    check("firms_internal_target_days_check", sql`${t.internalTargetDays} between 1 and 60`),
   ],
 );
 
@@ -519,6 +528,11 @@ export const tasks = pgTable(
     dueDatesVersion: text("due_dates_version"),
     /** Set when a relief or a person, not the rule, set the day the task is due. */
     dueOverride: text("due_override", { enum: dueDateOverrides }),
+    /**
+     * With the firm's internal target set: the day the firm means the work done by, that many
+     * business days before the day the task is due; `due_date` is then the end of this day.
+     */
+    targetOn: date("target_on", { mode: "string" }),
   },
   (t) => [
     foreignKey({
@@ -608,6 +622,8 @@ export const tasks = pgTable(
         and ${t.dueOn} is not null and ${t.dueExplanation} is not null and ${t.dueDatesVersion} is not null
         and ${t.dueDate} is not null end`,
     ),
+    // Only a rule's task has an internal target.
+    check("tasks_target_on_check", sql`${t.targetOn} is null or ${t.dueDateRule} is not null`),
     // Only a rule's task has its due day overridden.
     check(
       "tasks_due_override_check",
