@@ -47,5 +47,5 @@ export const floorStatements = {
             or ($12::text = 'pending' and ("tasks"."status" = 'pending' and ("tasks"."due_date" is null or "tasks"."due_date" >= $13::timestamptz))))) order by (case when "tasks"."completed_at" is null then '-infinity'::timestamptz else "tasks"."completed_at" end) desc, (case when "tasks"."due_date" is null then '-infinity'::timestamptz else "tasks"."due_date" end) desc, "tasks"."created_at" desc, "tasks"."id" desc limit $14`,
   templates_of_firm: `select "id", "name", "description", "priority", "is_recurring", "frequency", "created_by", "created_at", "library_key", "due_date_rule", "version" from "task_templates" where ("task_templates"."firm_id" = $1 and "task_templates"."deleted_at" is null) order by "task_templates"."created_at" asc, "task_templates"."id" asc`,
   library_marks_of_firm: `select "library_key", "name" from "task_templates" where ("task_templates"."firm_id" = $1 and "task_templates"."deleted_at" is null)`,
-  firm_by_id: `select "id", "name", "plan", "trial_ends_at", "subscription_status", "time_zone", "version" from "firms" where "firms"."id" = $1`,
+  firm_by_id: `select "id", "name", "plan", "trial_ends_at", "subscription_status", "time_zone", "internal_target_days", "closed_days", "version" from "firms" where "firms"."id" = $1`,
 } as const;

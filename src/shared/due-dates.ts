@@ -195,6 +195,12 @@ export const disasterReliefInputSchema = z.strictObject({
     })
     .min(1, "states must name at least one state")
     .max(51, "states may name each state once"),
+  ruleIds: z
+    .array(z.string().max(100), { error: "ruleIds is a list of US rule ids, such as us-1040" })
+    .min(1, "ruleIds must name at least one rule, or be left out for every deadline")
+    .max(50, "ruleIds may name each rule once")
+    .optional()
+    .describe("The deadlines it postpones, by rule id; left out, every deadline of the covered states"),
   windowStart: civilDate("windowStart").describe("The first deadline day the relief postpones"),
   windowEnd: civilDate("windowEnd").describe("The last deadline day the relief postpones"),
   newDueOn: civilDate("newDueOn").describe("The day the postponed deadlines fall due"),
@@ -209,6 +215,8 @@ export const disasterReliefSchema = z.object({
   name: z.string(),
   jurisdiction: z.literal("US"),
   states: z.array(z.string()),
+  /** The rules whose deadlines it postpones; null for every one. */
+  ruleIds: z.array(z.string()).nullable(),
   windowStart: z.string(),
   windowEnd: z.string(),
   newDueOn: z.string(),

@@ -40,9 +40,12 @@ function reliefOf(input: DisasterReliefInput) {
     throw fieldError("newDueOn", "newDueOn must be after windowEnd: it is the day the postponed deadlines fall due");
   const unknown = input.states.find((state) => !usStateCodes.includes(state));
   if (unknown !== undefined) throw fieldError("states", `${unknown} is not a US state's two-letter code`);
+  const notUs = input.ruleIds?.find((id) => dueDateRule(id)?.jurisdiction !== "US");
+  if (notUs !== undefined) throw fieldError("ruleIds", `${notUs} is not a US deadline's rule`);
   return {
     name: input.name,
     states: [...new Set(input.states)].sort(),
+    ruleIds: input.ruleIds === undefined ? null : [...new Set(input.ruleIds)].sort(),
     windowStart: windowStart.toString(),
     windowEnd: windowEnd.toString(),
     newDueOn: newDueOn.toString(),
@@ -62,6 +65,7 @@ async function readReliefs(db: DbExecutor, firmId: string, id?: string): Promise
       id: disasterReliefs.id,
       name: disasterReliefs.name,
       states: disasterReliefs.states,
+      ruleIds: disasterReliefs.ruleIds,
       windowStart: disasterReliefs.windowStart,
       windowEnd: disasterReliefs.windowEnd,
       newDueOn: disasterReliefs.newDueOn,
@@ -138,7 +142,7 @@ export async function recordRelief(options: {
         clearByOn: task.clearByOn,
         extendedDueOn: task.extendedDueOn,
       };
-      const moved = reliefFor(task.extendedDueOn ?? task.dueOn, task.state, [relief]);
+      const moved = reliefFor(task.extendedDueOn ?? task.dueOn, task.state, rule.id, [relief]);
       if (!moved) continue;
       changes.push({
         taskId: task.id,

@@ -15,16 +15,19 @@ export type Relief = {
   id: string;
   name: string;
   states: string[];
+  /** The rules whose deadlines it postpones; null for every one. */
+  ruleIds: string[] | null;
   windowStart: string;
   windowEnd: string;
   newDueOn: string;
   sourceUrl: string;
 };
 
-/** The relief that moves `day` for a client in `state`, with the day it moves to; undefined when none does. */
+/** The relief that moves `day` of a task under `ruleId` for a client in `state`, with the day it moves to; undefined when none does. */
 export function reliefFor(
   day: string,
   state: string | null,
+  ruleId: string,
   reliefs: readonly Relief[],
 ): { relief: Relief; day: string } | undefined {
   if (state === null) return undefined;
@@ -34,7 +37,13 @@ export function reliefFor(
   for (;;) {
     const current = moved?.day ?? day;
     const next = reliefs
-      .filter((relief) => relief.states.includes(state) && relief.windowStart <= current && current <= relief.windowEnd)
+      .filter(
+        (relief) =>
+          relief.states.includes(state) &&
+          (relief.ruleIds === null || relief.ruleIds.includes(ruleId)) &&
+          relief.windowStart <= current &&
+          current <= relief.windowEnd,
+      )
       .sort((a, b) => (a.newDueOn < b.newDueOn ? 1 : -1))[0];
     if (!next) return moved;
     moved = { relief: next, day: next.newDueOn };
@@ -57,6 +66,7 @@ export async function reliefsOf(tx: DbExecutor, firmIds: readonly string[]): Pro
       id: disasterReliefs.id,
       name: disasterReliefs.name,
       states: disasterReliefs.states,
+      ruleIds: disasterReliefs.ruleIds,
       windowStart: disasterReliefs.windowStart,
       windowEnd: disasterReliefs.windowEnd,
       newDueOn: disasterReliefs.newDueOn,

@@ -3,9 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parseCsv } from "../../../../tests/csv-parse";
 import { type SeededFirm, seedFirm, signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
+import { usStateCodes } from "../../../shared/due-dates";
 import { auditEvents, clients, disasterReliefs, firms, taskDueDateChanges, tasks } from "../../platform/db/schema";
 import { insertClient, insertRuleTask, insertTask, insertTaskTemplate } from "../../seed/factories";
-import { createSchedule } from "../schedules/schedules.service";
+import { createSchedule, materializeSchedules } from "../schedules/schedules.service";
 import { recomputeStaleDueDates } from "./due-date-versions";
 
 /*
@@ -241,6 +242,8 @@ describe("statutory due dates moved by hand, by disaster relief and by a new cal
       [{ windowStart: "2024-01-01" }, "windowEnd", "A relief's window must be at most two years long"],
       [{ sourceUrl: "http://example.com" }, "sourceUrl", "sourceUrl must be the https address of the announcement"],
       [{ name: "" }, "name", "name is required, such as the IRS notice's title"],
+      [{ ruleIds: ["us-1040", "uk-ct600"] }, "ruleIds", "uk-ct600 is not a US deadline's rule"],
+      [{ ruleIds: [] }, "ruleIds", "ruleIds must name at least one rule, or be left out for every deadline"],
     ];
     for (const [change, field, message] of refusals) {
       const refused = await admin.post("/api/disaster-reliefs", { ...helene, ...change });
@@ -379,5 +382,89 @@ describe("statutory due dates moved by hand, by disaster relief and by a new cal
     const [header, line] = parseCsv(csv.text);
     expect(header?.at(-1)).toBe("Due date changes");
     expect(line?.at(-1)).toBe("Due date: 2027-04-15 → 2027-05-03 (changed by hand: Records late)");
+  });
+
+  it("S-DUE-20 S-DUE-26 the scheduler's Form 1040 dates for tax years 2015 to 2027 are the IRS's, with the 2020 and 2021 postponements recorded as reliefs; the 2021 one, for Form 1040 only, leaves estimated tax alone (IRS Publication 509, 2016-2025 editions; Notices 2020-23 and 2021-21)", async () => {
+    const firm = await seedFirm(db(), "Thirteen Years Firm");
+    await db().update(firms).set({ timeZone: "America/New_York" }).where(eq(firms.id, firm.firm.id));
+    const admin = await signIn(ctx.app, firm.users.admin);
+    const allStates = usStateCodes;
+    const covid = await admin.post("/api/disaster-reliefs", {
+      name: "COVID-19 emergency (IRS Notice 2020-23)",
+      states: allStates,
+      windowStart: "2020-04-01",
+      windowEnd: "2020-07-14",
+      newDueOn: "2020-07-15",
+      sourceUrl: "https://www.irs.gov/pub/irs-drop/n-20-23.pdf",
+    });
+    expect(covid.status, covid.text).toBe(201);
+    const filing2021 = await admin.post("/api/disaster-reliefs", {
+      name: "Individual filing postponed to 17 May 2021 (IRS Notice 2021-21)",
+      states: allStates,
+      ruleIds: ["us-1040"],
+      windowStart: "2021-04-15",
+      windowEnd: "2021-05-16",
+      newDueOn: "2021-05-17",
+      sourceUrl: "https://www.irs.gov/pub/irs-drop/n-21-21.pdf",
+    });
+    expect(filing2021.body.relief.ruleIds).toEqual(["us-1040"]);
+    const client = await insertClient(db(), { firmId: firm.firm.id, jurisdiction: "US", state: "NY" });
+    const assign = async (ruleId: string) => {
+      const template = await insertTaskTemplate(db(), {
+        firmId: firm.firm.id,
+        createdBy: firm.users.super_admin.id,
+        frequency: "annually",
+        dueDateRule: ruleId,
+      });
+      return (
+        await createSchedule(db(), {
+          firmId: firm.firm.id,
+          clientId: client.id,
+          templateId: template.id,
+          frequency: "annually",
+          createdBy: null,
+          now: new Date("2016-02-01T15:00:00Z"),
+        })
+      ).scheduleId;
+    };
+    const returns = await assign("us-1040");
+    const estimates = await assign("us-1040-es-q1");
+    await materializeSchedules(db(), { now: new Date("2028-01-02T15:00:00Z") });
+    const dueOf = async (scheduleId: string) =>
+      (await db().select().from(tasks).where(eq(tasks.scheduleId, scheduleId)).orderBy(asc(tasks.periodEnd))).map(
+        (task) => [task.periodEnd?.slice(0, 4), task.statutoryDueOn, task.dueOn],
+      );
+    expect(await dueOf(returns)).toEqual([
+      ["2015", "2016-04-15", "2016-04-18"], // Emancipation Day, Friday 15 April
+      ["2016", "2017-04-15", "2017-04-18"], // a Saturday; Emancipation Day observed Monday 17 April
+      ["2017", "2018-04-15", "2018-04-17"], // a Sunday; Emancipation Day observed Monday 16 April
+      ["2018", "2019-04-15", "2019-04-15"],
+      ["2019", "2020-04-15", "2020-07-15"], // Notice 2020-23
+      ["2020", "2021-04-15", "2021-05-17"], // Notice 2021-21
+      ["2021", "2022-04-15", "2022-04-18"], // Emancipation Day observed Friday 15 April
+      ["2022", "2023-04-15", "2023-04-18"], // a Saturday; Emancipation Day observed Monday 17 April
+      ["2023", "2024-04-15", "2024-04-15"],
+      ["2024", "2025-04-15", "2025-04-15"],
+      ["2025", "2026-04-15", "2026-04-15"],
+      ["2026", "2027-04-15", "2027-04-15"],
+      ["2027", "2028-04-15", "2028-04-18"], // a Saturday; Emancipation Day observed Monday 17 April
+    ]);
+    // The first installment of estimated tax is due inside its year: its task is made when the
+    // year begins. The 2020 one moved with Notice 2020-23; the 2021 one was not postponed.
+    expect(await dueOf(estimates)).toEqual([
+      ["2016", "2016-04-15", "2016-04-18"],
+      ["2017", "2017-04-15", "2017-04-18"],
+      ["2018", "2018-04-15", "2018-04-17"],
+      ["2019", "2019-04-15", "2019-04-15"],
+      ["2020", "2020-04-15", "2020-07-15"],
+      ["2021", "2021-04-15", "2021-04-15"],
+      ["2022", "2022-04-15", "2022-04-18"],
+      ["2023", "2023-04-15", "2023-04-18"],
+      ["2024", "2024-04-15", "2024-04-15"],
+      ["2025", "2025-04-15", "2025-04-15"],
+      ["2026", "2026-04-15", "2026-04-15"],
+      ["2027", "2027-04-15", "2027-04-15"],
+      ["2028", "2028-04-15", "2028-04-18"],
+    ]);
   });
 });

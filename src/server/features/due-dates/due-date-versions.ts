@@ -51,7 +51,7 @@ export function recomputed(task: StaleTask, reliefs: readonly Relief[]): TaskDat
   const ruleDay = (extended ? dates.extendedDueDate : dates.dueDate)?.toString() ?? task.dueOn;
   // A day set by a relief or by hand stays; any other follows the rule, then the firm's reliefs.
   const relief =
-    task.override === null && rule.jurisdiction === "US" ? reliefFor(ruleDay, task.state, reliefs) : undefined;
+    task.override === null && rule.jurisdiction === "US" ? reliefFor(ruleDay, task.state, rule.id, reliefs) : undefined;
   const day = task.override !== null ? (extended ? task.extendedDueOn : task.dueOn) : (relief?.day ?? ruleDay);
   const dueOn = extended ? dates.dueDate.toString() : (day ?? task.dueOn);
   const kept =

@@ -90,7 +90,7 @@ describe("a client's periods under a rule", () => {
       ["2026-01-01..2026-12-31", "2027-04-15"],
     ]);
     expect(february.handledThrough.toString()).toBe("2026-12-31");
-    expect(february.nextEnd.toString()).toBe("2027-12-31");
+    expect(february.nextMadeOn.toString()).toBe("2028-01-01");
     // Assigned in November: that deadline has passed, so nothing until the year ends.
     const november = periodsDueBy({ ...common, handledThrough: null, today: civilDate(2026, 11, 29) });
     expect(november.made).toEqual([]);

@@ -109,13 +109,21 @@ const FIRST_YEAR = 2000;
 const LAST_YEAR = 2097;
 
 /**
+ * Whether the rule's deadline falls inside its period (estimated tax installments 1 to 3, due
+ * during the tax year they are for): its task is then made when the period begins, not after.
+ */
+const dueWithinPeriod = (rule: DueDateRule) =>
+  rule.versions.some((version) => version.due.count === "day-of-month" && version.due.from === "start");
+
+/**
  * A schedule's work under `rule` on `today`: the periods whose task is made now, oldest first,
- * with their dates; the end of the last period handled; and the end of the next period, the day
- * after which its task is made. A period's task is made the day after it ends. Where the schedule
- * has handled nothing (`handledThrough` null: just assigned, or its rule changed), only the latest
- * ended period's, and only while its due date is today or later: earlier deadlines have passed. After
- * a downtime, at most `max` (the latest) of the missed periods are made. A period after a change of
- * the client's year end starts the day after the last one handled (a short period).
+ * with their dates; the end of the last period handled; and the day the next period's task is
+ * made. A period's task is made the day after it ends, or on its first day when the deadline falls
+ * inside it (estimated tax). Where the schedule has handled nothing (`handledThrough` null: just
+ * assigned, or its rule changed), only the latest period ready, and only while its due date is
+ * today or later: earlier deadlines have passed. After a downtime, at most `max` (the latest) of
+ * the missed periods are made. A period after a change of the client's year end starts the day
+ * after the last one handled (a short period).
  */
 export function periodsDueBy(options: {
   rule: DueDateRule;
@@ -124,7 +132,7 @@ export function periodsDueBy(options: {
   handledThrough: string | null;
   today: CivilDate;
   max: number;
-}): { made: PeriodDates[]; handledThrough: CivilDate; nextEnd: CivilDate } {
+}): { made: PeriodDates[]; handledThrough: CivilDate; nextMadeOn: CivilDate } {
   const { rule, today, max } = options;
   const periods = rulePeriods(rule, options.fiscalYearEnd);
   const state = rule.jurisdiction === "US" && options.state ? { state: options.state } : {};
@@ -141,13 +149,18 @@ export function periodsDueBy(options: {
   };
   const inCalendars = (period: RulePeriod) => period.end.year >= FIRST_YEAR && period.end.year <= LAST_YEAR;
   const lastEnded = periods.endedBy(today.subtract({ days: 1 }));
+  // The latest period whose task is made by today: the one ended, or for a deadline inside its
+  // period, the one begun (today's).
+  const within = dueWithinPeriod(rule);
+  const lastReady = within ? periods.after(lastEnded) : lastEnded;
+  const madeOn = (period: RulePeriod) => (within ? period.start : period.end.add({ days: 1 }));
   const handled = options.handledThrough === null ? undefined : parseCivilDate(options.handledThrough);
   let made: PeriodDates[] = [];
   if (handled === undefined) {
-    const latest = inCalendars(lastEnded) ? datesOf(lastEnded) : undefined;
+    const latest = inCalendars(lastReady) ? datesOf(lastReady) : undefined;
     if (latest && !before(latest.dates.dueDate, today)) made = [latest];
   } else {
-    for (let period = periods.after(periods.endedBy(handled)); !before(lastEnded.end, period.end); ) {
+    for (let period = periods.after(periods.endedBy(handled)); !before(lastReady.end, period.end); ) {
       // The first period after a change of year end starts the day after the last one handled.
       const dayAfter = handled.add({ days: 1 });
       const start = before(period.start, dayAfter) ? dayAfter : period.start;
@@ -156,6 +169,6 @@ export function periodsDueBy(options: {
     }
     made = made.slice(-max);
   }
-  const through = handled !== undefined && before(lastEnded.end, handled) ? handled : lastEnded.end;
-  return { made, handledThrough: through, nextEnd: periods.after(periods.endedBy(through)).end };
+  const through = handled !== undefined && before(lastReady.end, handled) ? handled : lastReady.end;
+  return { made, handledThrough: through, nextMadeOn: madeOn(periods.after(periods.endedBy(through))) };
 }

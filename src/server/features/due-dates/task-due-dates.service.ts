@@ -247,7 +247,7 @@ export async function fileExtension(options: {
     const ruleDay = dates.extendedDueDate.toString();
     const relief =
       rule.jurisdiction === "US"
-        ? reliefFor(ruleDay, task.state, (await reliefsOf(tx, [actor.firmId])).get(actor.firmId) ?? [])
+        ? reliefFor(ruleDay, task.state, rule.id, (await reliefsOf(tx, [actor.firmId])).get(actor.firmId) ?? [])
         : undefined;
     const extendedDueOn = relief?.day ?? ruleDay;
     const after = {
@@ -268,7 +268,7 @@ export async function fileExtension(options: {
           before: task.before,
           after,
           reason: "EXTENSION",
-          note: `Extension filed (${extension.by})`,
+          note: extension.by,
           extensionFiled: filed,
         },
       ],

@@ -224,7 +224,7 @@ describe("tasks that follow a statutory rule", () => {
       from: null,
       to: "2027-10-15",
       reason: "EXTENSION",
-      note: "Extension filed (Form 4868)",
+      note: "Form 4868",
       changedBy: { id: world.users.admin.id },
     });
     const [after] = await db().select().from(tasks).where(eq(tasks.id, task.id));

@@ -11,13 +11,14 @@ import { periodsDueBy } from "../due-dates/rule-periods";
 
 /*
  * Schedules whose template follows a statutory due-date rule (decision 0053): a period's task is
- * made the day after the period ends (in the firm's time zone), due on the rule's date for that
+ * made the day after the period ends (in the firm's time zone), or on its first day when the
+ * deadline falls inside it (estimated tax), due on the rule's date for that
  * period, with its statutory date, clear-by date and explanation; each date is logged (reason
  * RULE). A due date that falls in a disaster relief window the firm recorded, for a client in a
  * covered state, moves to the relief's day, logged as such (DISASTER_RELIEF). The task falls due
  * at the end of its due day, or of the firm's internal target before it. `rule_period_end` is the
- * end of the last period handled; `materialized_until` the start of the day after the next period
- * ends, when the schedule next has work.
+ * end of the last period handled; `materialized_until` the start of the day the next period's task
+ * is made, when the schedule next has work.
  */
 
 export type RuleSchedule = {
@@ -99,7 +100,9 @@ export async function materializeRuleSchedules(tx: DbExecutor, schedules: RuleSc
       const id = uuidv7();
       const ruleDue = dates.dueDate.toString();
       const relief =
-        rule.jurisdiction === "US" ? reliefFor(ruleDue, schedule.state, reliefs.get(schedule.firmId) ?? []) : undefined;
+        rule.jurisdiction === "US"
+          ? reliefFor(ruleDue, schedule.state, rule.id, reliefs.get(schedule.firmId) ?? [])
+          : undefined;
       const dueOn = relief ? (parseCivilDate(relief.day) ?? dates.dueDate) : dates.dueDate;
       made.id.push(id);
       made.scheduleId.push(schedule.id);
@@ -123,7 +126,7 @@ export async function materializeRuleSchedules(tx: DbExecutor, schedules: RuleSc
     }
     moved.id.push(schedule.id);
     moved.handledThrough.push(work.handledThrough.toString());
-    moved.nextWorkAt.push(startOfDay(work.nextEnd.add({ days: 1 }), schedule.timeZone).toISOString());
+    moved.nextWorkAt.push(startOfDay(work.nextMadeOn, schedule.timeZone).toISOString());
   }
   let created = 0;
   if (made.id.length > 0) {

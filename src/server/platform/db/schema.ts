@@ -693,6 +693,8 @@ export const disasterReliefs = pgTable(
     name: text("name").notNull(),
     jurisdiction: text("jurisdiction").notNull().default("US"),
     states: text("states").array().notNull(),
+    /** The deadlines it postpones, by rule; null for every one (most reliefs postpone them all). */
+    ruleIds: text("rule_ids").array(),
     windowStart: date("window_start", { mode: "string" }).notNull(),
     windowEnd: date("window_end", { mode: "string" }).notNull(),
     newDueOn: date("new_due_on", { mode: "string" }).notNull(),
@@ -710,6 +712,7 @@ export const disasterReliefs = pgTable(
     check("disaster_reliefs_jurisdiction_check", sql`${t.jurisdiction} = 'US'`),
     check("disaster_reliefs_window_check", sql`${t.windowStart} <= ${t.windowEnd} and ${t.windowEnd} < ${t.newDueOn}`),
     check("disaster_reliefs_states_check", sql`cardinality(${t.states}) > 0`),
+    check("disaster_reliefs_rule_ids_check", sql`${t.ruleIds} is null or cardinality(${t.ruleIds}) > 0`),
   ],
 );
 

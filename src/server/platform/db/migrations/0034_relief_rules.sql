@@ -1,0 +1,2 @@
+ALTER TABLE "disaster_reliefs" ADD COLUMN "rule_ids" text[];--> statement-breakpoint
+ALTER TABLE "disaster_reliefs" ADD CONSTRAINT "disaster_reliefs_rule_ids_check" CHECK ("disaster_reliefs"."rule_ids" is null or cardinality("disaster_reliefs"."rule_ids") > 0);
