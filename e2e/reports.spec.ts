@@ -449,6 +449,7 @@ test.describe("reports", () => {
       "Completed at (UTC)",
       "Printed name",
       "Signed by",
+      "Due date changes",
     ]);
     expect(
       clientRows

@@ -7,6 +7,7 @@ import type {
   MyCalendarFeed,
   UpdateCalendarFeedInput,
 } from "../../../shared/calendar-feed";
+import type { DisasterRelief, DisasterReliefInput } from "../../../shared/due-dates";
 import type { Firm, UpdateFirmInput } from "../../../shared/firm";
 import type {
   AccountSecurity,
@@ -200,6 +201,40 @@ export function useUpdateFirm() {
         queryClient.invalidateQueries({ queryKey: currentUserQueryKey }),
         // Dates everywhere are shown in the firm's zone; the trail's day filters move with it.
         queryClient.invalidateQueries({ queryKey: ["/api/audit-events"] }),
+        // A new zone, internal target or closed days moves statutory tasks' due dates, and overdue with them.
+        queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
+        queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
+        queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] }),
+      ]);
+    },
+  });
+}
+
+/*
+ * Disaster reliefs (IRC 7508A): the firm's, newest first. Recording one moves open tasks at once,
+ * so besides the list, every view of tasks and counts refreshes.
+ */
+
+const disasterReliefsQueryKey = ["/api/disaster-reliefs"] as const;
+
+export function disasterReliefsQueryOptions() {
+  return queryOptions<DisasterRelief[]>({ queryKey: disasterReliefsQueryKey });
+}
+
+/** POST /api/disaster-reliefs: the relief as recorded and how many open tasks it moved. */
+export function useRecordDisasterRelief() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ input, idempotencyKey }: Change<DisasterReliefInput>) =>
+      requestJson<{ relief: DisasterRelief; tasksMoved: number }>("POST", "/api/disaster-reliefs", input, {
+        idempotencyKey,
+      }),
+    onSuccess: ({ relief }) => {
+      queryClient.setQueryData<DisasterRelief[]>(disasterReliefsQueryKey, (reliefs) => [relief, ...(reliefs ?? [])]);
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
+        queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
+        queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] }),
       ]);
     },
   });

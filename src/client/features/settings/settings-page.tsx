@@ -7,6 +7,8 @@ import { PageHeader } from "../../components/ui/page-header";
 import { currentUserQueryOptions } from "../auth/api";
 import { CalendarFeedCard } from "./calendar-feed-card";
 import { ChangePasswordCard } from "./change-password-card";
+import { DeadlinesCard } from "./deadlines-card";
+import { DisasterReliefCard } from "./disaster-relief-card";
 import { FirmCard } from "./firm-card";
 import { MfaPolicyCard } from "./mfa-policy-card";
 import { NotificationPreferencesCard } from "./notification-preferences-card";
@@ -90,7 +92,9 @@ export function SettingsPage() {
           <SignInSecurityCard />
           <NotificationPreferencesCard />
           <CalendarFeedCard />
+          {role && can(role, "dueDates.override") && <DisasterReliefCard />}
           {role && can(role, "firm.manage") && <FirmCard />}
+          {role && can(role, "firm.manage") && <DeadlinesCard />}
           {role && can(role, "security.manage") && <MfaPolicyCard />}
           {role && can(role, "audit.read") && (
             <Card>

@@ -5,7 +5,7 @@ import {
   useMutation,
   useQueryClient,
 } from "@tanstack/react-query";
-import type { DueDateRuleSummary, TaskDueDates } from "../../../shared/due-dates";
+import type { DueDateRuleSummary, ManualDueDateChange, TaskDueDates } from "../../../shared/due-dates";
 import { sameName } from "../../../shared/names";
 import type { TaskListItem, TaskStatus } from "../../../shared/tasks";
 import type { CreateTemplateInput, LibraryTemplateEntry, Template } from "../../../shared/templates";
@@ -133,17 +133,36 @@ export function taskDueDatesQueryOptions(taskId: string) {
   return queryOptions<TaskDueDates>({ queryKey: ["/api/tasks", taskId, "due-dates"] });
 }
 
+/** A task's due date moved: every view of tasks and counts refreshes. */
+const refreshTaskViews = (queryClient: QueryClient) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
+    queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
+    queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] }),
+  ]);
+
 /** POST /api/tasks/{id}/extension: the task's due date moves, so every view of tasks and counts refreshes. */
 export function useFileExtension(taskId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ idempotencyKey }: { idempotencyKey: string }) =>
       requestJson<TaskDueDates>("POST", `/api/tasks/${taskId}/extension`, undefined, { idempotencyKey }),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
-        queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
-        queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] }),
-      ]),
+    onSuccess: () => refreshTaskViews(queryClient),
+  });
+}
+
+/**
+ * POST /api/tasks/{id}/due-date: a person moves the day the task is due, with a reason. The answer
+ * is the section's new dates, shown at once while the task's views refresh.
+ */
+export function useChangeDueDate(taskId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ input, idempotencyKey }: Change<ManualDueDateChange>) =>
+      requestJson<TaskDueDates>("POST", `/api/tasks/${taskId}/due-date`, input, { idempotencyKey }),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(taskDueDatesQueryOptions(taskId).queryKey, answer);
+      return refreshTaskViews(queryClient);
+    },
   });
 }

@@ -1,7 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { Landmark } from "lucide-react";
 import { useState } from "react";
-import type { DueDateChange, TaskDueDates } from "../../../shared/due-dates";
+import { formatCivilDate } from "../../../shared/dates";
+import {
+  type DueDateChange,
+  type DueDateOverride,
+  dueDateFieldLabels,
+  dueDateReasonLabels,
+  type TaskDueDates,
+} from "../../../shared/due-dates";
+import { can } from "../../../shared/permissions";
 import type { TaskStatus } from "../../../shared/tasks";
 import {
   AlertDialog,
@@ -16,39 +24,21 @@ import {
 import { Button } from "../../components/ui/button";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
+import { currentUserQueryOptions } from "../auth/api";
 import { taskDueDatesQueryOptions, useFileExtension } from "./api";
+import { ChangeDueDate } from "./change-due-date-dialog";
 
-const monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/**
- * "2027-04-15" as "Apr 15, 2027", as the app writes dates: a statutory date is a day of the
- * calendar, shown with no time zone.
- */
-export function formatCivilDate(date: string): string {
-  const [year, month, day] = date.split("-");
-  return `${monthNames[Number(month) - 1] ?? ""} ${Number(day)}, ${year}`;
-}
-
-const fieldLabels: Record<DueDateChange["field"], string> = {
-  statutory: "Statutory date",
-  due: "Due date",
-  extended: "Extended due date",
-  clear_by: "Payment clears by",
-};
-
-const reasonLabels: Record<DueDateChange["reason"], string> = {
-  RULE: "set by the rule",
-  EXTENSION: "extension filed",
-  DISASTER_RELIEF: "disaster relief",
-  CALENDAR_VERSION: "holiday calendar updated",
-  MANUAL: "changed by hand",
+/** What set the day the task is due, when not its rule: said under that day. */
+const overrideNotes: Record<DueDateOverride, string> = {
+  MANUAL: "Set by hand",
+  DISASTER_RELIEF: "Postponed by disaster relief",
 };
 
 /**
  * A task's statutory due date (decision 0053), below its details: the rule and period, the
  * statutory, due, clear-by and extended dates, why they are what they are, the due-date log, and
- * for a pending task whose rule has one, recording an extension filed. Nothing shows for a task
- * that follows no rule.
+ * for a pending task whose rule has one, recording an extension filed; for those who may override
+ * a statutory date, changing the day it is due. Nothing shows for a task that follows no rule.
  */
 export function TaskDueDatesSection({ taskId, status }: { taskId: string; status: TaskStatus }) {
   const { data, isPending, isError } = useQuery(taskDueDatesQueryOptions(taskId));
@@ -69,7 +59,14 @@ function StatutoryDates({
   dates: TaskDueDates;
   rule: NonNullable<TaskDueDates["rule"]>;
 }) {
+  const { data: user } = useQuery(currentUserQueryOptions());
   const extended = dates.extendedDueOn !== null;
+  // The override is on the day the task is due: the extended one once an extension is filed.
+  const overrideNote = dates.override ? overrideNotes[dates.override] : undefined;
+  const pending = status !== "completed";
+  const mayOverride = user ? can(user.role, "dueDates.override") : false;
+  const extensionBy = pending && !extended ? dates.extensionBy : null;
+  const changeFrom = pending && mayOverride ? (dates.extendedDueOn ?? dates.dueOn) : null;
   return (
     <section aria-label="Statutory due date" className="flex flex-col gap-3">
       <h3 className="flex items-center gap-2 text-sm font-semibold">
@@ -87,9 +84,22 @@ function StatutoryDates({
       </p>
       <dl className="grid grid-cols-2 gap-x-6 gap-y-3 sm:grid-cols-4">
         {dates.statutoryDueOn && <DateDetail label="Statutory date" date={dates.statutoryDueOn} />}
-        {dates.dueOn && <DateDetail label={extended ? "Original due date" : "Due date"} date={dates.dueOn} />}
-        {dates.extendedDueOn && <DateDetail label="Extended due date" date={dates.extendedDueOn} />}
+        {dates.dueOn && (
+          <DateDetail
+            label={extended ? "Original due date" : "Due date"}
+            date={dates.dueOn}
+            note={extended ? undefined : overrideNote}
+          />
+        )}
+        {dates.extendedDueOn && <DateDetail label="Extended due date" date={dates.extendedDueOn} note={overrideNote} />}
         {dates.clearByOn && <DateDetail label="Payment clears by" date={dates.clearByOn} />}
+        {dates.targetOn && (
+          <DateDetail
+            label="Internal target"
+            date={dates.targetOn}
+            note={`${dates.internalTargetDays} business ${dates.internalTargetDays === 1 ? "day" : "days"} before; overdue after it`}
+          />
+        )}
       </dl>
       {dates.explanation.length > 0 && (
         <details className="rounded-md border bg-muted/40 px-3 py-2 text-sm">
@@ -108,9 +118,9 @@ function StatutoryDates({
             {dates.log.map((change) => (
               <li key={change.id} className="flex flex-col">
                 <span>
-                  {fieldLabels[change.field]}: {change.from ? `${formatCivilDate(change.from)} → ` : ""}
-                  {change.to ? formatCivilDate(change.to) : "none"} ({reasonLabels[change.reason]}
-                  {change.note ? `; ${change.note}` : ""})
+                  {dueDateFieldLabels[change.field]}: {change.from ? `${formatCivilDate(change.from)} → ` : ""}
+                  {change.to ? formatCivilDate(change.to) : "none"} ({dueDateReasonLabels[change.reason]}
+                  <ChangeNote change={change} />)
                 </span>
                 <span className="text-xs text-muted-foreground">
                   {change.changedBy ? change.changedBy.fullName : "Tendwell"} ·{" "}
@@ -121,20 +131,50 @@ function StatutoryDates({
           </ul>
         </details>
       )}
-      {status !== "completed" && dates.extensionBy && !extended && (
-        <FileExtension taskId={taskId} extensionBy={dates.extensionBy} />
+      {(extensionBy || changeFrom) && (
+        <div className="flex flex-wrap gap-2">
+          {extensionBy && <FileExtension taskId={taskId} extensionBy={extensionBy} />}
+          {changeFrom && <ChangeDueDate taskId={taskId} dueOn={changeFrom} />}
+        </div>
       )}
     </section>
   );
 }
 
-function DateDetail({ label, date }: { label: string; date: string }) {
+function DateDetail({ label, date, note }: { label: string; date: string; note?: string | undefined }) {
   return (
     <div className="flex min-w-0 flex-col gap-1">
       <dt className="text-xs font-medium text-muted-foreground">{label}</dt>
-      <dd className="text-sm">{formatCivilDate(date)}</dd>
+      <dd className="text-sm">
+        {formatCivilDate(date)}
+        {note && <span className="block text-xs text-muted-foreground">{note}</span>}
+      </dd>
     </div>
   );
+}
+
+/**
+ * What a change's log line says after its reason: the person's reason for a change by hand, the
+ * relief's name linked to its announcement, or the system's note.
+ */
+function ChangeNote({ change }: { change: DueDateChange }) {
+  if (!change.note) return null;
+  if (change.reason === "DISASTER_RELIEF" && change.sourceUrl?.startsWith("https://")) {
+    return (
+      <>
+        :{" "}
+        <a
+          href={change.sourceUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          {change.note}
+        </a>
+      </>
+    );
+  }
+  return <>: {change.note}</>;
 }
 
 /** "Record extension": asks first, then POSTs; the section shows the new date when it answers. */
@@ -145,7 +185,7 @@ function FileExtension({ taskId, extensionBy }: { taskId: string; extensionBy: s
   const fileExtension = useFileExtension(taskId);
   return (
     <>
-      <Button variant="outline" size="sm" className="self-start" onClick={() => setOpen(true)}>
+      <Button variant="outline" size="sm" onClick={() => setOpen(true)}>
         Record extension filed ({extensionBy})
       </Button>
       <AlertDialog open={open} onOpenChange={setOpen}>
@@ -163,23 +203,22 @@ function FileExtension({ taskId, extensionBy }: { taskId: string; extensionBy: s
               disabled={fileExtension.isPending}
               onClick={(event) => {
                 event.preventDefault();
-                fileExtension.mutate(
-                  { idempotencyKey },
-                  {
-                    onSuccess: (answer) => {
-                      setOpen(false);
-                      toast.success("Extension recorded", {
-                        description: answer.extendedDueOn
-                          ? `The task is now due on ${formatCivilDate(answer.extendedDueOn)}.`
-                          : undefined,
-                      });
-                    },
-                    onError: (error) => {
-                      setOpen(false);
-                      toast.error("The extension could not be recorded", {
-                        description: errorMessage(error, "Please try again."),
-                      });
-                    },
+                // A promise, not mutate's callbacks: the refreshed dates take this button away (the
+                // extension is filed), and callbacks of an unmounted component's mutate never run.
+                fileExtension.mutateAsync({ idempotencyKey }).then(
+                  (answer) => {
+                    setOpen(false);
+                    toast.success("Extension recorded", {
+                      description: answer.extendedDueOn
+                        ? `The task is now due on ${formatCivilDate(answer.extendedDueOn)}.`
+                        : undefined,
+                    });
+                  },
+                  (error: unknown) => {
+                    setOpen(false);
+                    toast.error("The extension could not be recorded", {
+                      description: errorMessage(error, "Please try again."),
+                    });
                   },
                 );
               }}

@@ -60,6 +60,8 @@ export function TaskListTab() {
   const [selected, setSelected] = useState<TaskListItem | null>(null);
   const filtered = q !== "" || status !== "all";
   const loaded = tasks.data?.pages.flatMap((page) => page.tasks) ?? [];
+  // The open task as the list has it now: a due date moved in its details shows there at once.
+  const viewed = selected && (loaded.find((task) => task.id === selected.id) ?? selected);
 
   return (
     <div className="flex flex-col gap-4">
@@ -140,7 +142,7 @@ export function TaskListTab() {
       )}
 
       <TaskDetailsDialog
-        task={selected}
+        task={viewed}
         formatDate={formatDate}
         onOpenChange={(open) => {
           if (!open) setSelected(null);
