@@ -3,6 +3,7 @@ import type { DisasterRelief, TaskDueDates } from "../src/shared/due-dates";
 import type { TaskListItem } from "../src/shared/tasks";
 import { saveShot } from "./client-detail-helpers";
 import { expectNoAxeViolations, expectNoHorizontalScroll, type OwnFirm, test, viewports } from "./fixtures";
+import { corporateClient, unique } from "./statutory-support";
 
 /*
  * A statutory due date moved by hand (S-DUE-28) and by a disaster relief (S-DUE-29), decision
@@ -11,17 +12,7 @@ import { expectNoAxeViolations, expectNoHorizontalScroll, type OwnFirm, test, vi
  * the API; the page signs in as the role the test is about.
  */
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 const monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** The last day of the month two months before this one, as MM-DD. */
-function yearEndTwoMonthsAgo(): string {
-  const now = new Date();
-  const month = (now.getUTCMonth() + 10) % 12;
-  // 2001 is no leap year: a February year end is the 28th, February's last day in most years.
-  const lastDay = new Date(Date.UTC(2001, month + 1, 0)).getUTCDate();
-  return `${String(month + 1).padStart(2, "0")}-${String(lastDay).padStart(2, "0")}`;
-}
 
 /** A civil date `days` after `date` (both YYYY-MM-DD). */
 function addDays(date: string, days: number): string {
@@ -39,31 +30,7 @@ function shown(date: string): string {
  * it too: the task's name, its id and the day it is due.
  */
 async function corporateReturn(ownFirm: OwnFirm, state: string) {
-  const name = `Corporate return ${unique()}`;
-  const template = await ownFirm.api.post("/api/task-templates", {
-    data: {
-      name,
-      description: "Prepare and file Form 1120.",
-      priority: "high",
-      frequency: "annually",
-      isRecurring: true,
-      dueDateRule: "us-1120",
-    },
-  });
-  expect(template.status(), "create template").toBe(201);
-  const templateId = ((await template.json()) as { id: string }).id;
-  const client = await ownFirm.api.post("/api/clients", {
-    data: {
-      name: `Harbor Freight Co ${unique()}`,
-      fiscalYearEnd: yearEndTwoMonthsAgo(),
-      entityType: "c_corporation",
-      jurisdiction: "US",
-      state,
-      templateIds: [templateId],
-    },
-  });
-  expect(client.status(), "create client").toBe(201);
-  const clientId = ((await client.json()) as { id: string }).id;
+  const { name, clientId } = await corporateClient(ownFirm.api, state);
   const user = await ownFirm.user("user");
   const assigned = await ownFirm.api.post("/api/user-clients/assign", {
     data: { userId: user.id, clientIds: [clientId] },

@@ -14,11 +14,13 @@ const note = "Statutory work counts as overdue from your firm's internal target:
 
 const deadlinesForm = (page: Page) => page.getByRole("form", { name: "Statutory deadlines" });
 
-/** The PATCH /api/firm the next action sends, as its JSON body. */
+/** The body of the next PATCH /api/firm, once the server has answered it (so a read after it sees the change). */
 function nextFirmPatch(page: Page) {
   return page
-    .waitForRequest((request) => request.method() === "PATCH" && new URL(request.url()).pathname === "/api/firm")
-    .then((request) => request.postDataJSON() as unknown);
+    .waitForResponse(
+      (response) => response.request().method() === "PATCH" && new URL(response.url()).pathname === "/api/firm",
+    )
+    .then((response) => response.request().postDataJSON() as unknown);
 }
 
 test.describe("internal targets", () => {

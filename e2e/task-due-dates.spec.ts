@@ -1,52 +1,17 @@
 import { expect, type Page } from "@playwright/test";
 import { saveShot } from "./client-detail-helpers";
 import { expectNoAxeViolations, expectNoHorizontalScroll, OwnFirm, test, viewports } from "./fixtures";
+import { corporateClient } from "./statutory-support";
 
 /*
  * A task that follows a statutory rule shows its dates, why they are what they are and their
  * changes in its details, and records an extension (decision 0053). Each test registers a firm of
- * its own: a client whose year ended two months ago, assigned a Form 1120 template, gets that
- * year's task at once, still due (the 15th of the fourth month after the year end).
+ * its own and a corporation whose year's task is made at once (statutory-support.ts).
  */
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-
-/** The last day of the month two months before this one, as MM-DD. */
-function yearEndTwoMonthsAgo(): string {
-  const now = new Date();
-  const month = (now.getUTCMonth() + 10) % 12;
-  // 2001 is no leap year: a February year end is the 28th, February's last day in most years.
-  const lastDay = new Date(Date.UTC(2001, month + 1, 0)).getUTCDate();
-  return `${String(month + 1).padStart(2, "0")}-${String(lastDay).padStart(2, "0")}`;
-}
 
 async function corporateReturn(page: Page): Promise<string> {
   await OwnFirm.register(page.request, "professional");
-  const name = `Corporate return ${unique()}`;
-  const template = await page.request.post("/api/task-templates", {
-    data: {
-      name,
-      description: "Prepare and file Form 1120.",
-      priority: "high",
-      frequency: "annually",
-      isRecurring: true,
-      dueDateRule: "us-1120",
-    },
-  });
-  expect(template.status(), "create template").toBe(201);
-  const templateId = ((await template.json()) as { id: string }).id;
-  const client = await page.request.post("/api/clients", {
-    data: {
-      name: `Harbor Freight Co ${unique()}`,
-      fiscalYearEnd: yearEndTwoMonthsAgo(),
-      entityType: "c_corporation",
-      jurisdiction: "US",
-      state: "NY",
-      templateIds: [templateId],
-    },
-  });
-  expect(client.status(), "create client").toBe(201);
-  return name;
+  return (await corporateClient(page.request, "NY")).name;
 }
 
 async function openDetails(page: Page, name: string) {

@@ -11,7 +11,7 @@ import { recordAudit } from "../audit-trail/audit-trail.service";
 import { parseCivilDate } from "./civil-date";
 import { type Relief, reliefFor, reliefSentence } from "./disaster-reliefs";
 import { dueDateRule } from "./due-date-rules";
-import { type TaskDateChange, writeTaskDateChanges } from "./task-date-changes";
+import { datesBefore, ruleTaskDates, type TaskDateChange, writeTaskDateChanges } from "./task-date-changes";
 
 /*
  * The firm's disaster reliefs (decision 0053): recording one postpones, at once, every open task
@@ -107,18 +107,7 @@ export async function recordRelief(options: {
     // The open rule tasks of clients in the covered states whose due day falls in the window.
     const dueDay = sql<string>`coalesce(${tasks.extendedDueOn}, ${tasks.dueOn})`;
     const covered = await tx
-      .select({
-        id: tasks.id,
-        dueDateRule: tasks.dueDateRule,
-        periodEnd: tasks.periodEnd,
-        statutoryDueOn: tasks.statutoryDueOn,
-        dueOn: tasks.dueOn,
-        clearByOn: tasks.clearByOn,
-        extendedDueOn: tasks.extendedDueOn,
-        explanation: tasks.dueExplanation,
-        version: tasks.dueDatesVersion,
-        state: clients.state,
-      })
+      .select(ruleTaskDates)
       .from(tasks)
       .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
       .where(
@@ -134,15 +123,9 @@ export async function recordRelief(options: {
     const changes: TaskDateChange[] = [];
     for (const task of covered) {
       const rule = task.dueDateRule === null ? undefined : dueDateRule(task.dueDateRule);
-      if (rule?.jurisdiction !== "US" || task.statutoryDueOn === null || task.dueOn === null || task.periodEnd === null)
-        continue;
-      const before = {
-        statutoryDueOn: task.statutoryDueOn,
-        dueOn: task.dueOn,
-        clearByOn: task.clearByOn,
-        extendedDueOn: task.extendedDueOn,
-      };
-      const moved = reliefFor(task.extendedDueOn ?? task.dueOn, task.state, rule.id, [relief]);
+      const before = datesBefore(task);
+      if (rule?.jurisdiction !== "US" || !before || task.periodEnd === null) continue;
+      const moved = reliefFor(before.extendedDueOn ?? before.dueOn, task.state, rule.id, [relief]);
       if (!moved) continue;
       changes.push({
         taskId: task.id,
@@ -154,7 +137,7 @@ export async function recordRelief(options: {
           ...(task.extendedDueOn === null ? { dueOn: moved.day } : { extendedDueOn: moved.day }),
           override: "DISASTER_RELIEF",
           explanation: [...(task.explanation ?? []), reliefSentence(relief)],
-          version: task.version ?? "",
+          version: task.datesVersion ?? "",
         },
         reason: "DISASTER_RELIEF",
         note: relief.name,

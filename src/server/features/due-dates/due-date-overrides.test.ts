@@ -2,11 +2,12 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseCsv } from "../../../../tests/csv-parse";
 import { type SeededFirm, seedFirm, signIn } from "../../../../tests/fixtures";
+import { assignRule } from "../../../../tests/rule-schedules";
 import { useTestApp } from "../../../../tests/test-app";
 import { usStateCodes } from "../../../shared/due-dates";
 import { auditEvents, clients, disasterReliefs, firms, taskDueDateChanges, tasks } from "../../platform/db/schema";
-import { insertClient, insertRuleTask, insertTask, insertTaskTemplate } from "../../seed/factories";
-import { createSchedule, materializeSchedules } from "../schedules/schedules.service";
+import { insertClient, insertRuleTask, insertTask } from "../../seed/factories";
+import { materializeSchedules } from "../schedules/schedules.service";
 import { recomputeStaleDueDates } from "./due-date-versions";
 
 /*
@@ -200,19 +201,11 @@ describe("statutory due dates moved by hand, by disaster relief and by a new cal
     const admin = await signIn(ctx.app, firm.users.admin);
     expect((await admin.post("/api/disaster-reliefs", helene)).status).toBe(201);
     const client = await insertClient(db(), { firmId: firm.firm.id, jurisdiction: "US", state: "NC" });
-    const template = await insertTaskTemplate(db(), {
-      firmId: firm.firm.id,
-      createdBy: firm.users.super_admin.id,
-      frequency: "annually",
-      dueDateRule: "us-1040",
-    });
-    const { scheduleId } = await createSchedule(db(), {
-      firmId: firm.firm.id,
+    const scheduleId = await assignRule(db(), {
+      firm,
       clientId: client.id,
-      templateId: template.id,
-      frequency: "annually",
-      createdBy: null,
-      now: new Date("2027-02-10T15:00:00Z"),
+      ruleId: "us-1040",
+      now: "2027-02-10T15:00:00Z",
     });
     const [made] = await db().select().from(tasks).where(eq(tasks.scheduleId, scheduleId));
     if (!made) throw new Error("no task made");
@@ -409,24 +402,8 @@ describe("statutory due dates moved by hand, by disaster relief and by a new cal
     });
     expect(filing2021.body.relief.ruleIds).toEqual(["us-1040"]);
     const client = await insertClient(db(), { firmId: firm.firm.id, jurisdiction: "US", state: "NY" });
-    const assign = async (ruleId: string) => {
-      const template = await insertTaskTemplate(db(), {
-        firmId: firm.firm.id,
-        createdBy: firm.users.super_admin.id,
-        frequency: "annually",
-        dueDateRule: ruleId,
-      });
-      return (
-        await createSchedule(db(), {
-          firmId: firm.firm.id,
-          clientId: client.id,
-          templateId: template.id,
-          frequency: "annually",
-          createdBy: null,
-          now: new Date("2016-02-01T15:00:00Z"),
-        })
-      ).scheduleId;
-    };
+    const assign = (ruleId: string) =>
+      assignRule(db(), { firm, clientId: client.id, ruleId, now: "2016-02-01T15:00:00Z" });
     const returns = await assign("us-1040");
     const estimates = await assign("us-1040-es-q1");
     await materializeSchedules(db(), { now: new Date("2028-01-02T15:00:00Z") });

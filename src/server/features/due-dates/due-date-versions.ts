@@ -7,7 +7,13 @@ import { parseCivilDate } from "./civil-date";
 import { type Relief, reliefFor, reliefSentence, reliefsOf } from "./disaster-reliefs";
 import { clearByDateFor, datesVersionOf, dueDatesFor } from "./due-date-engine";
 import { dueDateRule, dueDateRules } from "./due-date-rules";
-import { type TaskDateChange, type TaskDates, writeTaskDateChanges } from "./task-date-changes";
+import {
+  datesBefore,
+  ruleTaskDates,
+  type TaskDateChange,
+  type TaskDates,
+  writeTaskDateChanges,
+} from "./task-date-changes";
 
 /*
  * A new version of the rules or of a holiday calendar (decision 0053): after an upgrade, every open
@@ -34,7 +40,6 @@ type StaleTask = TaskDates & {
   periodEnd: string | null;
   override: "DISASTER_RELIEF" | "MANUAL" | null;
   explanation: string[] | null;
-  version: string | null;
   state: string | null;
 };
 
@@ -77,20 +82,7 @@ async function recomputeFirm(db: Database, firmId: string, now: Date) {
     const chunk = await db.transaction(async (tx: DbExecutor) => {
       await lockFirm(tx, firmId);
       const stale = await tx
-        .select({
-          id: tasks.id,
-          dueDateRule: tasks.dueDateRule,
-          periodStart: tasks.periodStart,
-          periodEnd: tasks.periodEnd,
-          statutoryDueOn: sql<string>`${tasks.statutoryDueOn}`,
-          dueOn: sql<string>`${tasks.dueOn}`,
-          clearByOn: tasks.clearByOn,
-          extendedDueOn: tasks.extendedDueOn,
-          override: tasks.dueOverride,
-          explanation: tasks.dueExplanation,
-          version: tasks.dueDatesVersion,
-          state: clients.state,
-        })
+        .select(ruleTaskDates)
         .from(tasks)
         .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
         .where(
@@ -109,16 +101,17 @@ async function recomputeFirm(db: Database, firmId: string, now: Date) {
       const reliefs = (await reliefsOf(tx, [firmId])).get(firmId) ?? [];
       const changes: TaskDateChange[] = [];
       for (const task of stale) {
-        const fresh = recomputed(task, reliefs);
-        if (!fresh || task.dueDateRule === null) continue;
+        const before = datesBefore(task);
+        const fresh = before && recomputed({ ...task, ...before }, reliefs);
+        if (!before || !fresh || task.dueDateRule === null || task.periodEnd === null) continue;
         changes.push({
           taskId: task.id,
           ruleId: task.dueDateRule,
-          periodEnd: task.periodEnd ?? "",
-          before: task,
+          periodEnd: task.periodEnd,
+          before,
           after: fresh,
           reason: "CALENDAR_VERSION",
-          note: `Worked out again on ${fresh.version} (was ${task.version ?? "unknown"})`,
+          note: `Worked out again on ${fresh.version} (was ${task.datesVersion ?? "unknown"})`,
           changedBy: null,
         });
       }

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type SeededFirm, seedFirm, signIn } from "../../../../tests/fixtures";
+import { assignRule } from "../../../../tests/rule-schedules";
 import { useTestApp } from "../../../../tests/test-app";
 import { firms, tasks } from "../../platform/db/schema";
-import { insertClient, insertRuleTask, insertTask, insertTaskTemplate } from "../../seed/factories";
-import { createSchedule } from "../schedules/schedules.service";
+import { insertClient, insertRuleTask, insertTask } from "../../seed/factories";
 import { civilDate, dayAt, endOfDay, parseCivilDate } from "./civil-date";
 import { dueDateRule } from "./due-date-rules";
 import { targetDayFor } from "./internal-targets";
@@ -61,7 +61,7 @@ describe("internal targets", () => {
     /** Today's date in the firm's zone, moved by `days`. */
     const fromToday = (days: number) => dayAt(new Date(), "America/Chicago").add({ days });
 
-    it("S-DUE-32 with a target set, a statutory task falls due for the firm on its target day: overdue, client health and the dashboard follow it, and its dates say so; cleared, it falls due on its due day again", async () => {
+    it("S-DUE-32 with a target set, a statutory task falls due for the firm on its target day: overdue, client health, the client audit and the dashboard follow it, and its dates say so; cleared, it falls due on its due day again", async () => {
       const client = await insertClient(db(), { firmId: world.firm.id, jurisdiction: "US", state: "TX" });
       const task = await insertRuleTask(db(), { firmId: world.firm.id, clientId: client.id });
       // Due in ten days: thirty business days before that has passed, so with the target it is overdue.
@@ -107,6 +107,9 @@ describe("internal targets", () => {
       expect(await overdueIds()).not.toContain(ordinary.id);
       expect((await health()).taskCounts.overdue).toBe(1);
       expect((await health()).health.level).toBe("critical");
+      const report = (await owner.get(`/api/reports/clients/${client.id}?days=30`)).body;
+      expect(report.overdueTasks).toBe(1);
+      expect(report.history.find((entry: { id: string }) => entry.id === task.id)?.status).toBe("overdue");
       const dashboardAfter = (await owner.get("/api/dashboard")).body;
       expect(dashboardAfter.tasks.overdue).toBe(dashboardBefore.tasks.overdue + 1);
       const dates = (await owner.get(`/api/tasks/${task.id}/due-dates`)).body;
@@ -133,19 +136,11 @@ describe("internal targets", () => {
         .set({ internalTargetDays: 10, closedDays: [{ date: "2027-04-05", name: "Spring closure" }] })
         .where(eq(firms.id, firm.firm.id));
       const client = await insertClient(db(), { firmId: firm.firm.id, jurisdiction: "US", state: "GA" });
-      const template = await insertTaskTemplate(db(), {
-        firmId: firm.firm.id,
-        createdBy: firm.users.super_admin.id,
-        frequency: "annually",
-        dueDateRule: "us-1040",
-      });
-      const { scheduleId } = await createSchedule(db(), {
-        firmId: firm.firm.id,
+      const scheduleId = await assignRule(db(), {
+        firm,
         clientId: client.id,
-        templateId: template.id,
-        frequency: "annually",
-        createdBy: null,
-        now: new Date("2027-02-10T15:00:00Z"),
+        ruleId: "us-1040",
+        now: "2027-02-10T15:00:00Z",
       });
       const [made] = await db().select().from(tasks).where(eq(tasks.scheduleId, scheduleId));
       expect(made).toMatchObject({

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import type { DueDateChangeReason, DueDateOverride, TaskDueDateField } from "../../../shared/due-dates";
 import type { DbExecutor } from "../../platform/db/database";
+import { clients, tasks } from "../../platform/db/schema";
 import { parseCivilDate } from "./civil-date";
 import { dueDateRule } from "./due-date-rules";
 import { dueInstantFor, duePolicyOf } from "./internal-targets";
@@ -20,6 +21,36 @@ export type TaskDates = {
   clearByOn: string | null;
   extendedDueOn: string | null;
 };
+
+/**
+ * A rule task's dates as the writers read them, with its client's state (the query joins
+ * clients): what a change starts from.
+ */
+export const ruleTaskDates = {
+  id: tasks.id,
+  dueDateRule: tasks.dueDateRule,
+  periodStart: tasks.periodStart,
+  periodEnd: tasks.periodEnd,
+  statutoryDueOn: tasks.statutoryDueOn,
+  dueOn: tasks.dueOn,
+  clearByOn: tasks.clearByOn,
+  extendedDueOn: tasks.extendedDueOn,
+  override: tasks.dueOverride,
+  explanation: tasks.dueExplanation,
+  datesVersion: tasks.dueDatesVersion,
+  state: clients.state,
+};
+
+/** The dates a change starts from, or undefined for a task without them (not a rule task). */
+export function datesBefore(task: {
+  statutoryDueOn: string | null;
+  dueOn: string | null;
+  clearByOn: string | null;
+  extendedDueOn: string | null;
+}): TaskDates | undefined {
+  const { statutoryDueOn, dueOn, clearByOn, extendedDueOn } = task;
+  return statutoryDueOn === null || dueOn === null ? undefined : { statutoryDueOn, dueOn, clearByOn, extendedDueOn };
+}
 
 export type TaskDateChange = {
   taskId: string;

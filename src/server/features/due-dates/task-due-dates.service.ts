@@ -1,7 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { ManualDueDateChange, TaskDueDates } from "../../../shared/due-dates";
-import { isValidTimeZone } from "../../../shared/recurrence";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { clients, firms, taskDueDateChanges, tasks, users } from "../../platform/db/schema";
 import { AppError, fieldError } from "../../platform/errors";
@@ -14,7 +13,7 @@ import { parseCivilDate } from "./civil-date";
 import { reliefFor, reliefSentence, reliefsOf } from "./disaster-reliefs";
 import { clearByDateFor, datesVersionOf, dueDatesFor, ruleVersionFor } from "./due-date-engine";
 import { type DueDateRule, dueDateRule } from "./due-date-rules";
-import { writeTaskDateChanges } from "./task-date-changes";
+import { datesBefore, ruleTaskDates, writeTaskDateChanges } from "./task-date-changes";
 
 /*
  * A task's statutory dates (decision 0053): what its rule gave it, why, every change since (the
@@ -150,27 +149,14 @@ async function lockRuleTask(
   const userId = assignedUserOf({ role, userId: actor.userId }, action);
   const [task] = await tx
     .select({
-      id: tasks.id,
+      ...ruleTaskDates,
       status: tasks.status,
       version: tasks.version,
-      dueDateRule: tasks.dueDateRule,
-      periodStart: tasks.periodStart,
-      periodEnd: tasks.periodEnd,
-      statutoryDueOn: tasks.statutoryDueOn,
-      dueOn: tasks.dueOn,
-      clearByOn: tasks.clearByOn,
-      extendedDueOn: tasks.extendedDueOn,
-      override: tasks.dueOverride,
-      explanation: tasks.dueExplanation,
-      dueDatesVersion: tasks.dueDatesVersion,
       dueDate: tasks.dueDate,
-      state: clients.state,
       archivedAt: clients.archivedAt,
-      timeZone: firms.timeZone,
     })
     .from(tasks)
     .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
-    .innerJoin(firms, eq(firms.id, tasks.firmId))
     .where(
       and(
         eq(tasks.firmId, actor.firmId),
@@ -182,14 +168,8 @@ async function lockRuleTask(
   if (!task) throw new AppError("NOT_FOUND", "Task not found");
   assertVersion(task.version, ifMatch, "task");
   const rule = task.dueDateRule === null ? undefined : dueDateRule(task.dueDateRule);
-  if (
-    !rule ||
-    task.periodStart === null ||
-    task.periodEnd === null ||
-    task.statutoryDueOn === null ||
-    task.dueOn === null ||
-    task.dueDate === null
-  )
+  const before = datesBefore(task);
+  if (!rule || !before || task.periodStart === null || task.periodEnd === null || task.dueDate === null)
     throw new AppError("CONFLICT", noRule);
   if (task.status === "completed") throw new AppError("CONFLICT", "This task is signed off and cannot be changed");
   if (task.archivedAt !== null)
@@ -198,16 +178,10 @@ async function lockRuleTask(
     ...task,
     rule,
     userId,
+    before,
     periodStart: task.periodStart,
     periodEnd: task.periodEnd,
-    before: {
-      statutoryDueOn: task.statutoryDueOn,
-      dueOn: task.dueOn,
-      clearByOn: task.clearByOn,
-      extendedDueOn: task.extendedDueOn,
-    },
     dueDate: task.dueDate,
-    timeZone: isValidTimeZone(task.timeZone) ? task.timeZone : "UTC",
   };
 }
 
@@ -350,7 +324,7 @@ export async function changeDueDate(options: {
       ...(field === "dueOn" ? { clearByOn: clearByDateFor(task.rule, day)?.toString() ?? null } : {}),
       override: "MANUAL" as const,
       explanation: task.explanation ?? [],
-      version: task.dueDatesVersion ?? datesVersionOf(task.rule),
+      version: task.datesVersion ?? datesVersionOf(task.rule),
     };
     const { dueDates } = await writeTaskDateChanges(
       tx,
