@@ -35,6 +35,7 @@ import { lockFirmAsActor } from "../../tenancy/firm-lock";
 import { assignedUserOf, overdueText, visibleClient } from "../../tenancy/scopes";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import { assertRoomFor } from "../billing/plan-usage";
+import { reworkClientDueDates } from "../due-dates/due-date-versions";
 import { createSchedule, resumeSchedules, revisitRuleSchedules } from "../schedules/schedules.service";
 import { taskColumns, toTask } from "../tasks/tasks.service";
 
@@ -435,9 +436,12 @@ export async function updateClient(options: {
       .update(clients)
       .set({ ...changes, updatedAt: new Date() })
       .where(and(eq(clients.firmId, actor.firmId), eq(clients.id, clientId)));
-    // A new year end or state moves the periods and dates of the tasks its rule schedules make next.
+    // A new year end or state moves the periods and dates of the tasks its rule schedules make next;
+    // a new state also moves the open ones' (a statewide holiday moves a filing).
     if (changes.fiscalYearEnd !== undefined || changes.state !== undefined)
       await revisitRuleSchedules(tx, { firmId: actor.firmId, clientId });
+    if (changes.state !== undefined)
+      await reworkClientDueDates(tx, { firmId: actor.firmId, clientId, changedBy: actor.userId, now: new Date() });
     await recordAudit(tx, actor, {
       action: "client.updated",
       entityType: "client",

@@ -444,4 +444,39 @@ describe("statutory due dates moved by hand, by disaster relief and by a new cal
       ["2028", "2028-04-15", "2028-04-18"],
     ]);
   });
+
+  it("S-DUE-36 a client's new state works out its open statutory tasks again at once: Patriots' Day moves a Massachusetts filing, each change logged once (RULE, by whoever changed the client); a day set by hand stays", async () => {
+    const client = await insertClient(db(), { firmId: world.firm.id, jurisdiction: "US", state: "NY" });
+    const filing = await insertRuleTask(db(), { firmId: world.firm.id, clientId: client.id, periodEnd: "2010-12-31" });
+    const handSet = await insertRuleTask(db(), { firmId: world.firm.id, clientId: client.id, periodEnd: "2011-12-31" });
+    await db().update(tasks).set({ dueOn: "2012-05-01", dueOverride: "MANUAL" }).where(eq(tasks.id, handSet.id));
+    expect(filing.dueOn).toBe("2011-04-18");
+    const admin = await signIn(ctx.app, world.users.admin);
+    const moved = await admin.patch(`/api/clients/${client.id}`, { state: "MA" });
+    expect(moved.status, moved.text).toBe(200);
+    expect(await taskRow(filing.id)).toMatchObject({
+      dueOn: "2011-04-19",
+      dueDate: new Date("2011-04-20T03:59:59.999Z"),
+    });
+    expect(await logOf(filing.id)).toEqual([
+      expect.objectContaining({
+        field: "due",
+        fromOn: "2011-04-18",
+        toOn: "2011-04-19",
+        reason: "RULE",
+        note: "The client's state is now MA",
+        changedBy: world.users.admin.id,
+      }),
+    ]);
+    expect(await taskRow(handSet.id)).toMatchObject({ dueOn: "2012-05-01", dueOverride: "MANUAL" });
+    expect(await logOf(handSet.id)).toEqual([]);
+    // Renaming the client moves nothing; another state moves it back, logged once more.
+    await admin.patch(`/api/clients/${client.id}`, { name: "Bay State Holdings" });
+    expect(await logOf(filing.id)).toHaveLength(1);
+    await admin.patch(`/api/clients/${client.id}`, { state: "NY" });
+    expect((await logOf(filing.id)).map((row) => [row.fromOn, row.toOn])).toEqual([
+      ["2011-04-18", "2011-04-19"],
+      ["2011-04-19", "2011-04-18"],
+    ]);
+  });
 });

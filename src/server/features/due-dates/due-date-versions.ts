@@ -33,7 +33,8 @@ function currentVersions(): { ruleIds: string[]; versions: string[] } {
   };
 }
 
-type StaleTask = TaskDates & {
+/** A rule task as worked out again: its dates, its rule and period, and its client's state. */
+type RuleTask = TaskDates & {
   id: string;
   dueDateRule: string | null;
   periodStart: string | null;
@@ -44,7 +45,7 @@ type StaleTask = TaskDates & {
 };
 
 /** The task's dates worked out anew, or undefined when its rule is gone (it then keeps what it has). */
-export function recomputed(task: StaleTask, reliefs: readonly Relief[]): TaskDateChange["after"] | undefined {
+export function recomputed(task: RuleTask, reliefs: readonly Relief[]): TaskDateChange["after"] | undefined {
   const rule = task.dueDateRule === null ? undefined : dueDateRule(task.dueDateRule);
   if (!rule || task.periodStart === null || task.periodEnd === null) return undefined;
   const dates = dueDatesFor(rule, {
@@ -70,6 +71,67 @@ export function recomputed(task: StaleTask, reliefs: readonly Relief[]): TaskDat
     explanation: [...dates.explanation, ...kept, ...(relief ? [reliefSentence(relief.relief)] : [])],
     version: dates.version,
   };
+}
+
+/** A rule task as read (ruleTaskDates): its dates not yet known to be there. */
+type RuleTaskRow = Omit<RuleTask, keyof TaskDates> & {
+  [K in keyof TaskDates]: TaskDates[K] | null;
+} & { datesVersion: string | null };
+
+/** The rule tasks' dates worked out anew, each as a change saying why (`why`). */
+function reworked(
+  rows: readonly RuleTaskRow[],
+  reliefs: readonly Relief[],
+  why: (task: RuleTaskRow, fresh: TaskDateChange["after"]) => Pick<TaskDateChange, "reason" | "note" | "changedBy">,
+): TaskDateChange[] {
+  return rows.flatMap((task) => {
+    const before = datesBefore(task);
+    const fresh = before && recomputed({ ...task, ...before }, reliefs);
+    if (!before || !fresh || task.dueDateRule === null || task.periodEnd === null) return [];
+    return [
+      {
+        taskId: task.id,
+        ruleId: task.dueDateRule,
+        periodEnd: task.periodEnd,
+        before,
+        after: fresh,
+        ...why(task, fresh),
+      },
+    ];
+  });
+}
+
+/**
+ * After a client's state changed (decision 0053): its open rule tasks' dates worked out again for
+ * the new state (a statewide holiday moves a US filing), each date that moves logged (RULE, by the
+ * person who changed the client). A day set by a relief or by hand stays.
+ */
+export async function reworkClientDueDates(
+  tx: DbExecutor,
+  values: { firmId: string; clientId: string; changedBy: string; now: Date },
+): Promise<number> {
+  const { firmId, clientId, changedBy, now } = values;
+  const open = await tx
+    .select(ruleTaskDates)
+    .from(tasks)
+    .innerJoin(clients, and(eq(clients.firmId, tasks.firmId), eq(clients.id, tasks.clientId)))
+    .where(
+      and(
+        eq(tasks.firmId, firmId),
+        eq(tasks.clientId, clientId),
+        eq(tasks.status, "pending"),
+        isNotNull(tasks.dueDateRule),
+      ),
+    )
+    .for("update", { of: tasks });
+  if (open.length === 0) return 0;
+  const reliefs = (await reliefsOf(tx, [firmId])).get(firmId) ?? [];
+  const changes = reworked(open, reliefs, (task) => ({
+    reason: "RULE",
+    note: task.state ? `The client's state is now ${task.state}` : "The client's state was cleared",
+    changedBy,
+  }));
+  return (await writeTaskDateChanges(tx, firmId, changes, now)).moved;
 }
 
 /** One firm's stale tasks, a chunk at a time under the firm's lock. Returns the tasks looked at and the dates moved. */
@@ -99,22 +161,11 @@ async function recomputeFirm(db: Database, firmId: string, now: Date) {
         .limit(chunkSize)
         .for("update", { of: tasks });
       const reliefs = (await reliefsOf(tx, [firmId])).get(firmId) ?? [];
-      const changes: TaskDateChange[] = [];
-      for (const task of stale) {
-        const before = datesBefore(task);
-        const fresh = before && recomputed({ ...task, ...before }, reliefs);
-        if (!before || !fresh || task.dueDateRule === null || task.periodEnd === null) continue;
-        changes.push({
-          taskId: task.id,
-          ruleId: task.dueDateRule,
-          periodEnd: task.periodEnd,
-          before,
-          after: fresh,
-          reason: "CALENDAR_VERSION",
-          note: `Worked out again on ${fresh.version} (was ${task.datesVersion ?? "unknown"})`,
-          changedBy: null,
-        });
-      }
+      const changes = reworked(stale, reliefs, (task, fresh) => ({
+        reason: "CALENDAR_VERSION",
+        note: `Worked out again on ${fresh.version} (was ${task.datesVersion ?? "unknown"})`,
+        changedBy: null,
+      }));
       const { moved } = await writeTaskDateChanges(tx, firmId, changes, now);
       return { last: stale.length === chunkSize ? stale.at(-1)?.id : undefined, seen: stale.length, moved };
     });
