@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { Plus, Trash2 } from "lucide-react";
 import { useId, useRef } from "react";
 import { useFieldArray, useForm, useFormState, useWatch } from "react-hook-form";
@@ -12,11 +12,11 @@ import { EditConflictNotice, useEditConflict } from "../../components/ui/edit-co
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "../../components/ui/form";
 import { GuardedForm } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
-import { Skeleton } from "../../components/ui/skeleton";
 import { toast } from "../../components/ui/toaster";
 import { ApiError, errorMessage } from "../../lib/api";
 import { firmQueryOptions } from "../../lib/firm";
 import { useUpdateFirm } from "./api";
+import { WithFirm } from "./firm-card";
 
 /**
  * A super admin sets the firm's internal target for statutory work (business days before the due
@@ -24,7 +24,6 @@ import { useUpdateFirm } from "./api";
  * public holidays (decision 0053). PATCH /api/firm, with the Firm card's conflict handling.
  */
 export function DeadlinesCard() {
-  const firm = useQuery(firmQueryOptions());
   return (
     <Card data-testid="deadlines-card">
       <CardHeader>
@@ -35,16 +34,7 @@ export function DeadlinesCard() {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        {firm.data ? (
-          <DeadlinesForm firm={firm.data} />
-        ) : firm.isError ? (
-          <p className="text-sm text-destructive">{errorMessage(firm.error, "The firm could not be loaded.")}</p>
-        ) : (
-          <div className="flex flex-col gap-3" aria-hidden="true">
-            <Skeleton className="h-9 w-full" />
-            <Skeleton className="h-9 w-full" />
-          </div>
-        )}
+        <WithFirm>{(firm) => <DeadlinesForm firm={firm} />}</WithFirm>
       </CardContent>
     </Card>
   );

@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { type Firm, updateFirmSchema } from "../../../shared/firm";
@@ -19,9 +20,22 @@ import { TimeZonePicker } from "./time-zone-picker";
 type Fields = z.input<typeof updateFirmSchema>;
 type Output = z.output<typeof updateFirmSchema>;
 
+/** The firm's settings for a card's form once loaded; meanwhile a skeleton, or why they could not be. */
+export function WithFirm({ children }: { children: (firm: Firm) => ReactNode }) {
+  const firm = useQuery(firmQueryOptions());
+  if (firm.data) return children(firm.data);
+  if (firm.isError)
+    return <p className="text-sm text-destructive">{errorMessage(firm.error, "The firm could not be loaded.")}</p>;
+  return (
+    <div className="flex flex-col gap-3" aria-hidden="true">
+      <Skeleton className="h-9 w-full" />
+      <Skeleton className="h-9 w-full" />
+    </div>
+  );
+}
+
 /** A super admin renames the firm and sets the time zone its dates are computed in (issue 9). */
 export function FirmCard() {
-  const firm = useQuery(firmQueryOptions());
   return (
     <Card>
       <CardHeader>
@@ -31,16 +45,7 @@ export function FirmCard() {
         </CardDescription>
       </CardHeader>
       <CardContent>
-        {firm.data ? (
-          <FirmForm firm={firm.data} />
-        ) : firm.isError ? (
-          <p className="text-sm text-destructive">{errorMessage(firm.error, "The firm could not be loaded.")}</p>
-        ) : (
-          <div className="flex flex-col gap-3" aria-hidden="true">
-            <Skeleton className="h-9 w-full" />
-            <Skeleton className="h-9 w-full" />
-          </div>
-        )}
+        <WithFirm>{(firm) => <FirmForm firm={firm} />}</WithFirm>
       </CardContent>
     </Card>
   );
