@@ -22,6 +22,12 @@ describe("the background jobs", () => {
   const ctx = useTestApp();
   const db = () => ctx.database.db;
 
+  /**
+   * The moment the runs below work at: mid-month, so that 40 days back is the month before (from
+   * the 1st to about the 9th of a month it would be two months back, and there would be three).
+   */
+  const now = new Date("2026-03-20T12:00:00Z");
+
   /** A monthly schedule that began 40 days ago and has no task yet, as after downtime. */
   async function scheduleNeedingWork(): Promise<string> {
     const firm = await insertFirm(db());
@@ -35,7 +41,7 @@ describe("the background jobs", () => {
         clientId: client.id,
         templateId: template.id,
         frequency: "monthly",
-        startsAt: new Date(Date.now() - 40 * 86_400_000),
+        startsAt: new Date(now.getTime() - 40 * 86_400_000),
       })
       .returning({ id: recurringSchedules.id });
     if (row === undefined) throw new Error("no schedule");
@@ -46,7 +52,14 @@ describe("the background jobs", () => {
     (await db().select({ id: tasks.id }).from(tasks).where(eq(tasks.scheduleId, scheduleId))).length;
 
   const kindsFor = (database: ReturnType<typeof connectDatabase>["db"], log: pino.Logger) =>
-    backgroundJobs({ db: database, config: ctx.config, log, mail: undefined, key: newSealingKey().key });
+    backgroundJobs({
+      db: database,
+      config: ctx.config,
+      log,
+      mail: undefined,
+      key: newSealingKey().key,
+      clock: () => now,
+    });
   const recurringWork = (database: ReturnType<typeof connectDatabase>["db"], log: pino.Logger) => {
     const kind = kindsFor(database, log).find((candidate) => candidate.name === RECURRING_WORK);
     if (kind === undefined) throw new Error("no recurring-work kind");

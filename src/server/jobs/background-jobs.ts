@@ -26,8 +26,11 @@ export function backgroundJobs(options: {
   mail: MailSender | undefined;
   /** The app's sealing key, which also signs the reminders' unsubscribe addresses. */
   key: SealingKey;
+  /** The moment a run works at; the wall clock unless a test fixes it. */
+  clock?: () => Date;
 }): JobKind[] {
   const { db, config, log } = options;
+  const clock = options.clock ?? (() => new Date());
   // Links in e-mail need the address people reach the app at; a developer's is this machine.
   const appOrigin = config.appOrigin ?? `http://localhost:${config.port}`;
   return [
@@ -43,9 +46,10 @@ export function backgroundJobs(options: {
       retryDelaySeconds: 30,
       expireSeconds: 15 * 60,
       run: async () => {
-        const result = await materializeSchedules(db);
+        const now = clock();
+        const result = await materializeSchedules(db, { now });
         if (result.tasksCreated > 0) log.info(result, "scheduler: created recurring tasks");
-        const recomputed = await recomputeStaleDueDates(db);
+        const recomputed = await recomputeStaleDueDates(db, { now });
         if (recomputed.tasks > 0)
           log.info(recomputed, "scheduler: worked out due dates on the new rules and calendars");
       },
@@ -60,7 +64,7 @@ export function backgroundJobs(options: {
       retryDelaySeconds: 20,
       expireSeconds: 5 * 60,
       run: async () => {
-        const result = await deliverDueMail({ db, sender: options.mail, log });
+        const result = await deliverDueMail({ db, sender: options.mail, log, now: clock() });
         if (result.sent + result.kept + result.retrying + result.failed > 0) log.info(result, "mail: delivery run");
       },
     },
@@ -75,7 +79,7 @@ export function backgroundJobs(options: {
       retryDelaySeconds: 60,
       expireSeconds: 15 * 60,
       run: async () => {
-        const result = await queueMorningReminders({ db, key: options.key, appOrigin });
+        const result = await queueMorningReminders({ db, key: options.key, appOrigin, now: clock() });
         if (result.messages > 0) log.info(result, "mail: queued the morning's reminders");
       },
     },
@@ -90,7 +94,7 @@ export function backgroundJobs(options: {
       retryDelaySeconds: 60,
       expireSeconds: 15 * 60,
       run: async () => {
-        const purged = await purgeExpired(inAnyScope(db), config);
+        const purged = await purgeExpired(inAnyScope(db), config, clock());
         log.debug(purged, "housekeeping: purged expired rows");
       },
     },
