@@ -161,6 +161,55 @@ describe("passkeys through the API", () => {
     expect(refused.body.code).toBe("ACCOUNT_DISABLED");
   });
 
+  it("S-MFA-26 failed passkey sign-ins are throttled per address and per passkey: one address's failures never refuse another address's passkey", async () => {
+    const { authenticator } = await userWithPasskey({ counts: false });
+    const signInFrom = async (ip: string, signer = authenticator) => {
+      const client = apiClient(ctx.app, { ip });
+      const requested = await client.post("/api/auth/passkey/options");
+      return client.post("/api/auth/passkey", { response: signer.assert(requested.body) });
+    };
+
+    // Five failures from one address with a passkey no one added, then that passkey is refused there.
+    const stranger = softwareAuthenticator(origin);
+    const options = await apiClient(ctx.app).post("/api/auth/passkey/options");
+    stranger.register({
+      ...options.body,
+      rp: { id: "localhost", name: "x" },
+      user: { id: "AAAA", name: "x", displayName: "x" },
+    });
+    for (let attempt = 0; attempt < 5; attempt++) expect((await signInFrom("10.1.3.1", stranger)).status).toBe(400);
+    const throttled = await signInFrom("10.1.3.1", stranger);
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers["retry-after"])).toBeGreaterThan(0);
+    // Another address's passkey still signs in.
+    expect((await signInFrom("10.1.3.2")).status).toBe(200);
+
+    // Failures naming the user's passkey (an answer without the options' challenge) count for that
+    // passkey from any address: after five, it waits.
+    const requested = await apiClient(ctx.app).post("/api/auth/passkey/options");
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const replayed = apiClient(ctx.app, { ip: `10.1.4.${attempt + 1}` });
+      expect(
+        (await replayed.post("/api/auth/passkey", { response: authenticator.assert(requested.body) })).status,
+      ).toBe(400);
+    }
+    expect((await signInFrom("10.1.4.9")).status).toBe(429);
+
+    // An address's failures with ever new passkeys stop at fifty, for that address only.
+    const { user: other, authenticator: others } = await userWithPasskey({ counts: false });
+    const flooder = apiClient(ctx.app, { ip: "10.1.5.1" });
+    const bogus = stranger.assert((await flooder.post("/api/auth/passkey/options")).body);
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const id = `bogus-${attempt}`;
+      const failed = await flooder.post("/api/auth/passkey", { response: { ...bogus, id, rawId: id } });
+      expect(failed.status).toBe(400);
+    }
+    expect((await signInFrom("10.1.5.1", others)).status).toBe(429);
+    const elsewhere = await signInFrom("10.1.5.2", others);
+    expect(elsewhere.status, elsewhere.text).toBe(200);
+    expect(elsewhere.body.id).toBe(other.id);
+  });
+
   it("S-MFA-25 a passkey gives a step-up; it may be removed like any factor", async () => {
     const { user, client, authenticator, added } = await userWithPasskey();
     await ctx.database.db

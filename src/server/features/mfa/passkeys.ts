@@ -23,6 +23,7 @@ import type { Database, DbExecutor } from "../../platform/db/database";
 import { inFirm } from "../../platform/db/firm-scope";
 import { sessions, userFactors, users, type WebauthnPurpose, webauthnChallenges } from "../../platform/db/schema";
 import { AppError } from "../../platform/errors";
+import { hashToken } from "../../platform/tokens";
 import type { Actor } from "../../tenancy/actor";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import type { PendingSignInSession } from "../auth/access-control";
@@ -322,7 +323,9 @@ export async function passSecondStepWithPasskey(options: {
 /**
  * POST /api/auth/passkey: a sign-in with a passkey alone, no password: the passkey names its user
  * (the firm through the database's firm_of_passkey, as a username's is found). Failures are
- * throttled per address. A disabled user is refused, as at the password.
+ * throttled as a password's are: per address, and per passkey (its credential id, in the place of
+ * the username), so one address's failures never refuse another's passkey. A disabled user is
+ * refused, as at the password.
  */
 export async function signInWithPasskey(options: {
   db: Database;
@@ -334,7 +337,7 @@ export async function signInWithPasskey(options: {
   input: UsePasskeyInput;
 }): Promise<{ cookie: string; user: CurrentUser }> {
   const { db, origin } = options;
-  const throttle = { usernameKey: "passkey-sign-in", ip: origin.ip ?? "unknown" };
+  const throttle = { usernameKey: passkeyThrottleKey(options.input.response.id), ip: origin.ip ?? "unknown" };
   const attempt = await admitPasswordAttempt(db, throttle);
   if (!attempt.admitted) {
     throw new AppError("RATE_LIMITED", "Too many failed sign-in attempts. Try again later.", {
@@ -369,6 +372,12 @@ export async function signInWithPasskey(options: {
     }),
   );
 }
+
+/**
+ * The throttle's key for a passkey's failures: its credential id, hashed to a fixed length (an id
+ * may be long), after a prefix no username can hold, so a passkey and a username never share a count.
+ */
+const passkeyThrottleKey = (credentialId: string) => `passkey:${hashToken(credentialId)}`;
 
 /** POST /api/auth/step-up with a passkey: a fresh proof for the session. */
 export async function stepUpWithPasskey(options: {
