@@ -196,6 +196,46 @@ test.describe("users", () => {
     expect(login.status()).toBe(200);
   });
 
+  test('S-MFA-27 adding an admin when the server wants a fresh proof asks "Confirm it\'s you" over New User, then adds them', async ({
+    page,
+    browserConsole,
+  }) => {
+    // Five minutes cannot be waited out in a test: the first POST is answered as the server answers a
+    // session whose last proof is older (tests/access-matrix.test.ts walks that for real), which the
+    // browser logs; the second goes through.
+    browserConsole.expectFailedRequest(403, "/api/users");
+    await signInToNewFirm(page);
+    let refused = false;
+    await page.route("**/api/users", async (route) => {
+      if (route.request().method() !== "POST" || refused) return route.continue();
+      refused = true;
+      await route.fulfill({
+        status: 403,
+        contentType: "application/json",
+        body: JSON.stringify({ message: "Confirm it is you before making this change", code: "STEP_UP_REQUIRED" }),
+      });
+    });
+    await page.goto("/users");
+    await page.getByRole("button", { name: "New User" }).click();
+    const dialog = newUserDialog(page);
+    await dialog.getByLabel("Username").fill(uniqueUsername("ada"));
+    await dialog.getByLabel("Password").fill(peoplePassword);
+    await dialog.getByLabel("Full Name").fill("Ada Partner");
+    await dialog.getByRole("combobox", { name: "Role" }).click();
+    await page.getByRole("option", { name: "admin", exact: true }).click();
+    await dialog.getByRole("button", { name: "Create User" }).click();
+
+    const confirm = page.getByRole("dialog", { name: "Confirm it's you" });
+    await expect(confirm).toBeVisible();
+    await confirm.getByLabel("Password").fill("tendwell-e2e");
+    await confirm.getByRole("button", { name: "Confirm" }).click();
+    await expect(confirm).toBeHidden();
+    await expect(toastOf(page)).toContainText("User created successfully");
+    await expect(dialog).toBeHidden();
+    await expect(userCard(page, "Ada Partner").getByTestId("role-badge")).toHaveText("admin");
+    expect(refused).toBe(true);
+  });
+
   test("S-VAL-20 S-VAL-21 S-VAL-22 S-CONST-23 New User shows the validation messages at the boundaries before any request", async ({
     page,
   }) => {

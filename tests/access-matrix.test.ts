@@ -21,6 +21,7 @@ import {
   notificationPreferences,
   recoveryCodes,
   recurringSchedules,
+  sessions,
   tasks,
   taskTemplates,
   userClients,
@@ -2760,6 +2761,225 @@ function writeSafetySuite() {
   });
 }
 
+// ---------------------------------------------------------------------------------------------
+// 5. The step-up walk (decisions 0044, 0054): with a session whose last proof is older than five
+// minutes, every route of the role matrix is sent its request. Each one that grants or raises a role,
+// or touches factors, passwords or the firm's sign-in policy, answers 403 STEP_UP_REQUIRED and
+// writes nothing; every other route answers without asking for one. The walk's super admin holds an
+// authenticator, so the change of password asks too.
+
+type StepUpRow =
+  /** Every request needs a fresh proof. */
+  | "always"
+  /** These requests need one; the role matrix's own request, which grants nothing, does not. */
+  | { grants: Record<string, (world: World) => RequestSpec | Promise<RequestSpec>> }
+  /** Why nothing it does needs one. */
+  | { never: string };
+
+const theFirmsWork = { never: "the firm's work and its records: it gives no one a role or a way in" } as const;
+const partOfASignIn = { never: "part of a sign-in or of a proof itself: no signed-in session is behind it" } as const;
+
+/** A user of firm A whose standing a case changes: disabled when asked. */
+async function userToChange(role: Role, options: { disabled?: boolean } = {}) {
+  const user = await throwawayUser(role);
+  if (options.disabled) await w().db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, user.id));
+  return user;
+}
+
+// One row per /api route that is not a GET (a read never needs a proof). A missing row fails the suite.
+const stepUpMatrix: Record<string, StepUpRow> = {
+  "POST /api/users": {
+    grants: {
+      "a new admin": () => ({ body: newUserBody("admin") }),
+      "a new super admin": () => ({ body: newUserBody("super_admin") }),
+    },
+  },
+  "PATCH /api/users/:id": {
+    grants: {
+      "a user made an admin": async () => ({
+        path: `/api/users/${(await userToChange("user")).id}`,
+        body: { role: "admin" },
+      }),
+      "an admin made a user": async () => ({
+        path: `/api/users/${(await userToChange("admin")).id}`,
+        body: { role: "user" },
+      }),
+      "a disabled admin enabled again": async () => ({
+        path: `/api/users/${(await userToChange("admin", { disabled: true })).id}`,
+        body: { disabled: false },
+      }),
+      "a disabled super admin enabled again": async () => ({
+        path: `/api/users/${(await userToChange("super_admin", { disabled: true })).id}`,
+        body: { disabled: false },
+      }),
+    },
+  },
+  "DELETE /api/users/:id/factors": "always",
+  "POST /api/auth/change-password": "always",
+  "POST /api/account/factors/totp": "always",
+  "POST /api/account/factors/totp/confirm": "always",
+  "POST /api/account/factors/passkey/options": "always",
+  "POST /api/account/factors/passkey": "always",
+  "DELETE /api/account/factors/:id": "always",
+  "POST /api/account/recovery-codes": "always",
+  "PUT /api/firm/mfa-policy": "always",
+  "PATCH /api/account/factors/:id": { never: "a factor's name is a label: it adds, removes or weakens nothing" },
+  "POST /api/user-clients/assign": {
+    never: "it sets which clients a user serves: no role, no factor and no way to sign in changes",
+  },
+  "PATCH /api/firm": { never: "the firm's name, time zone and calendar; its sign-in policy has a route of its own" },
+  "PUT /api/billing/plan": { never: "a plan changes what the firm may hold, not who may do what" },
+  "POST /api/account/calendar-feed": {
+    never: "a read-only address of the user's own open tasks, which the signed-in user can already read",
+  },
+  "PUT /api/account/calendar-feed": { never: "whether the user's own feed shows client names" },
+  "POST /api/account/calendar-feed/regenerate": { never: "it replaces the user's own feed address" },
+  "DELETE /api/account/calendar-feed": { never: "it ends the user's own feed" },
+  "PUT /api/account/notification-preferences": { never: "the user's own choice of e-mail" },
+  "POST /api/unsubscribe/:token": { never: "a link from an e-mail turns that mail off; no session is behind it" },
+  "POST /api/auth/login": partOfASignIn,
+  "POST /api/auth/logout": { never: "it ends the session" },
+  "POST /api/auth/register": { never: "a new firm and its first user: no session is behind it" },
+  "POST /api/auth/step-up": partOfASignIn,
+  "POST /api/auth/step-up/passkey/options": partOfASignIn,
+  "POST /api/auth/second-step": partOfASignIn,
+  "POST /api/auth/second-step/totp": partOfASignIn,
+  "POST /api/auth/second-step/totp/confirm": partOfASignIn,
+  "POST /api/auth/second-step/passkey/options": partOfASignIn,
+  "POST /api/auth/second-step/passkey": partOfASignIn,
+  "POST /api/auth/passkey/options": partOfASignIn,
+  "POST /api/auth/passkey": partOfASignIn,
+  "POST /api/create-subscription-setup": { never: "a card setup before a firm exists" },
+  "POST /api/stripe/webhook": { never: "Stripe's signed event: no session is behind it" },
+  "POST /api/clients": theFirmsWork,
+  "PATCH /api/clients/:id": theFirmsWork,
+  "DELETE /api/clients/:id": theFirmsWork,
+  "POST /api/clients/:id/restore": theFirmsWork,
+  "POST /api/contacts": theFirmsWork,
+  "PATCH /api/contacts/:id": theFirmsWork,
+  "DELETE /api/contacts/:id": theFirmsWork,
+  "POST /api/tasks": theFirmsWork,
+  "PATCH /api/tasks/:id": theFirmsWork,
+  "DELETE /api/tasks/:id": theFirmsWork,
+  "PATCH /api/tasks/:id/complete": theFirmsWork,
+  "POST /api/tasks/:id/extension": theFirmsWork,
+  "POST /api/tasks/:id/due-date": theFirmsWork,
+  "POST /api/task-templates": theFirmsWork,
+  "PUT /api/task-templates/:id": theFirmsWork,
+  "DELETE /api/task-templates/:id": theFirmsWork,
+  "POST /api/template-library/:key/add": theFirmsWork,
+  "POST /api/client-imports": theFirmsWork,
+  "PUT /api/client-imports/:id/mapping": theFirmsWork,
+  "POST /api/client-imports/:id/commit": theFirmsWork,
+  "POST /api/client-imports/:id/undo": theFirmsWork,
+  "POST /api/disaster-reliefs": theFirmsWork,
+};
+
+const stepUpRequired = { code: "STEP_UP_REQUIRED", message: "Confirm it is you before making this change" };
+
+/**
+ * A session of `user`, who is given an authenticator first, whose last proof (the sign-in) was ten
+ * minutes ago: past the step-up's five.
+ */
+async function staleSession(user: SeededUser): Promise<ApiClient> {
+  const { db } = w();
+  const [factor] = await db.select({ id: userFactors.id }).from(userFactors).where(eq(userFactors.userId, user.id));
+  if (!factor) await insertTotpFactor(user);
+  const { sessionId, cookie } = await createSession(db, {
+    userId: user.id,
+    firmId: user.firmId,
+    ip: null,
+    userAgent: null,
+    absoluteMs: 60 * 60_000,
+    secondFactorAt: new Date(),
+  });
+  await db
+    .update(sessions)
+    .set({ verifiedAt: new Date(Date.now() - 10 * 60_000) })
+    .where(eq(sessions.id, sessionId));
+  const client = apiClient(ctx.app);
+  client.setSessionToken(cookie);
+  return client;
+}
+
+function stepUpSuite() {
+  describe("S-MFA-27 step-up walk: a session whose proof is stale can grant no power", () => {
+    it("has a row for every /api route that is not a GET", () => {
+      const writes = ctx.app.apiRoutes
+        .filter((route) => route.method !== "GET")
+        .map((route) => `${route.method} ${route.url}`);
+      expect(Object.keys(stepUpMatrix).sort()).toEqual(writes.sort());
+    });
+
+    let walker: SeededUser | undefined;
+    let walkerClient: ApiClient | undefined;
+    /** The walk's super admin, or a new one for the rows that change the caller's own account. */
+    async function staleCaller(row: RoleRow): Promise<{ user: SeededUser; client: ApiClient }> {
+      if (row.session === "freshUser") {
+        const user = await throwawayUser("super_admin");
+        return { user, client: await staleSession(user) };
+      }
+      walker ??= await throwawayUser("super_admin");
+      if (row.session === "freshSession") return { user: walker, client: await staleSession(walker) };
+      walkerClient ??= await staleSession(walker);
+      return { user: walker, client: walkerClient };
+    }
+
+    async function expectRefused(client: ApiClient, route: Route, spec: RequestSpec) {
+      const before = await rowCounts(w().db);
+      const response = await send(client, route, spec);
+      expect(response.status, response.text).toBe(403);
+      expect(response.body).toEqual(stepUpRequired);
+      expect(await rowCounts(w().db)).toEqual(before);
+    }
+
+    for (const [key, row] of Object.entries(roleMatrix)) {
+      const stepUp: StepUpRow = stepUpMatrix[key] ?? { never: "a read" };
+      const route = parseKey(key);
+      if (stepUp === "always") {
+        it(`${key} refuses it with 403 and writes nothing`, async () => {
+          const { user, client } = await staleCaller(row);
+          await expectRefused(client, route, await row.request(w(), user));
+        });
+        continue;
+      }
+      it(`${key} ${"grants" in stepUp ? "lets its request that grants nothing through" : "lets it through"}`, async () => {
+        const { user, client } = await staleCaller(row);
+        const response = await send(client, route, await row.request(w(), user));
+        expect(response.status, response.text).toBeLessThan(500);
+        expect(response.body?.code, response.text).not.toBe("STEP_UP_REQUIRED");
+      });
+      if (!("grants" in stepUp)) continue;
+      for (const [grant, request] of Object.entries(stepUp.grants)) {
+        it(`${key} refuses ${grant} with 403 and writes nothing`, async () => {
+          const { client } = await staleCaller(row);
+          await expectRefused(client, route, await request(w()));
+        });
+      }
+    }
+
+    it("a stale admin can neither create an admin nor make a user one, and can once they confirm it's them", async () => {
+      const admin = await throwawayUser("admin");
+      const factor = await insertTotpFactor(admin);
+      const client = await staleSession(admin);
+      await expectRefused(client, { method: "POST", url: "/api/users" }, { body: newUserBody("admin") });
+      const member = await userToChange("user");
+      const raise = { path: `/api/users/${member.id}`, body: { role: "admin" } };
+      await expectRefused(client, { method: "PATCH", url: "/api/users/:id" }, raise);
+      expect((await send(client, { method: "POST", url: "/api/users" }, { body: newUserBody("user") })).status).toBe(
+        201,
+      );
+
+      const stepped = await client.post("/api/auth/step-up", { method: "totp", code: factor.code() });
+      expect(stepped.status, stepped.text).toBe(204);
+      expect((await send(client, { method: "POST", url: "/api/users" }, { body: newUserBody("admin") })).status).toBe(
+        201,
+      );
+      expect((await send(client, { method: "PATCH", url: "/api/users/:id" }, raise)).body.role).toBe("admin");
+    });
+  });
+}
+
 describe("access matrix (firms A and B in one database)", () => {
   // With the job queue, so that a client import's commit is let through as it is in the app.
   ctx = useTestApp({ jobs: true });
@@ -2768,4 +2988,5 @@ describe("access matrix (firms A and B in one database)", () => {
   roleMatrixSuite();
   finerRulesSuite();
   writeSafetySuite();
+  stepUpSuite();
 });

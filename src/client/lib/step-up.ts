@@ -2,9 +2,9 @@ import { createContext, useContext } from "react";
 import { ApiError } from "./api";
 
 /*
- * Step-up (decision 0044): a sensitive change (the password, the sign-in factors, recovery codes,
- * the firm's policy, a role, another user's factors) needs a second factor, or the password for a
- * user without one, within the last five minutes. The server says so with 403 STEP_UP_REQUIRED;
+ * Step-up (decisions 0044, 0054): a sensitive change (the password, the sign-in factors, recovery
+ * codes, the firm's policy, a role, a new or re-enabled admin, another user's factors) needs a
+ * second factor, or the password for a user without one, within the last five minutes. The server says so with 403 STEP_UP_REQUIRED;
  * the app then asks once, in the "Confirm it's you" dialog, and sends the change again.
  */
 

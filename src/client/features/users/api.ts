@@ -40,16 +40,21 @@ export function userClientsQueryOptions() {
   return queryOptions<UserClientLink[]>({ queryKey: ["/api/user-clients"] });
 }
 
+/** POST /api/users; a new admin or super admin may ask the actor to confirm it's them first (decision 0054). */
 export function useCreateUser() {
   const queryClient = useQueryClient();
+  const stepUp = useStepUp();
   return useMutation({
     mutationFn: ({ input, ...options }: Change<CreateUserInput>) =>
-      requestJson<UserSummary>("POST", "/api/users", input, options),
+      stepUp(() => requestJson<UserSummary>("POST", "/api/users", input, options)),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["/api/users"] }),
   });
 }
 
-/** PATCH /api/users/{id}; a role change may ask the actor to confirm it's them first (decision 0044). */
+/**
+ * PATCH /api/users/{id}; a role change, or enabling an admin again, may ask the actor to confirm
+ * it's them first (decision 0054).
+ */
 export function useUpdateUser() {
   const queryClient = useQueryClient();
   const stepUp = useStepUp();

@@ -71,6 +71,7 @@ export function usersRoutes(app: FastifyInstance) {
         db: request.db,
         actor: requireActor(request),
         input: request.body,
+        verifiedAt: request.verifiedAt,
       });
       return reply.status(201).send(withEtag(reply, user));
     },

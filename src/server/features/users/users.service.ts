@@ -79,13 +79,32 @@ function assertMayGrant(actorRole: Role, role: Role) {
   }
 }
 
+type Standing = { role: Role; disabled: boolean };
+
+/**
+ * The step-up rule for the firm's people (decision 0054): a change of role, and anything that
+ * leaves an account holding a role above `user` that it did not hold before (a new admin, a
+ * disabled admin enabled again), needs a proof of the last five minutes. Otherwise a session whose
+ * proof has gone stale could make an account whose fresh sign-in passes every step-up. Every route
+ * that creates, invites or enables people asks this.
+ */
+function assertMayGrantPower(before: Standing | undefined, after: Standing, verifiedAt: Date | null) {
+  const holdsPower = (standing: Standing | undefined) =>
+    standing !== undefined && !standing.disabled && standing.role !== "user";
+  const roleChanged = before !== undefined && before.role !== after.role;
+  if (roleChanged || (holdsPower(after) && !holdsPower(before))) assertFreshProof(verifiedAt);
+}
+
 export async function createUser(options: {
   db: Database;
   actor: Actor;
   input: CreateUserInput;
+  /** The session's last fresh proof: a new admin or super admin needs a step-up (decision 0054). */
+  verifiedAt: Date | null;
 }): Promise<UserSummary> {
   const { db, actor, input } = options;
   assertMayGrant(actor.role, input.role);
+  assertMayGrantPower(undefined, { role: input.role, disabled: false }, options.verifiedAt);
   assertNotCommonPassword(input.password, "password");
   const passwordHash = await hashPassword(input.password);
   try {
@@ -131,7 +150,7 @@ export async function updateUser(options: {
   userId: string;
   input: UpdateUserInput;
   ifMatch?: IfMatch;
-  /** The session's last fresh proof: a change of role needs a step-up (decision 0044). */
+  /** The session's last fresh proof: a change of role or enabling an admin needs a step-up (decision 0054). */
   verifiedAt: Date | null;
 }): Promise<UserSummary> {
   const { db, actor, userId, input } = options;
@@ -149,7 +168,7 @@ export async function updateUser(options: {
     if (target.id === actor.userId && changes.role !== undefined) {
       throw new AppError("BAD_REQUEST", "You cannot change your own role");
     }
-    if (changes.role !== undefined) assertFreshProof(options.verifiedAt);
+    assertMayGrantPower(pick(target), { ...pick(target), ...changes }, options.verifiedAt);
     if (target.id === actor.userId && changes.disabled === true) {
       throw new AppError("BAD_REQUEST", "You cannot disable your own account");
     }
