@@ -60,6 +60,7 @@ import {
   base64urlLongerThan,
   blank,
   insertInside,
+  isoDateTimeAfter2200,
   isoDateTimeBefore1900,
   jsonOtherThan,
   loneSurrogateInside,
@@ -2118,7 +2119,8 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
         bad: [
           bad(notText({ nullable: true }), "not text", dueDateFormat),
           bad(notAnIsoDateTime, "not an ISO 8601 date and time with an offset", dueDateFormat),
-          bad(isoDateTimeBefore1900, "before the year 1900", "Due date must be between the years 1900 and 9999"),
+          bad(isoDateTimeBefore1900, "before the year 1900", "Due date must be between the years 1900 and 2200"),
+          bad(isoDateTimeAfter2200, "after the year 2200", "Due date must be between the years 1900 and 2200"),
         ],
       },
       { name: "templateId", bad: uuidField("templateId must be a task template id", { nullable: true }) },
@@ -2914,13 +2916,25 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
       // A month's last day outside the years the calendars cover for a deadline.
       fc
         .tuple(
-          fc.oneof(fc.integer({ min: 1000, max: 1999 }), fc.integer({ min: 2098, max: 9999 })),
+          fc.oneof(fc.integer({ min: 1900, max: 1999 }), fc.integer({ min: 2098, max: 2200 })),
           fc.integer({ min: 1, max: 12 }),
         )
         .map(([year, month]) =>
           dates(
             `periodEnd=${year}-${pad(month, 2)}-${daysIn(year, month)}`,
             validationFailed(["periodEnd"], "periodEnd must be in the years 2000 to 2097"),
+          ),
+        ),
+      // Outside the years any date of a request may fall in.
+      fc
+        .tuple(
+          fc.oneof(fc.integer({ min: 0, max: 1899 }), fc.integer({ min: 2201, max: 9999 })),
+          fc.integer({ min: 1, max: 12 }),
+        )
+        .map(([year, month]) =>
+          dates(
+            `periodEnd=${pad(year, 4)}-${pad(month, 2)}-28`,
+            validationFailed(["periodEnd"], "periodEnd must be a day of the years 1900 to 2200"),
           ),
         ),
       // A start after the end, or more than 12 months before it.

@@ -314,6 +314,11 @@ export const isoDateTimeBefore1900 = fc
   .tuple(dateTimeParts, fc.integer({ min: 0, max: 1898 }))
   .map(([p, year]) => `${isoDate({ ...p, year })}T${isoTime(p)}${p.offset}`);
 
+/** Well-formed instants in the years 2202 to 9999: after 2200 in every time zone. */
+export const isoDateTimeAfter2200 = fc
+  .tuple(dateTimeParts, fc.integer({ min: 2202, max: 9999 }))
+  .map(([p, year]) => `${isoDate({ ...p, year })}T${isoTime(p)}${p.offset}`);
+
 /**
  * Strings that name no time zone: no zone's name holds a space, "." or any character outside
  * letters, digits, "/", "_", "+" and "-"; plus invented places and offsets that are not zone names.

@@ -206,9 +206,14 @@ const numberLikeText = [
   "9007199254740993",
   "18446744073709551616",
 ];
-/** Dates at the edges of the calendar (year 0, year 10000, the JavaScript Date's limits, leap days), per format. */
+/**
+ * Dates at the edges of the calendar (year 0, year 10000, the JavaScript Date's limits, leap days)
+ * and just outside the years 1900-2200 every date of a request must fall in, per format.
+ */
 const edgeDates: Record<string, string[]> = {
   date: [
+    "1899-12-31",
+    "2201-01-01",
     "0000-01-01",
     "0000-02-29",
     "0001-01-01",
@@ -219,6 +224,8 @@ const edgeDates: Record<string, string[]> = {
     "-0001-01-01",
   ],
   "date-time": [
+    "1899-12-31T23:59:59Z",
+    "2201-01-01T00:00:00Z",
     "0000-01-01T00:00:00Z",
     "0000-02-29T12:00:00+14:00",
     "0001-01-01T00:00:00-23:59",
@@ -231,6 +238,8 @@ const edgeDates: Record<string, string[]> = {
     "2026-01-01T00:00:60Z",
   ],
 };
+const pad2 = (value: number) => String(value).padStart(2, "0");
+
 /** The format of a field's schema, looking inside anyOf / oneOf. */
 const formatOf = (schema: JsonSchema): string | undefined =>
   schema.format ?? [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].map(formatOf).find(Boolean);
@@ -631,6 +640,10 @@ function validText(schema: JsonSchema, name: string, op: Operation, random: Rand
     password: () => `ledger-and-quill-${unique()}`,
     newPassword: () => `ledger-and-quill-${unique()}`,
     username: () => `hostile.${unique()}`,
+    // A disaster relief's: states, the rules it covers and the notice's https address.
+    states: () => random.pick(["FL", "NC", "CA"]),
+    ruleIds: () => "us-1040",
+    sourceUrl: () => `https://www.irs.gov/newsroom/hostile-${unique()}`,
   };
   const text = byName[name]?.() ?? `Hostile ${name} ${unique()}`;
   if (schema.pattern === "^[a-z0-9]+(-[a-z0-9]+)*$") return `hostile-${unique()}`.replace(/[^a-z0-9-]/g, "");
@@ -672,6 +685,19 @@ function corruptionsOf(op: Operation): Corruption[] {
   const required = new Set(op.body?.required ?? []);
   const takesBody = op.method !== "GET";
 
+  // Every date of the body at once, a day apart in the order they are declared, at an edge of the
+  // calendar: a body whose dates must agree (a window that starts before it ends) gets past those
+  // checks only this way, as an attacker's would.
+  const dateFields = properties.filter(([, schema]) => formatOf(schema) === "date").map(([field]) => field);
+  if (dateFields.length > 1) {
+    for (const year of ["0000", "1899", "2201", "9999"]) {
+      add(`every date in the year ${year}`, (op, random) => {
+        const dates = Object.fromEntries(dateFields.map((field, index) => [field, `${year}-01-${pad2(index + 1)}`]));
+        return withBody(op, random, `dates in ${year}`, jsonBody({ ...bodyValue(op, random), ...dates }));
+      });
+    }
+  }
+
   for (const [field, schema] of properties) {
     const set = (what: string, value: (random: Random) => unknown) =>
       add(`${field}: ${what}`, (op, random) => {
@@ -690,6 +716,15 @@ function corruptionsOf(op: Operation): Corruption[] {
     set("deep nesting", (random) => (random.chance(0.5) ? deepArray(5_000) : deepObject(random.int(33, 3_000))));
     set("array of the right thing", (random) => [validValue(schema, field, op, random)]);
     for (const date of edgeDates[formatOf(schema) ?? ""] ?? []) set(`the date ${date}`, () => date);
+    // A date inside each item of a list (a firm's closed days): one item, with the date at the edge.
+    for (const [inner, innerSchema] of Object.entries(schema.items?.properties ?? {})) {
+      for (const date of edgeDates[formatOf(innerSchema) ?? ""] ?? []) {
+        set(`${inner} of an item: the date ${date}`, (random) => {
+          const item = validValue(schema.items ?? {}, field, op, random) as Record<string, unknown>;
+          return [{ ...item, [inner]: date }];
+        });
+      }
+    }
     if (required.has(field)) {
       add(`${field}: missing`, (op, random) => {
         const body = bodyValue(op, random);

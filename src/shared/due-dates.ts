@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { civilDateSchema } from "./date-range";
 import "./validation";
 
 /*
@@ -15,16 +16,6 @@ export const usStateCodes = [
   ..."OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY".split(" "),
 ];
 
-const civilDate = (name: string) =>
-  z
-    .string({
-      error: (issue) =>
-        issue.input === undefined
-          ? `${name} is required: a date written YYYY-MM-DD`
-          : `${name} must be a date written YYYY-MM-DD`,
-    })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} must be a date written YYYY-MM-DD`);
-
 export const dueDateRuleSchema = z.object({
   id: z.string().describe("us-1040, uk-ct-payment, ..."),
   name: z.string(),
@@ -36,8 +27,8 @@ export const dueDateRuleSchema = z.object({
 export type DueDateRuleSummary = z.infer<typeof dueDateRuleSchema>;
 
 export const dueDateQuerySchema = z.strictObject({
-  periodEnd: civilDate("periodEnd").describe("The last day of the period the deadline is for"),
-  periodStart: civilDate("periodStart")
+  periodEnd: civilDateSchema("periodEnd").describe("The last day of the period the deadline is for"),
+  periodStart: civilDateSchema("periodStart")
     .optional()
     .describe("Its first day, for a short period; by default the whole period that ends on periodEnd"),
   state: z
@@ -170,7 +161,7 @@ export type TaskDueDates = z.infer<typeof taskDueDatesSchema>;
 
 /** POST /api/tasks/{id}/due-date: a person moves the day a task is due, saying why. */
 export const manualDueDateChangeSchema = z.strictObject({
-  dueOn: civilDate("dueOn").describe("The new day the task is due"),
+  dueOn: civilDateSchema("dueOn").describe("The new day the task is due"),
   reason: z
     .string({ error: "reason is required: say why the date changes" })
     .trim()
@@ -201,9 +192,9 @@ export const disasterReliefInputSchema = z.strictObject({
     .max(50, "ruleIds may name each rule once")
     .optional()
     .describe("The deadlines it postpones, by rule id; left out, every deadline of the covered states"),
-  windowStart: civilDate("windowStart").describe("The first deadline day the relief postpones"),
-  windowEnd: civilDate("windowEnd").describe("The last deadline day the relief postpones"),
-  newDueOn: civilDate("newDueOn").describe("The day the postponed deadlines fall due"),
+  windowStart: civilDateSchema("windowStart").describe("The first deadline day the relief postpones"),
+  windowEnd: civilDateSchema("windowEnd").describe("The last deadline day the relief postpones"),
+  newDueOn: civilDateSchema("newDueOn").describe("The day the postponed deadlines fall due"),
   sourceUrl: z
     .url({ protocol: /^https$/, error: "sourceUrl must be the https address of the announcement" })
     .max(2000, "sourceUrl must be at most 2000 characters"),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { civilDateSchema } from "./date-range";
 import { planIds, subscriptionStatuses } from "./plans";
 import { isValidTimeZone } from "./recurrence";
 import { versionSchema } from "./versions";
@@ -6,9 +7,7 @@ import "./validation";
 
 /** A day the firm is closed, which its internal targets skip. */
 export const closedDaySchema = z.strictObject({
-  date: z
-    .string({ error: "date is required: a date written YYYY-MM-DD" })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "date must be a date written YYYY-MM-DD"),
+  date: civilDateSchema("date"),
   name: z
     .string({ error: "Name the closed day" })
     .trim()

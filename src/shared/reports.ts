@@ -1,6 +1,7 @@
 import { z } from "zod";
 import "./validation";
 import { clientStatuses } from "./clients";
+import { EARLIEST_YEAR, isYearInRange, LATEST_YEAR } from "./date-range";
 import { dueDateChangeReasons, taskDueDateFields } from "./due-dates";
 import { roles } from "./roles";
 import { taskPriorities, taskStatuses } from "./tasks";
@@ -227,9 +228,14 @@ export const activityTasksLimit = 200;
 export const auditEntities = ["firm", "user", "client", "contact", "task", "template"] as const;
 export type AuditEntity = (typeof auditEntities)[number];
 
-/** A date of the years 1 to 9999: the calendar PostgreSQL knows has no year 0. */
-const calendarDate = (message: string) =>
-  z.iso.date({ error: message }).refine((date) => !date.startsWith("0000-"), message);
+/** A real day of the years 1900-2200. */
+const calendarDate = (name: string) =>
+  z.iso
+    .date({ error: `${name} must be a date (YYYY-MM-DD)` })
+    .refine(
+      (date) => isYearInRange(Number(date.slice(0, 4))),
+      `${name} must be a day of the years ${EARLIEST_YEAR} to ${LATEST_YEAR}`,
+    );
 
 export const auditEventsQuerySchema = z
   .strictObject({
@@ -239,8 +245,8 @@ export const auditEventsQuerySchema = z
     entityId: z.uuid({ error: "entityId must be an id" }).optional(),
     userId: z.uuid({ error: "userId must be an id" }).optional(),
     /** Calendar dates in the firm's time zone, both included. */
-    from: calendarDate("from must be a date (YYYY-MM-DD)").optional(),
-    to: calendarDate("to must be a date (YYYY-MM-DD)").optional(),
+    from: calendarDate("from").optional(),
+    to: calendarDate("to").optional(),
     cursor: z.string().max(200, "Invalid cursor").optional(),
     limit: z.coerce
       .number({ error: "limit must be a number from 1 to 100" })

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { instantSchema } from "./date-range";
 import { versionSchema } from "./versions";
 import "./validation";
 
@@ -79,18 +80,8 @@ const taskDescription = z
 
 const taskPriority = z.enum(taskPriorities);
 
-/**
- * An instant with its offset (a due date without one would mean a different moment in each
- * time zone), or null for none. Years outside 1900-9999 are typing mistakes, and PostgreSQL
- * cannot store year 0.
- */
-const dueDate = z.iso
-  .datetime({ offset: true, error: "Due date must be an ISO 8601 date and time with an offset, or null" })
-  .refine((value) => {
-    const year = new Date(value).getUTCFullYear();
-    // Not a date at all is the format check's message, not this one's.
-    return Number.isNaN(year) || (year >= 1900 && year <= 9999);
-  }, "Due date must be between the years 1900 and 9999")
+/** An instant of the years 1900-2200, or null for none. */
+const dueDate = instantSchema("Due date", "Due date must be an ISO 8601 date and time with an offset, or null")
   .nullable()
   .optional();
 

@@ -217,7 +217,7 @@ describe("statutory due dates moved by hand, by disaster relief and by a new cal
     ]);
   });
 
-  it("S-DUE-26 recording a relief needs the right and a sound window; refused, nothing is recorded; a firm sees only its own; reliefs stay as recorded", async () => {
+  it("S-DUE-26 S-FUZZ-06 recording a relief needs the right and a sound window; refused, nothing is recorded; a firm sees only its own; reliefs stay as recorded", async () => {
     const firm = await seedFirm(db(), "Relief Rules Firm");
     const admin = await signIn(ctx.app, firm.users.admin);
     const user = await signIn(ctx.app, firm.users.user);
@@ -230,6 +230,10 @@ describe("statutory due dates moved by hand, by disaster relief and by a new cal
         "newDueOn must be after windowEnd: it is the day the postponed deadlines fall due",
       ],
       [{ windowStart: "2027-02-30" }, "windowStart", "windowStart must be a real date written YYYY-MM-DD"],
+      // Outside the years a request's dates may fall in: refused before the database (year 0 was a 500).
+      [{ windowStart: "0000-01-01" }, "windowStart", "windowStart must be a day of the years 1900 to 2200"],
+      [{ windowEnd: "9999-12-31" }, "windowEnd", "windowEnd must be a day of the years 1900 to 2200"],
+      [{ newDueOn: "2201-01-01" }, "newDueOn", "newDueOn must be a day of the years 1900 to 2200"],
       [{ states: ["FL", "XX"] }, "states", "XX is not a US state's two-letter code"],
       [{ states: [] }, "states", "states must name at least one state"],
       [{ windowStart: "2024-01-01" }, "windowEnd", "A relief's window must be at most two years long"],

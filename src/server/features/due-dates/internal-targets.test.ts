@@ -150,7 +150,7 @@ describe("internal targets", () => {
       });
     });
 
-    it("S-DUE-34 the target and closed days are the super admin's to set; a bad value is a 400 that changes nothing", async () => {
+    it("S-DUE-34 S-FUZZ-06 the target and closed days are the super admin's to set; a bad value is a 400 that changes nothing", async () => {
       const firm = await seedFirm(db(), "Target Rules Firm");
       const owner = await signIn(ctx.app, firm.users.super_admin);
       const admin = await signIn(ctx.app, firm.users.admin);
@@ -173,6 +173,16 @@ describe("internal targets", () => {
           { closedDays: [{ date: "2027-02-30", name: "Nope" }] },
           ["closedDays", 0, "date"],
           "2027-02-30 is not a real date",
+        ],
+        [
+          { closedDays: [{ date: "0000-01-01", name: "Year zero" }] },
+          ["closedDays", 0, "date"],
+          "date must be a day of the years 1900 to 2200",
+        ],
+        [
+          { closedDays: [{ date: "9999-12-31", name: "Far off" }] },
+          ["closedDays", 0, "date"],
+          "date must be a day of the years 1900 to 2200",
         ],
         [
           {

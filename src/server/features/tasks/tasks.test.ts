@@ -172,7 +172,12 @@ describe("tasks API", () => {
       [
         { name: "Ok", clientId, dueDate: "0000-01-01T00:00:00Z" },
         400,
-        "Due date must be between the years 1900 and 9999",
+        "Due date must be between the years 1900 and 2200",
+      ],
+      [
+        { name: "Ok", clientId, dueDate: "2201-01-01T00:00:00Z" },
+        400,
+        "Due date must be between the years 1900 and 2200",
       ],
       [{ name: "Ok" }, 400, "clientId must be a client id"],
       [{ name: "Ok", clientId: "nope" }, 400, "clientId must be a client id"],
