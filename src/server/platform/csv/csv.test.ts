@@ -16,6 +16,16 @@ describe("CSV", () => {
     expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
   });
 
+  it("S-EDGE-16 quotes a field holding any locale's separator and neutralises a formula after each ; tab or line break", () => {
+    expect(csvCell("a;b")).toBe('"a;b"');
+    expect(csvCell("a\tb")).toBe('"a\tb"');
+    expect(csvCell("Acme;=cmd|' /C calc'!A0;")).toBe(`"Acme;'=cmd|' /C calc'!A0;"`);
+    expect(csvCell("a;+1;-2;@x; =y")).toBe(`"a;'+1;'-2;'@x; =y"`);
+    expect(csvCell("one\n=two\r\n@three")).toBe(`"one\n'=two\r\n'@three"`);
+    expect(csvCell("=a;=b")).toBe(`"'=a;'=b"`);
+    expect(csvCell("Smith & Sons, -LLP")).toBe('"Smith & Sons, -LLP"');
+  });
+
   it("writes numbers, booleans, dates and empty values as values", () => {
     expect(csvCell(-3)).toBe("-3");
     expect(csvCell(true)).toBe("true");

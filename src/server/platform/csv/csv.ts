@@ -3,10 +3,14 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { firmDateFormat } from "../../../shared/dates";
 
 /*
- * CSV downloads (RFC 4180): comma-separated, CRLF line ends, a field quoted when it holds a comma,
- * a quote, CR or LF, with quotes doubled. A text cell that a spreadsheet would run as a formula
- * (it begins with = + - @, a tab or a CR) is prefixed with a single quote, so it shows as text.
- * Numbers, booleans and dates are written as values, never neutralised.
+ * CSV downloads (RFC 4180): comma-separated, CRLF line ends, quotes doubled. A spreadsheet opens a
+ * file with its own locale's list separator: a comma in English, a semicolon in German or French,
+ * and some apps guess a tab. So a field is quoted when it holds any of those, a quote, CR or LF;
+ * and since a quote protects a field only where it begins, text a spreadsheet would run as a
+ * formula (= + - @, a tab or a CR first) is prefixed with a single quote, so it shows as text, at
+ * the cell's start and again after each `;`, tab or line break inside it, where a reader with
+ * another separator starts a new cell. Numbers, booleans and dates are written as values, never
+ * neutralised.
  *
  * A date people read is written as the screens show it, in the firm's time zone (`csvDate`); where
  * the moment itself matters (a sign-off), its ISO 8601 instant in UTC gets a column of its own.
@@ -15,13 +19,18 @@ import { firmDateFormat } from "../../../shared/dates";
 export type CsvValue = string | number | boolean | Date | null | undefined;
 
 const formulaStart = /^[=+\-@\t\r]/;
+/** Where a reader whose separator is not ours may start a new cell: after a `;`, a tab or a line break. */
+const cellStarts = /(?<=[;\t\r\n])/;
 
 export function csvCell(value: CsvValue): string {
   if (value === null || value === undefined) return "";
   if (value instanceof Date) return value.toISOString();
   if (typeof value !== "string") return String(value);
-  const text = formulaStart.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const text = value
+    .split(cellStarts)
+    .map((part) => (formulaStart.test(part) ? `'${part}` : part))
+    .join("");
+  return /[",;\t\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 export function toCsv(header: readonly string[], rows: Iterable<readonly CsvValue[]>): string {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parseCsv } from "../../../../tests/csv-parse";
 import { signIn } from "../../../../tests/fixtures";
 import { useTestApp } from "../../../../tests/test-app";
-import { insertClient, insertFirm, insertTask, insertUser } from "../../seed/factories";
+import { insertClient, insertFirm, insertRuleTask, insertTask, insertUser } from "../../seed/factories";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -209,4 +209,82 @@ describe("every CSV download", () => {
     const clients = parseCsv((await session.get("/api/clients?format=csv")).text);
     expect(clients[1]?.[6]).toBe(dayBefore);
   });
+
+  it("S-EDGE-16 with hostile names, no cell of any CSV download runs as a formula, whatever separator the spreadsheet reads it with", async () => {
+    const db = ctx.database.db;
+    const nasty = "Acme;=cmd|' /C calc'!A0;";
+    const firm = await insertFirm(db, { timeZone: "UTC" });
+    const owner = await insertUser(db, { firmId: firm.id, role: "super_admin", fullName: "-2+3;@SUM(1)\t=1+1" });
+    const client = await insertClient(db, { firmId: firm.id, name: nasty });
+    await insertClient(db, { firmId: firm.id, name: `${nasty} archived`, archivedAt: new Date() });
+    await insertTask(db, {
+      firmId: firm.id,
+      clientId: client.id,
+      name: 'Close;=HYPERLINK("http://evil.example";"x")',
+      dueDate: new Date(),
+      completed: { by: owner, at: new Date() },
+    });
+    const ruleTask = await insertRuleTask(db, { firmId: firm.id, clientId: client.id });
+    const session = await signIn(ctx.app, owner);
+    const moved = await session.post(`/api/tasks/${ruleTask.id}/due-date`, {
+      dueOn: "2027-05-03",
+      reason: "Asked by the client;=cmd|' /C calc'!A0\n+1",
+    });
+    expect(moved.status, moved.text).toBe(200);
+
+    const downloads = [
+      "/api/clients?format=csv",
+      "/api/clients?archived=true&format=csv",
+      "/api/tasks?format=csv",
+      `/api/reports/clients/${client.id}?format=csv`,
+      `/api/reports/users/${owner.id}?format=csv`,
+    ];
+    for (const url of downloads) {
+      const response = await session.get(url);
+      expect(response.status, url).toBe(200);
+      // Read as RFC 4180 says, every hostile value comes back whole, a quote before each formula.
+      const text = parseCsv(response.text).flat().join("\n");
+      expect(text, url).toMatch(/Acme;'=cmd\|' \/C calc'!A0;|Close;'=HYPERLINK\("http:\/\/evil.example";"x"\)/);
+      // Read as a spreadsheet with a comma, a semicolon or a tab as its list separator would.
+      for (const separator of [",", ";", "\t"]) {
+        const formulas = spreadsheetCells(response.text, separator).filter((cell) => /^[=+\-@\t\r]/.test(cell));
+        expect(formulas, `${url} read with ${JSON.stringify(separator)}`).toEqual([]);
+      }
+    }
+    const report = parseCsv((await session.get(`/api/reports/clients/${client.id}?format=csv`)).text);
+    expect(report.flat().join("\n")).toContain("changed by hand: Asked by the client;'=cmd|' /C calc'!A0\n'+1");
+  });
 });
+
+/**
+ * The cells a spreadsheet reads from CSV text with `separator` as its list separator: a quote
+ * protects a cell only where the cell begins (so a quoted field of ours, in the middle of a line
+ * read with another separator, does not), and a line break outside a quoted cell ends the row.
+ */
+function spreadsheetCells(text: string, separator: string): string[] {
+  const cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  let atStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] ?? "";
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"' && atStart) {
+      quoted = true;
+      atStart = false;
+    } else if (char === separator || char === "\r" || char === "\n") {
+      if (!(char === "\n" && text[i - 1] === "\r")) cells.push(cell);
+      cell = "";
+      atStart = true;
+    } else {
+      cell += char;
+      atStart = false;
+    }
+  }
+  return cells;
+}
