@@ -31,7 +31,7 @@ import type { Config } from "./platform/config";
 import { DRAIN_QUIET_MS, trackConnections } from "./platform/connection-drain";
 import { watchDatabaseAvailability } from "./platform/db/availability";
 import type { DatabaseHandle } from "./platform/db/database";
-import { AppError, registerErrorHandler, sendFrameworkError } from "./platform/errors";
+import { AppError, answerClientError, registerErrorHandler, sendFrameworkError } from "./platform/errors";
 import { HEALTH_PATH, healthRoutes } from "./platform/health/health.routes";
 import { answerSerializerCompiler, isApiRequest, unacceptableInput, validatorCompiler } from "./platform/http";
 import type { JobQueue } from "./platform/jobs/job-queue";
@@ -67,6 +67,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Our own hook answers while closing, in the JSON error convention.
     return503OnClosing: false,
     frameworkErrors: sendFrameworkError,
+    clientErrorHandler: answerClientError,
   });
 
   // Every answer's frame, in one hook: its request id, the security headers (worked out once at

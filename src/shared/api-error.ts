@@ -17,11 +17,15 @@ export const errorStatus = {
   CONFLICT: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
   IDEMPOTENCY_KEY_ANSWER_LOST: 409,
+  /** The request did not arrive whole within the server's time for it. */
+  REQUEST_TIMEOUT: 408,
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
+  /** The address and headers together pass the server's limit (16 KB). */
+  HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   SERVICE_UNAVAILABLE: 503,
 } as const;

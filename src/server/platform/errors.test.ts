@@ -1,3 +1,4 @@
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -44,6 +45,40 @@ describe("the JSON error convention", () => {
     const response = await ctx.app.inject({ method: "GET", url: "/%61pi/no-such-thing" });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ message: "No API route GET /%61pi/no-such-thing", code: "NOT_FOUND" });
+  });
+
+  it("S-FUZZ-07 answers what Node's HTTP parser refuses (an address or headers over 16 KB, bytes that are not HTTP) in the same convention", async () => {
+    await ctx.app.listen({ host: "127.0.0.1", port: 0 });
+    const address = ctx.app.server.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    /** Sends `request` as raw bytes, and reads the answer until the server closes the connection. */
+    const raw = (request: string) =>
+      new Promise<{ status: number; headers: string; body: unknown }>((resolve, reject) => {
+        const socket = net.connect(port, "127.0.0.1", () => socket.end(request));
+        let text = "";
+        socket.on("data", (chunk) => {
+          text += chunk.toString();
+        });
+        socket.on("error", reject);
+        socket.on("close", () => {
+          const [head = "", body = ""] = text.split("\r\n\r\n");
+          resolve({ status: Number(head.split(" ")[1]), headers: head.toLowerCase(), body: JSON.parse(body) });
+        });
+      });
+    const longUrl = await raw(`GET /api/clients?q=${"a".repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    const longHeader = await raw(`GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Pad: ${"b".repeat(20_000)}\r\n\r\n`);
+    for (const answer of [longUrl, longHeader]) {
+      expect(answer.status).toBe(431);
+      expect(answer.body).toEqual({
+        message: "The request's address and headers are too long",
+        code: "HEADERS_TOO_LARGE",
+      });
+      expect(answer.headers).toContain("content-type: application/json; charset=utf-8");
+      expect(answer.headers).toContain("x-content-type-options: nosniff");
+    }
+    const garbage = await raw("NOT HTTP AT ALL\r\n\r\n");
+    expect(garbage.status).toBe(400);
+    expect(garbage.body).toEqual({ message: "The request is not HTTP the server can read", code: "BAD_REQUEST" });
   });
 
   it("answers malformed JSON with 400 MALFORMED_JSON", async () => {

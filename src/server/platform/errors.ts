@@ -1,3 +1,5 @@
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ZodError } from "zod";
 import { type ApiErrorBody, type ApiIssue, type ErrorCode, errorStatus } from "../../shared/api-error";
@@ -7,6 +9,7 @@ import {
   type DatabaseAvailability,
   isDatabaseUnreachable,
 } from "./db/availability";
+import { apiSecurityHeaders } from "./security-headers";
 
 /** An expected failure with a stable code; the handler turns it into `{ message, code, issues? }`. */
 export class AppError extends Error {
@@ -71,7 +74,7 @@ function toErrorBody(error: unknown): { status: number; body: ApiErrorBody } {
   }
   const fastifyError = error as Partial<FastifyError>;
   const known = fastifyError.code ? fastifyErrors[fastifyError.code] : undefined;
-  if (known) return { status: errorStatus[known.code], body: { ...known } };
+  if (known) return { status: errorStatus[known.code], body: { message: known.message, code: known.code } };
   const status = fastifyError.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
     return { status, body: { message: fastifyError.message ?? "Bad request", code: codeForStatus(status) } };
@@ -84,6 +87,34 @@ export function sendFrameworkError(error: FastifyError, request: FastifyRequest,
   const { status, body } = toErrorBody(error);
   request.log.info({ code: body.code, status }, body.message);
   void reply.status(status).type("application/json; charset=utf-8").send(body);
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them: an address and headers over
+ * its 16 KB limit (431), a request that did not arrive in time (408), bytes that are not HTTP
+ * (400). Those are answered in our `{ message, code }` with the API's headers too (Fastify's own
+ * answer is another shape), and the connection is closed, as Node would.
+ */
+export function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket) {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const [status, body]: [number, ApiErrorBody] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, { message: "The request's address and headers are too long", code: "HEADERS_TOO_LARGE" }]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, { message: "The request did not arrive in time", code: "REQUEST_TIMEOUT" }]
+        : [400, { message: "The request is not HTTP the server can read", code: "BAD_REQUEST" }];
+  this.log.info({ code: body.code, status, err: error }, body.message);
+  if (socket.writable) {
+    const text = JSON.stringify(body);
+    const headers = Object.entries({
+      ...apiSecurityHeaders,
+      "content-type": "application/json; charset=utf-8",
+      "content-length": String(Buffer.byteLength(text)),
+      connection: "close",
+    }).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers.join("")}\r\n${text}`);
+  }
+  socket.destroy(error);
 }
 
 /**

@@ -58,6 +58,24 @@ describe("serving the built React app", () => {
     expect(plain.body).toBe(bigScript);
   });
 
+  it("S-FUZZ-07 a path longer than the file system takes is an API's or an asset's JSON 404 and a page's index.html, never a 403", async () => {
+    const long = "a".repeat(5_000);
+    for (const url of [
+      `/api/calendar-feeds/${long}.ics`,
+      `/api/clients/${long}`,
+      `/api/${long}`,
+      `/assets/${long}.js`,
+    ]) {
+      const response = await ctx.app.inject({ method: "GET", url });
+      expect(response.statusCode, url.slice(0, 30)).toBe(404);
+      expect(response.json(), url.slice(0, 30)).toMatchObject({ code: "NOT_FOUND" });
+      expect(response.json().message.length, url.slice(0, 30)).toBeLessThan(300);
+    }
+    const page = await ctx.app.inject({ method: "GET", url: `/clients/${long}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain("<div id=root>");
+  });
+
   it("answers a missing asset with 404 rather than the page", async () => {
     const response = await ctx.app.inject({ method: "GET", url: "/assets/index-old.js" });
     expect(response.statusCode).toBe(404);
