@@ -17,10 +17,14 @@ import { attachScreenshot, expectNoAxeViolations, expectNoHorizontalScroll, test
 const card = (page: Page) => page.getByTestId("notification-preferences");
 const toast = (page: Page, text: string) => page.locator("[data-app-toast][data-state=open]").filter({ hasText: text });
 
-async function unsubscribeLink(who: { firmId: string; userId: string }, topic: "due_soon" | "overdue" | "digest") {
+async function unsubscribeLink(
+  who: { firmId: string; userId: string },
+  topic: "due_soon" | "overdue" | "digest",
+  sentAt = new Date(),
+) {
   const dataDir = path.join(os.tmpdir(), `tendwell-e2e-${Number(process.env.E2E_PORT ?? 4173)}`);
   const key = sealingKeyFrom(await readFile(path.join(dataDir, MFA_KEY_FILE), "utf8"));
-  return `/unsubscribe/${unsubscribeToken(key, { ...who, topic })}`;
+  return `/unsubscribe/${unsubscribeToken(key, { ...who, topic }, sentAt)}`;
 }
 
 test.describe("e-mail notifications", () => {
@@ -91,6 +95,33 @@ test.describe("e-mail notifications", () => {
       dueSoonDays: 3,
       overdueAlerts: false,
       digest: "off",
+    });
+  });
+
+  test("S-NOTIF-09 an unsubscribe link older than the person's last change of their notifications says it has expired", async ({
+    page,
+    ownFirm,
+    browserConsole,
+  }) => {
+    // The API's 410 for the old link is expected.
+    browserConsole.expectFailedRequest(410, "/api/unsubscribe/");
+    const user = await ownFirm.user("user");
+    const link = await unsubscribeLink(
+      { firmId: ownFirm.firmId, userId: user.id },
+      "overdue",
+      new Date(Date.now() - 60_000),
+    );
+    await ownFirm.signIn(page, user);
+    const saved = await page.request.put("/api/account/notification-preferences", {
+      data: { dueSoonDays: 3, overdueAlerts: true, digest: "off" },
+    });
+    expect(saved.status()).toBe(200);
+    await page.goto(link);
+    await expect(page.getByRole("heading", { name: "This link has expired" })).toBeVisible();
+    await expect(page.getByText(/stops working a year after its e-mail was sent/)).toBeVisible();
+    await expect(page.getByRole("button", { name: /Unsubscribe/ })).toHaveCount(0);
+    expect(await (await page.request.get("/api/account/notification-preferences")).json()).toMatchObject({
+      overdueAlerts: true,
     });
   });
 

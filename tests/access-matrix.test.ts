@@ -223,7 +223,7 @@ async function insertOutboxMessage(db: Database, user: SeededUser) {
 function unsubscribeSecret(user: { firmId: string; id: string }): string {
   const key = ctx.config.mfaKey;
   if (!key) throw new Error("the test app has no sealing key");
-  return unsubscribeToken(key, { firmId: user.firmId, userId: user.id, topic: "due_soon" });
+  return unsubscribeToken(key, { firmId: user.firmId, userId: user.id, topic: "due_soon" }, new Date());
 }
 
 /** A user's e-mail preferences row, if they chose any. */

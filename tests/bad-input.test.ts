@@ -1765,7 +1765,7 @@ describe("bad input is refused with a 4xx JSON error and writes nothing", () => 
     const user = await insertUser(ctx.database.db, { firmId: world.firm.id, role: "user" });
     const key = ctx.config.mfaKey;
     if (!key) throw new Error("the test app has no sealing key");
-    const token = unsubscribeToken(key, { firmId: user.firmId, userId: user.id, topic: "due_soon" });
+    const token = unsubscribeToken(key, { firmId: user.firmId, userId: user.id, topic: "due_soon" }, new Date());
     const [payload = "", signature = ""] = token.split(".");
     const badSecret = fc.oneof(
       badPathId,

@@ -1,13 +1,16 @@
+import { createHmac, hkdfSync } from "node:crypto";
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import { beforeAll, describe, expect, it } from "vitest";
 import { queueMorningReminders } from "../src/server/features/notifications/notifications.service";
+import { unsubscribeToken } from "../src/server/features/notifications/unsubscribe-token";
 import { connectDatabase } from "../src/server/platform/db/database";
 import { clients, firms, mailOutbox, notificationPreferences, users } from "../src/server/platform/db/schema";
 import { deliverDueMail } from "../src/server/platform/mail/outbox";
 import type { SealingKey } from "../src/server/platform/sealed-secrets";
 import { insertClient, insertFirm, insertTask, insertUser, insertUserClients } from "../src/server/seed/factories";
 import { apiClient } from "./api-client";
+import { captureLogs } from "./log-capture";
 import { headerOf, useSmtpInbox } from "./smtp-inbox";
 import { type TestApp, useTestApp } from "./test-app";
 
@@ -15,7 +18,8 @@ import { type TestApp, useTestApp } from "./test-app";
  * The morning's due-soon reminders (decision 0050): queued once per firm and local date from the
  * firm's 08:00, delivered to a real SMTP server in this process, and turned off by one click.
  * The sweeps are called with the clock passed in: the firms are in New York, where 1 December
- * 2026 08:00 is 13:00 UTC.
+ * 2026 08:00 is 13:00 UTC. The app's own clock (what an unsubscribe address is judged at) stands
+ * at noon UTC on 8 December 2026, after every sweep here.
  */
 
 let ctx: TestApp;
@@ -23,7 +27,12 @@ let smtp: ReturnType<typeof useSmtpInbox>;
 let key: SealingKey;
 const origin = "https://tendwell.test";
 const silent = pino({ level: "silent" });
+const logs = captureLogs("info");
 const password = "correct horse battery";
+
+/** The app's clock: after every sweep of this file. */
+const appNow = new Date("2026-12-08T12:00:00Z");
+const DAY_MS = 86_400_000;
 
 /** An instant of New York's 1 December 2026 (UTC-5), from its local time. */
 const newYork = (time: string, day = 1) => new Date(`2026-12-${String(day).padStart(2, "0")}T${time}-05:00`);
@@ -50,7 +59,7 @@ async function firmWithTaskDue(options: { taskName?: string; day?: number } = {}
 }
 
 describe("the morning's due-soon reminders", () => {
-  ctx = useTestApp();
+  ctx = useTestApp({ logger: logs.logger, clock: () => appNow });
   smtp = useSmtpInbox();
   beforeAll(() => {
     if (!ctx.config.mfaKey) throw new Error("the test app has no sealing key");
@@ -76,7 +85,7 @@ describe("the morning's due-soon reminders", () => {
     expect(mail?.parsed.text).toContain("in 3 days");
     expect(mail?.parsed.html).toContain("Acme; Holdings, Ltd");
     expect(headerOf(mail?.raw ?? "", "List-Unsubscribe")).toMatch(
-      /^<https:\/\/tendwell\.test\/api\/unsubscribe\/[A-Za-z0-9_-]{44}\.[A-Za-z0-9_-]{22}>$/,
+      /^<https:\/\/tendwell\.test\/api\/unsubscribe\/[A-Za-z0-9_-]{50}\.[A-Za-z0-9_-]{22}>$/,
     );
     expect(headerOf(mail?.raw ?? "", "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
     // The next morning the task is 2 days away: nothing more.
@@ -293,5 +302,73 @@ describe("the morning's due-soon reminders", () => {
     });
     const tampered = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
     expect((await ctx.app.inject({ method: "GET", url: `/api/unsubscribe/${tampered}` })).statusCode).toBe(404);
+  });
+
+  it("S-NOTIF-09 an unsubscribe address stops working a year after its message, and once its kind was turned back on since; the log never shows one", async () => {
+    const { user } = await firmWithTaskDue({ day: 4 });
+    const who = { firmId: user.firmId, userId: user.id };
+    const expired = { message: "This unsubscribe link has expired", code: "LINK_EXPIRED" };
+    const get = (token: string) => ctx.app.inject({ method: "GET", url: `/api/unsubscribe/${token}` });
+    const post = (token: string) => ctx.app.inject({ method: "POST", url: `/api/unsubscribe/${token}` });
+    const choices = () =>
+      ctx.database.db
+        .select({
+          dueSoonDays: notificationPreferences.dueSoonDays,
+          overdueAlerts: notificationPreferences.overdueAlerts,
+        })
+        .from(notificationPreferences)
+        .where(eq(notificationPreferences.userId, user.id));
+
+    // A year and a day old: refused, nothing changes; a day under a year still works.
+    const old = unsubscribeToken(key, { ...who, topic: "due_soon" }, new Date(appNow.getTime() - 366 * DAY_MS));
+    for (const answer of [await get(old), await post(old)]) {
+      expect(answer.statusCode).toBe(410);
+      expect(answer.json()).toEqual(expired);
+    }
+    expect(await choices()).toEqual([]);
+    const recent = unsubscribeToken(key, { ...who, topic: "due_soon" }, new Date(appNow.getTime() - 364 * DAY_MS));
+    expect((await get(recent)).json()).toMatchObject({ subscribed: true });
+
+    // An overdue alert's address, sent on 5 December; the person then turns the alerts off and on
+    // again in Settings: the old address no longer turns them off.
+    await sweep(newYork("08:00", 5));
+    await deliver();
+    const [alert] = arrivedFor(user.email);
+    const address = /^<(.+)>$/.exec(headerOf(alert?.raw ?? "", "List-Unsubscribe") ?? "")?.[1] ?? "";
+    const token = new URL(address).pathname.split("/").pop() ?? "";
+    expect((await get(token)).json()).toMatchObject({ topic: "overdue", subscribed: true });
+    const session = apiClient(ctx.app);
+    expect((await session.post("/api/auth/login", { username: user.username, password })).status).toBe(200);
+    const put = (overdueAlerts: boolean) =>
+      session.put("/api/account/notification-preferences", { dueSoonDays: 3, overdueAlerts, digest: "off" });
+    expect((await put(false)).status).toBe(200);
+    // While the alerts are off, the address says so and changes nothing.
+    expect((await get(token)).json()).toMatchObject({ subscribed: false });
+    expect((await post(token)).json()).toEqual({ unsubscribed: "overdue" });
+    expect((await put(true)).status).toBe(200);
+    for (const answer of [await get(token), await post(token)]) {
+      expect(answer.statusCode).toBe(410);
+      expect(answer.json()).toEqual(expired);
+    }
+    expect(await choices()).toEqual([{ dueSoonDays: 3, overdueAlerts: true }]);
+
+    // An address made before addresses carried their time (33 bytes, signed the same way) has stopped.
+    const mac = createHmac(
+      "sha256",
+      Buffer.from(hkdfSync("sha256", key, Buffer.alloc(0), "tendwell one-click unsubscribe", 32)),
+    );
+    const payload = Buffer.concat([
+      Buffer.from(user.firmId.replaceAll("-", ""), "hex"),
+      Buffer.from(user.id.replaceAll("-", ""), "hex"),
+      Buffer.from([0]),
+    ]).toString("base64url");
+    const legacy = `${payload}.${mac.update(payload).digest().subarray(0, 16).toString("base64url")}`;
+    expect(legacy).toHaveLength(67);
+    expect((await get(legacy)).json()).toEqual(expired);
+
+    // The request log names none of these addresses.
+    const logged = logs.lines.map((line) => JSON.stringify(line)).join("\n");
+    expect(logged).toContain("/api/unsubscribe/[redacted]");
+    for (const secret of [old, recent, token, legacy]) expect(logged).not.toContain(secret);
   });
 });

@@ -35,6 +35,8 @@ export function useTestApp(
     poolSize?: number;
     /** Start the job queue on the file's database, working the jobs routes queue (a client import's commit). */
     jobs?: boolean;
+    /** The app's clock (AppOptions.clock), for answers that depend on the moment. */
+    clock?: () => Date;
   } = {},
 ): TestApp {
   let app: FastifyInstance | undefined;
@@ -74,6 +76,7 @@ export function useTestApp(
       ...(jobs ? { jobs } : {}),
       ...(options.clientDir ? { clientDir: options.clientDir } : {}),
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     });
     options.extend?.(app);
     await app.ready();

@@ -51,6 +51,8 @@ export type AppOptions = {
   logger?: FastifyServerOptions["loggerInstance"];
   /** The job queue, for routes that queue work in their own transaction (a client import's commit). */
   jobs?: JobQueue;
+  /** The moment a request is judged at, where the answer depends on it; the wall clock unless a test fixes it. */
+  clock?: () => Date;
 };
 
 /** Builds the whole HTTP app without listening, so tests drive exactly what production runs. */
@@ -150,7 +152,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   mfaRoutes(app, { config, key: config.mfaKey });
   // The feeds' secrets are sealed with the same key as the authenticator apps' (decision 0047).
   calendarFeedRoutes(app, { config, key: config.mfaKey });
-  await notificationsRoutes(app, { key: config.mfaKey });
+  await notificationsRoutes(app, { key: config.mfaKey, clock: options.clock ?? (() => new Date()) });
   signupRoutes(app, { config, cardBilling });
   usersRoutes(app);
   assignmentsRoutes(app);

@@ -15,6 +15,8 @@ export const errorStatus = {
   STEP_UP_REQUIRED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** A link that worked once and no longer does (an old unsubscribe address). */
+  LINK_EXPIRED: 410,
   IDEMPOTENCY_KEY_IN_USE: 409,
   IDEMPOTENCY_KEY_ANSWER_LOST: 409,
   /** The request did not arrive whole within the server's time for it. */

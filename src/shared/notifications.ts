@@ -46,10 +46,10 @@ export const defaultNotificationPreferences: NotificationPreferences = {
 export const unsubscribeTopics = ["due_soon", "overdue", "digest"] as const;
 export type UnsubscribeTopic = (typeof unsubscribeTopics)[number];
 
-/** The secret of a one-click unsubscribe address: a signed text, base64url. */
+/** The secret of a one-click unsubscribe address: a signed text, base64url (44 characters before it carried its time). */
 export const unsubscribeTokenSchema = z
   .string()
-  .regex(/^[A-Za-z0-9_-]{44}\.[A-Za-z0-9_-]{22}$/, "Unsubscribe link not found")
+  .regex(/^(?:[A-Za-z0-9_-]{44}|[A-Za-z0-9_-]{50})\.[A-Za-z0-9_-]{22}$/, "Unsubscribe link not found")
   .describe("The signed secret of an unsubscribe address, as a reminder's List-Unsubscribe header gives it");
 
 /** POST /api/unsubscribe/{token}: what was turned off. */

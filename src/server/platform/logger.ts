@@ -20,23 +20,26 @@ const REDACTED = "[redacted]";
 const redactedPaths = ["req.headers.cookie", "req.headers.authorization", 'res.headers["set-cookie"]'];
 
 /**
- * A path segment that is itself a credential: the secret of a calendar feed's address (decision
- * 0047). A request's URL is logged with everything from there on replaced, however the path was
- * escaped, so the request log cannot hand out a feed.
+ * Path segments that are themselves credentials: the secret of a calendar feed's address (decision
+ * 0047) and of an unsubscribe address (decision 0055). A request's URL is logged with everything
+ * from there on replaced, however the path was escaped, so the request log hands out neither.
  */
-const SECRET_PATH = "/calendar-feeds/";
+const SECRET_PATHS = ["/calendar-feeds/", "/unsubscribe/"];
 
 export function redactUrl(url: string): string {
-  // Every request is logged: the common URL, escaping nothing and naming no feed, is left as it is.
-  if (!url.includes("%") && !url.includes(SECRET_PATH)) return url;
+  // Every request is logged: the common URL, escaping nothing and naming no secret, is left as it is.
+  if (!url.includes("%") && !SECRET_PATHS.some((path) => url.includes(path))) return url;
   let decoded = url;
   try {
     decoded = decodeURIComponent(url);
   } catch {
     // A malformed escape: the router refuses the URL; judge the raw text.
   }
-  const at = decoded.toLowerCase().indexOf(SECRET_PATH);
-  return at < 0 ? url : `${decoded.slice(0, at + SECRET_PATH.length)}${REDACTED}`;
+  const lower = decoded.toLowerCase();
+  // The first secret segment of the path: everything after it goes.
+  const cuts = SECRET_PATHS.map((path) => ({ path, at: lower.indexOf(path) })).filter(({ at }) => at >= 0);
+  const first = cuts.sort((a, b) => a.at - b.at)[0];
+  return first ? `${decoded.slice(0, first.at + first.path.length)}${REDACTED}` : url;
 }
 
 /** Fastify's own request serializer (method, url, version, host, address), with the URL's secrets redacted. */

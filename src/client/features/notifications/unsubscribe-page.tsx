@@ -26,14 +26,18 @@ export function UnsubscribePage() {
   const unsubscribe = useMutation({ mutationFn: () => requestJson("POST", url) });
 
   if (offer.isError) {
-    const notFound = offer.error instanceof ApiError && offer.error.status === 404;
+    const status = offer.error instanceof ApiError ? offer.error.status : undefined;
     return (
       <BrandFrame
-        title={notFound ? "This link does not work" : "Something went wrong"}
+        title={
+          status === 404 ? "This link does not work" : status === 410 ? "This link has expired" : "Something went wrong"
+        }
         description={
-          notFound
+          status === 404
             ? "The unsubscribe link is not valid, or its account no longer exists. Copy the whole link from the e-mail, or change your notifications in Settings."
-            : errorMessage(offer.error, "Please try again.")
+            : status === 410
+              ? "An unsubscribe link stops working a year after its e-mail was sent, or once you have changed your notifications since then. Change them in Settings."
+              : errorMessage(offer.error, "Please try again.")
         }
       >
         <SettingsLink />

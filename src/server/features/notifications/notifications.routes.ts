@@ -20,7 +20,10 @@ import {
  * E-mail preferences (decision 0050): the signed-in user's own, beside their other account
  * settings under /api/account, and the one-click unsubscribe address every reminder carries.
  */
-export async function notificationsRoutes(app: FastifyInstance, { key }: { key: SealingKey }) {
+export async function notificationsRoutes(
+  app: FastifyInstance,
+  { key, clock }: { key: SealingKey; clock: () => Date },
+) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -48,7 +51,7 @@ export async function notificationsRoutes(app: FastifyInstance, { key }: { key: 
       },
     },
     async (request) =>
-      setNotificationPreferences({ db: request.db, actor: requireActor(request), input: request.body }),
+      setNotificationPreferences({ db: request.db, actor: requireActor(request), input: request.body, now: clock() }),
   );
 
   // The page a message's unsubscribe link opens asks first: a GET changes nothing, since mail
@@ -63,7 +66,7 @@ export async function notificationsRoutes(app: FastifyInstance, { key }: { key: 
         response: { 200: unsubscribeOfferSchema },
       },
     },
-    async (request) => unsubscribeOffer({ db: request.db, key, token: request.params.token }),
+    async (request) => unsubscribeOffer({ db: request.db, key, token: request.params.token, now: clock() }),
   );
 
   // A mail program's one-click unsubscribe (RFC 8058) posts `List-Unsubscribe=One-Click` as a
@@ -87,7 +90,7 @@ export async function notificationsRoutes(app: FastifyInstance, { key }: { key: 
           response: { 200: unsubscribedSchema },
         },
       },
-      async (request) => unsubscribe({ db: request.db, key, token: request.params.token }),
+      async (request) => unsubscribe({ db: request.db, key, token: request.params.token, now: clock() }),
     );
   });
 }

@@ -52,14 +52,16 @@ export async function setNotificationPreferences(options: {
   db: Database;
   actor: Actor;
   input: NotificationPreferences;
+  /** When the choice is made: unsubscribe addresses made before it stop working (readUnsubscription). */
+  now: Date;
 }): Promise<NotificationPreferences> {
   const { firmId, userId } = options.actor;
   await options.db
     .insert(notificationPreferences)
-    .values({ firmId, userId, ...options.input })
+    .values({ firmId, userId, ...options.input, updatedAt: options.now })
     .onConflictDoUpdate({
       target: [notificationPreferences.firmId, notificationPreferences.userId],
-      set: { ...options.input, updatedAt: new Date() },
+      set: { ...options.input, updatedAt: options.now },
     });
   return options.input;
 }
@@ -79,12 +81,22 @@ const isOn = (topic: UnsubscribeTopic, preferences: NotificationPreferences) =>
       : preferences.digest !== "off";
 
 /** The firm, user and current choices a signed unsubscribe address names; 404 when none. */
-async function readUnsubscription(db: Database, key: SealingKey, token: string) {
+/** How long an unsubscribe address works after the message that carries it was made. */
+export const UNSUBSCRIBE_LINK_DAYS = 365;
+
+/**
+ * What an unsubscribe address names, if it still works (decision 0055): it stops a year after its
+ * message was made (an address made before addresses carried that time has stopped), and, while
+ * its kind of message is on, once the person changed their choices after the message was made:
+ * an old message must not undo their turning it back on. A kind already off needs no working
+ * address to say so. Such an address is refused with 410.
+ */
+async function readUnsubscription(db: Database, key: SealingKey, token: string, now: Date) {
   const found = readUnsubscribeToken(key, token);
   if (!found) throw new AppError("NOT_FOUND", "Unsubscribe link not found");
   const scoped = inFirm(db, found.firmId);
   const [user] = await scoped
-    .select({ firmName: firms.name, ...chosen })
+    .select({ firmName: firms.name, changedAt: notificationPreferences.updatedAt, ...chosen })
     .from(users)
     .innerJoin(firms, eq(firms.id, users.firmId))
     .leftJoin(
@@ -94,6 +106,17 @@ async function readUnsubscription(db: Database, key: SealingKey, token: string) 
     .where(and(eq(users.firmId, found.firmId), eq(users.id, found.userId)));
   if (!user) throw new AppError("NOT_FOUND", "Unsubscribe link not found");
   const current = choicesOf(user);
+  const { issuedAt } = found;
+  // The address's time is a whole second: a change counts as later from the next second on.
+  const changedSince =
+    issuedAt !== null && user.changedAt !== null && user.changedAt.getTime() >= issuedAt.getTime() + 1000;
+  if (
+    issuedAt === null ||
+    now.getTime() - issuedAt.getTime() > UNSUBSCRIBE_LINK_DAYS * 86_400_000 ||
+    (changedSince && isOn(found.topic, current))
+  ) {
+    throw new AppError("LINK_EXPIRED", "This unsubscribe link has expired");
+  }
   return { db: scoped, found, firmName: user.firmName, current };
 }
 
@@ -105,8 +128,9 @@ export async function unsubscribeOffer(options: {
   db: Database;
   key: SealingKey;
   token: string;
+  now: Date;
 }): Promise<UnsubscribeOffer> {
-  const { found, firmName, current } = await readUnsubscription(options.db, options.key, options.token);
+  const { found, firmName, current } = await readUnsubscription(options.db, options.key, options.token, options.now);
   return { topic: found.topic, firmName, subscribed: isOn(found.topic, current) };
 }
 
@@ -114,17 +138,17 @@ export async function unsubscribeOffer(options: {
  * POST /api/unsubscribe/{token}: one click in a mail program (RFC 8058), or the button on the
  * link's page, turns off what the signed address names (and only that), without a sign-in.
  * Repeating it changes nothing more; an address this server did not sign, or whose user is gone,
- * is "not found".
+ * is "not found", and one that no longer works is refused (readUnsubscription).
  */
-export async function unsubscribe(options: { db: Database; key: SealingKey; token: string }) {
-  const { db, found, current } = await readUnsubscription(options.db, options.key, options.token);
+export async function unsubscribe(options: { db: Database; key: SealingKey; token: string; now: Date }) {
+  const { db, found, current } = await readUnsubscription(options.db, options.key, options.token, options.now);
   const changed = { ...current, ...turnedOff[found.topic] };
   await db
     .insert(notificationPreferences)
-    .values({ firmId: found.firmId, userId: found.userId, ...changed })
+    .values({ firmId: found.firmId, userId: found.userId, ...changed, updatedAt: options.now })
     .onConflictDoUpdate({
       target: [notificationPreferences.firmId, notificationPreferences.userId],
-      set: { ...turnedOff[found.topic], updatedAt: new Date() },
+      set: { ...turnedOff[found.topic], updatedAt: options.now },
     });
   return { unsubscribed: found.topic };
 }
@@ -213,7 +237,7 @@ export async function queueMorningReminders(options: {
         .returning({ firmId: morningMailRuns.firmId });
       // Another sweep took this morning first.
       if (!run) return 0;
-      return queueFirmReminders(tx, { ...options, firmId, localDate });
+      return queueFirmReminders(tx, { key: options.key, appOrigin: options.appOrigin, now, firmId, localDate });
     });
   }
   return { firms: due.length, messages };
@@ -232,7 +256,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** The day of the week of an ISO date, 1 (Monday) to 7. */
 const isoWeekday = (isoDate: string) => new Date(`${isoDate}T00:00:00Z`).getUTCDay() || 7;
 
-type Morning = { key: SealingKey; appOrigin: string; localDate: string };
+type Morning = { key: SealingKey; appOrigin: string; localDate: string; now: Date };
 
 /** One message of the morning for a recipient, with the unsubscribe address of its topic. */
 async function queueMorningMail(
@@ -241,7 +265,7 @@ async function queueMorningMail(
   recipient: Recipient,
   message: { topic: UnsubscribeTopic; dedupeKey: string; subject: string; paragraphs: string[]; why: string },
 ) {
-  const token = unsubscribeToken(morning.key, { ...recipient, topic: message.topic });
+  const token = unsubscribeToken(morning.key, { ...recipient, topic: message.topic }, morning.now);
   const content = composeMail({
     greeting: `Hello ${recipient.fullName},`,
     paragraphs: [...message.paragraphs, `Open Tendwell: ${morning.appOrigin}/tasks`],
@@ -332,10 +356,7 @@ async function queueDigest(tx: DbExecutor, morning: Morning, recipient: Recipien
 }
 
 /** The morning's messages of one firm, for each of its users who wants them. */
-async function queueFirmReminders(
-  tx: DbExecutor,
-  options: { key: SealingKey; appOrigin: string; firmId: string; localDate: string },
-): Promise<number> {
+async function queueFirmReminders(tx: DbExecutor, options: Morning & { firmId: string }): Promise<number> {
   const { firmId, localDate } = options;
   const rows = await tx
     .select({
