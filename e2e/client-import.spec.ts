@@ -38,7 +38,7 @@ const goodFile = [
 ].join("\r\n");
 
 test.describe("client import", () => {
-  test("S-IMPORT-13 S-IMPORT-14 a row error blocks the import; a good file is mapped, previewed, imported with its duplicate updated, and undone", async ({
+  test("S-IMPORT-13 S-IMPORT-14 S-IMPORT-15 a row error blocks the import; a good file is mapped, previewed, imported with its duplicate updated, and undone", async ({
     page,
     ownFirm,
   }, testInfo) => {
@@ -107,8 +107,9 @@ test.describe("client import", () => {
     await expect(confirm).toContainText("The 2 clients it created are removed");
     await expect(confirm).toContainText("The 1 client it updated gets its earlier details back");
     await confirm.getByRole("button", { name: "Undo import" }).click();
-    await expect(toast(page, "Import undone")).toBeVisible();
-    await expect(outcome.getByRole("heading", { name: "Import undone" })).toBeVisible();
+    await expect(toast(page, "Undoing the import")).toBeVisible();
+    // The undo's job at work, then what it did: "N of M clients" and the outcome.
+    await expect(outcome.getByRole("heading", { name: "Import undone" })).toBeVisible({ timeout: 30_000 });
     await expect(outcome).toContainText("2 clients removed, 1 client given their earlier details back.");
     await expect(outcome.getByRole("button", { name: "Undo import" })).toHaveCount(0);
     await attachScreenshot(page, testInfo, "client-import-undone");

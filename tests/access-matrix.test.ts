@@ -2063,7 +2063,7 @@ const roleMatrix: Record<string, RoleRow> = {
   "POST /api/client-imports/:id/undo": {
     access: "clients.write",
     allowed: { anonymous: false, super_admin: true, admin: true, user: false },
-    ok: 200,
+    ok: 202,
     request: async () => ({ path: `/api/client-imports/${await insertImport("a", "done")}/undo` }),
   },
   "PATCH /api/clients/:id": {
@@ -2660,7 +2660,9 @@ const writeSafetyMatrix: Record<string, WriteSafety> = {
   "POST /api/client-imports/:id/commit": {
     neither: "a committed import is no longer a preview: a repeat is refused with 409 and queues nothing",
   },
-  "POST /api/client-imports/:id/undo": { neither: "an undone import is undone: a repeat is refused with 409" },
+  "POST /api/client-imports/:id/undo": {
+    neither: "an import being undone or undone is refused with 409: a repeat queues nothing",
+  },
   "PATCH /api/contacts/:id": "If-Match",
   "PATCH /api/tasks/:id": "If-Match",
   "PUT /api/task-templates/:id": "If-Match",

@@ -2,6 +2,7 @@ import { and, asc, count, eq } from "drizzle-orm";
 import iconv from "iconv-lite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runClientImport } from "../src/server/features/client-import/client-import.job";
+import { runImportUndo } from "../src/server/features/client-import/client-import-undo.job";
 import {
   auditEvents,
   clientImportRows,
@@ -74,6 +75,17 @@ const finished = (client: ApiClient, id: string) =>
     async () => (await client.get(`/api/client-imports/${id}`)).body,
     (body) => body.status === "done" || body.status === "failed",
   );
+
+/** Asks for an import's undo (202, its job queued) and waits until the job has undone it. */
+async function undone(client: ApiClient, id: string) {
+  const asked = await client.post(`/api/client-imports/${id}/undo`);
+  expect(asked.status, asked.text).toBe(202);
+  expect(["undoing", "undone"]).toContain(asked.body.status);
+  return until(
+    async () => (await client.get(`/api/client-imports/${id}`)).body,
+    (body) => body.status === "undone" || body.status === "failed",
+  );
+}
 
 /** The firm's clients and contacts, every column, in a stable order. */
 async function clientsAndContacts(firmId: string) {
@@ -261,7 +273,7 @@ describe("client import", () => {
   });
 
   describe("commit and undo", () => {
-    it("S-IMPORT-07 S-IMPORT-08 S-IMPORT-10 S-IMPORT-11 duplicates updated, new rows created in a job with progress; undo gives back exactly the firm's clients and contacts as before", async () => {
+    it("S-IMPORT-07 S-IMPORT-08 S-IMPORT-10 S-IMPORT-11 S-IMPORT-15 duplicates updated, new rows created in a job with progress; undo gives back exactly the firm's clients and contacts as before", async () => {
       const { db } = ctx.database;
       const firmId = home.firm.id;
       const acme = await insertClient(db, { firmId, name: "Acme Holdings, Ltd.", email: "office@acme.test" });
@@ -305,9 +317,11 @@ describe("client import", () => {
       const rows = await admin.get(`/api/client-imports/${id}/rows`);
       expect(rows.body.map((row: { action: string }) => row.action)).toEqual(["update", "update", "create", "create"]);
 
-      const undo = await superAdmin.post(`/api/client-imports/${id}/undo`);
-      expect(undo.status, undo.text).toBe(200);
-      expect(undo.body).toMatchObject({ removed: 2, archived: 0, restored: 2, kept: 0, import: { status: "undone" } });
+      const undo = await undone(superAdmin, id);
+      expect(undo).toMatchObject({
+        status: "undone",
+        undo: { progress: 4, total: 4, removed: 2, archived: 0, restored: 2, kept: 0 },
+      });
       expect(await clientsAndContacts(firmId)).toEqual(before);
 
       const again = await superAdmin.post(`/api/client-imports/${id}/undo`);
@@ -326,7 +340,7 @@ describe("client import", () => {
         {
           action: "client_import.undone",
           actor: home.users.super_admin.id,
-          after: { importId: id, fileName: "clients.csv", removed: 2, archived: 0, restored: 2, kept: 0 },
+          after: { importId: id, fileName: "clients.csv", created: 2, updated: 2 },
         },
       ]);
     });
@@ -366,8 +380,8 @@ describe("client import", () => {
         .where(and(eq(clients.firmId, firmId), eq(clients.name, "Keeps Work Ltd")));
       if (!kept) throw new Error("the import made the client");
       await insertTask(ctx.database.db, { firmId, clientId: kept.id, name: "Onboarding" });
-      const undo = await admin.post(`/api/client-imports/${body.import.id}/undo`);
-      expect(undo.body).toMatchObject({ removed: 1, archived: 1 });
+      const undo = await undone(admin, body.import.id);
+      expect(undo.undo).toMatchObject({ removed: 1, archived: 1 });
       const [after] = await ctx.database.db.select().from(clients).where(eq(clients.id, kept.id));
       expect(after?.archivedAt).not.toBeNull();
     });
@@ -394,6 +408,44 @@ describe("client import", () => {
       const all = await admin.get("/api/clients?q=Repeat%20Client&limit=500");
       expect(all.status).toBe(200);
       expect((await admin.get(`/api/client-imports/${id}`)).body.counts.created).toBe(1_200);
+    });
+
+    it("S-IMPORT-15 an undo runs as a job in batches with its progress: repeated or run twice at once it takes each change back once, and a changed client is kept", async () => {
+      const { db } = ctx.database;
+      const firmId = home.firm.id;
+      const names = Array.from({ length: 1_050 }, (_, index) => `Undo Batch ${String(index).padStart(4, "0")}`);
+      const existing = await insertClient(db, { firmId, name: "Undo Batch Existing", phone: "1" });
+      const before = await clientsAndContacts(firmId);
+      const { body } = await upload(admin, `Company,Phone\n${names.join("\n")}\nUndo Batch Existing,2\n`);
+      const id = body.import.id;
+      await admin.post(`/api/client-imports/${id}/commit`, { duplicates: "update" });
+      expect(await finished(admin, id)).toMatchObject({ counts: { created: 1_050, updated: 1 }, undo: null });
+      // The client the import updated is changed again by someone: the undo keeps it as it is now.
+      const renamed = await admin.patch(`/api/clients/${existing.id}`, { phone: "3" });
+      expect(renamed.status, renamed.text).toBe(200);
+
+      // Asked for, the undo is queued; run here in batches of 100, twice at once beside the queue's.
+      const data = { firmId, importId: id };
+      const asked = await admin.post(`/api/client-imports/${id}/undo`);
+      expect(asked.status).toBe(202);
+      expect(asked.body.undo).toMatchObject({ total: 1_051 });
+      const second = await admin.post(`/api/client-imports/${id}/undo`);
+      expect([second.status, second.body.message]).toEqual([409, "This import is already being undone."]);
+      await Promise.all([
+        runImportUndo({ db: ctx.appDatabase.db, data, batchSize: 100 }),
+        runImportUndo({ db: ctx.appDatabase.db, data, batchSize: 100 }),
+      ]);
+      const done = await until(
+        async () => (await admin.get(`/api/client-imports/${id}`)).body,
+        (record) => record.status === "undone",
+      );
+      expect(done.undo).toEqual({ progress: 1_051, total: 1_051, removed: 1_050, archived: 0, restored: 0, kept: 1 });
+      expect(await runImportUndo({ db: ctx.appDatabase.db, data })).toBeNull();
+      const after = await clientsAndContacts(firmId);
+      expect(after.clients.filter((client) => client.name.startsWith("Undo Batch "))).toMatchObject([
+        { id: existing.id, phone: "3" },
+      ]);
+      expect(after.contacts).toEqual(before.contacts);
     });
 
     it("S-IMPORT-09 an import past the plan's limit is named at preview and refused at commit, writing nothing", async () => {

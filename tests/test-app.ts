@@ -3,6 +3,7 @@ import pino from "pino";
 import { afterAll, beforeAll } from "vitest";
 import { type AppOptions, buildApp } from "../src/server/app";
 import { clientImportJob } from "../src/server/features/client-import/client-import.job";
+import { clientImportUndoJob } from "../src/server/features/client-import/client-import-undo.job";
 import { type Config, loadConfig } from "../src/server/platform/config";
 import { connectDatabase, type DatabaseHandle } from "../src/server/platform/db/database";
 import { type JobQueue, startJobQueue } from "../src/server/platform/jobs/job-queue";
@@ -33,7 +34,7 @@ export function useTestApp(
     logger?: AppOptions["logger"];
     /** Connections in the app's pool (default 5); 1 makes every query run on one session. */
     poolSize?: number;
-    /** Start the job queue on the file's database, working the jobs routes queue (a client import's commit). */
+    /** Start the job queue on the file's database, working the jobs routes queue (a client import's commit and undo). */
     jobs?: boolean;
     /** The app's clock (AppOptions.clock), for answers that depend on the moment. */
     clock?: () => Date;
@@ -66,7 +67,7 @@ export function useTestApp(
       jobs = await startJobQueue({
         url: created.appUrl,
         log,
-        kinds: [clientImportJob({ db: appDatabase.db, log })],
+        kinds: [clientImportJob({ db: appDatabase.db, log }), clientImportUndoJob({ db: appDatabase.db, log })],
         poolSize: 2,
       });
     }

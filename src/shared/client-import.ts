@@ -45,7 +45,8 @@ export const importFieldLabels: Record<ImportField, string> = {
 export const duplicateChoices = ["skip", "update", "create"] as const;
 export type DuplicateChoice = (typeof duplicateChoices)[number];
 
-export const importStatuses = ["previewed", "queued", "running", "done", "failed", "undone"] as const;
+/** `undoing`: an undo asked for, its job at work until the import is `undone`. */
+export const importStatuses = ["previewed", "queued", "running", "done", "failed", "undoing", "undone"] as const;
 export type ImportStatus = (typeof importStatuses)[number];
 
 export const fileEncodings = ["utf-8", "utf-8-bom", "windows-1252"] as const;
@@ -136,6 +137,20 @@ const countsSchema = z.object({
   skipped: z.number().int(),
 });
 
+/** An undo's job at work or done: the import's changes taken back so far, and what became of their clients. */
+const undoSchema = z.object({
+  /** Changes taken back so far, of `total` (the clients the import created or updated). */
+  progress: z.number().int(),
+  total: z.number().int(),
+  removed: z.number().int(),
+  /** Created clients that had gained work since: archived, keeping it. */
+  archived: z.number().int(),
+  restored: z.number().int(),
+  /** Updated clients changed again since the import: left as they are now. */
+  kept: z.number().int(),
+});
+export type ImportUndo = z.infer<typeof undoSchema>;
+
 /** An import as GET /api/client-imports/{id} and the list answer it. */
 export const clientImportSchema = z.object({
   id: z.uuid(),
@@ -156,6 +171,8 @@ export const clientImportSchema = z.object({
   createdBy: z.object({ id: z.uuid(), fullName: z.string() }),
   createdAt: z.iso.datetime(),
   finishedAt: z.iso.datetime().nullable(),
+  /** Its undo, once asked for; null before. */
+  undo: undoSchema.nullable(),
   undoneAt: z.iso.datetime().nullable(),
 });
 export type ClientImport = z.infer<typeof clientImportSchema>;
@@ -166,14 +183,3 @@ export const clientImportPreviewSchema = z.object({
   rows: z.array(importRowSchema),
 });
 export type ClientImportPreview = z.infer<typeof clientImportPreviewSchema>;
-
-/** What an undo did. */
-export const importUndoSchema = z.object({
-  import: clientImportSchema,
-  removed: z.number().int(),
-  archived: z.number().int(),
-  restored: z.number().int(),
-  /** Updated clients changed again since the import: left as they are now. */
-  kept: z.number().int(),
-});
-export type ImportUndo = z.infer<typeof importUndoSchema>;

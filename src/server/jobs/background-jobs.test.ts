@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../tests/test-app";
-import { CLIENT_IMPORT_JOB } from "../features/client-import/client-import.service";
+import { CLIENT_IMPORT_JOB, CLIENT_IMPORT_UNDO_JOB } from "../features/client-import/client-import.service";
 import { connectDatabase } from "../platform/db/database";
 import { recurringSchedules, tasks } from "../platform/db/schema";
 import { newSealingKey } from "../platform/sealed-secrets";
@@ -81,13 +81,14 @@ describe("the background jobs", () => {
     expect(lines.filter((line) => line.level >= 30)).toEqual(created);
   });
 
-  it("S-JOB-06 recurring work, mail delivery, the morning reminders and housekeeping recur for the whole installation", () => {
+  it("S-JOB-06 recurring work, mail delivery, the morning reminders and housekeeping recur for the whole installation; an import's commit and undo run when queued", () => {
     const { log } = recordingLogger();
     expect(kindsFor(db(), log).map(({ name, cron, policy }) => ({ name, cron, policy }))).toEqual([
       { name: RECURRING_WORK, cron: "*/5 * * * *", policy: "stately" },
       { name: DELIVER_MAIL, cron: "* * * * *", policy: "stately" },
       { name: MORNING_MAIL, cron: "*/15 * * * *", policy: "stately" },
       { name: CLIENT_IMPORT_JOB, cron: undefined, policy: "standard" },
+      { name: CLIENT_IMPORT_UNDO_JOB, cron: undefined, policy: "standard" },
       { name: HOUSEKEEPING, cron: "*/15 * * * *", policy: "stately" },
     ]);
   });

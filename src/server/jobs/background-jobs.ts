@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { clientImportJob } from "../features/client-import/client-import.job";
+import { clientImportUndoJob } from "../features/client-import/client-import-undo.job";
 import { recomputeStaleDueDates } from "../features/due-dates/due-date-versions";
 import { queueMorningReminders } from "../features/notifications/notifications.service";
 import { materializeSchedules } from "../features/schedules/schedules.service";
@@ -83,8 +84,9 @@ export function backgroundJobs(options: {
         if (result.messages > 0) log.info(result, "mail: queued the morning's reminders");
       },
     },
-    // A client import's commit, queued by its route (decision 0051).
+    // A client import's commit and its undo, each queued by its route (decisions 0051, 0056).
     clientImportJob({ db, log }),
+    clientImportUndoJob({ db, log }),
     {
       // What can no longer matter: expired sessions, stale failed sign-ins and the like.
       name: HOUSEKEEPING,

@@ -7,7 +7,6 @@ import type {
   ImportMapping,
   ImportRow,
   ImportStatus,
-  ImportUndo,
 } from "../../../shared/client-import";
 import { requestJson, requestPage } from "../../lib/api";
 
@@ -22,16 +21,20 @@ const listKey = ["/api/client-imports"] as const;
 const importKey = (id: string) => ["/api/client-imports", id] as const;
 const rowsKey = (id: string) => ["/api/client-imports", id, "rows"] as const;
 
-/** While the commit's job works, the import is asked for again every second. */
+/** While a commit's or an undo's job works, the import is asked for again every second. */
 const pollMs = 1_000;
-const running = (status: ImportStatus | undefined) => status === "queued" || status === "running";
+export const running = (status: ImportStatus | undefined) =>
+  status === "queued" || status === "running" || status === "undoing";
 
-/** GET /api/client-imports: the firm's 20 latest imports, newest first. */
+/** GET /api/client-imports: the firm's 20 latest imports, newest first, polled while one of them runs. */
 export function recentImportsQueryOptions() {
-  return queryOptions<ClientImport[]>({ queryKey: listKey });
+  return queryOptions<ClientImport[]>({
+    queryKey: listKey,
+    refetchInterval: (query) => (query.state.data?.some((record) => running(record.status)) ? pollMs : false),
+  });
 }
 
-/** GET /api/client-imports/{id}, polled while its commit runs. */
+/** GET /api/client-imports/{id}, polled while its commit or undo runs. */
 export function importQueryOptions(id: string) {
   return queryOptions<ClientImport>({
     queryKey: importKey(id),
@@ -56,8 +59,8 @@ export function importRowsQueryOptions(id: string, filter: RowFilter, cursor: st
 }
 
 /**
- * The import, polled while its commit runs. When the job finishes, the lists it changed are
- * refreshed: the clients (S-API-32, as a create does), the dashboard's counts and "Recent imports".
+ * The import, polled while its commit or undo runs. When the job finishes, the lists it changed
+ * are refreshed: the clients (S-API-32, as a create does), the dashboard's counts and "Recent imports".
  */
 export function useImport(id: string) {
   const queryClient = useQueryClient();
@@ -68,6 +71,22 @@ export function useImport(id: string) {
     if (running(before.current) && !running(status)) refreshAfterChange(queryClient);
     before.current = status;
   }, [status, queryClient]);
+  return query;
+}
+
+/**
+ * The firm's latest imports, polled while one runs; when one finishes (a commit or an undo,
+ * perhaps started from this list), the lists it changed are refreshed as useImport does.
+ */
+export function useRecentImports() {
+  const queryClient = useQueryClient();
+  const query = useQuery(recentImportsQueryOptions());
+  const runningCount = query.data?.filter((record) => running(record.status)).length ?? 0;
+  const before = useRef(runningCount);
+  useEffect(() => {
+    if (runningCount < before.current) refreshAfterChange(queryClient);
+    before.current = runningCount;
+  }, [runningCount, queryClient]);
   return query;
 }
 
@@ -124,15 +143,17 @@ export function useCommitImport(id: string) {
   });
 }
 
-/** POST /api/client-imports/{id}/undo: the clients it made go, those it changed get their details back. */
+/**
+ * POST /api/client-imports/{id}/undo: the job is queued (the clients it made go, those it changed
+ * get their details back); the import is then polled until it is undone.
+ */
 export function useUndoImport() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => requestJson<ImportUndo>("POST", `/api/client-imports/${id}/undo`),
-    onSuccess: (undo) => {
-      queryClient.setQueryData(importKey(undo.import.id), undo.import);
-      void queryClient.invalidateQueries({ queryKey: rowsKey(undo.import.id) });
-      refreshAfterChange(queryClient);
+    mutationFn: (id: string) => requestJson<ClientImport>("POST", `/api/client-imports/${id}/undo`),
+    onSuccess: (undoing) => {
+      queryClient.setQueryData(importKey(undoing.id), undoing);
+      void queryClient.invalidateQueries({ queryKey: listKey, exact: true });
     },
   });
 }

@@ -10,7 +10,7 @@ import { PageHeader } from "../../components/ui/page-header";
 import { Skeleton } from "../../components/ui/skeleton";
 import { errorMessage } from "../../lib/api";
 import { currentUserQueryOptions } from "../auth/api";
-import { useImport } from "./api";
+import { running, useImport } from "./api";
 import { FileStep } from "./file-step";
 import { counted } from "./import-labels";
 import { MappingCard } from "./mapping-card";
@@ -106,7 +106,7 @@ function CurrentImport({ id, onRestart }: { id: string; onRestart: () => void })
           <MappingCard record={record} />
           <PreviewCard record={record} />
         </>
-      ) : record.status === "queued" || record.status === "running" ? (
+      ) : running(record.status) ? (
         <ProgressCard record={record} />
       ) : (
         <OutcomeCard record={record} />

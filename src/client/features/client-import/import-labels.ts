@@ -14,6 +14,7 @@ export const importStatusLook: Record<ImportStatus, { label: string; variant: Ba
   running: { label: "Importing", variant: "secondary" },
   done: { label: "Imported", variant: "success" },
   failed: { label: "Failed", variant: "destructive" },
+  undoing: { label: "Undoing", variant: "secondary" },
   undone: { label: "Undone", variant: "secondary" },
 };
 

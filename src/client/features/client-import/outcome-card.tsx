@@ -1,7 +1,7 @@
 import { AlertTriangle, CheckCircle2, Loader2, Undo2 } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
-import type { ClientImport, ImportUndo } from "../../../shared/client-import";
+import type { ClientImport } from "../../../shared/client-import";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Progress } from "../../components/ui/progress";
@@ -10,25 +10,34 @@ import { UndoImportDialog, undoSummary } from "./undo-import-dialog";
 
 const number = new Intl.NumberFormat("en-US");
 
-/** Step 4: the commit's job at work, "N of M rows" as the import is polled (api.ts). */
+/**
+ * Step 4: the commit's job at work, "N of M rows" as the import is polled (api.ts); after an undo
+ * is asked for, the undo's job the same way, "N of M clients".
+ */
 export function ProgressCard({ record }: { record: ClientImport }) {
-  const label = `${number.format(record.progress)} of ${counted(record.counts.rows, "row")}`;
+  const undoing = record.status === "undoing";
+  const [done, total] = undoing
+    ? [record.undo?.progress ?? 0, record.undo?.total ?? 0]
+    : [record.progress, record.counts.rows];
+  const label = `${number.format(done)} of ${undoing ? counted(total, "client") : counted(total, "row")}`;
   return (
     <Card data-testid="import-progress">
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <Loader2 className="size-4 animate-spin text-muted-foreground" aria-hidden="true" />
-          {record.status === "queued" ? "Starting the import" : "Importing"}
+          {undoing ? "Undoing the import" : record.status === "queued" ? "Starting the import" : "Importing"}
         </CardTitle>
         <CardDescription>
-          You can leave this page: the import goes on, and Recent imports shows how it ends.
+          {undoing
+            ? "You can leave this page: the undo goes on, and Recent imports shows how it ends."
+            : "You can leave this page: the import goes on, and Recent imports shows how it ends."}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-2">
         <Progress
-          aria-label="Import progress"
-          value={record.progress}
-          max={Math.max(record.counts.rows, 1)}
+          aria-label={undoing ? "Undo progress" : "Import progress"}
+          value={done}
+          max={Math.max(total, 1)}
           getValueLabel={() => label}
         />
         <p className="text-sm text-muted-foreground tabular-nums" aria-live="polite">
@@ -39,13 +48,10 @@ export function ProgressCard({ record }: { record: ClientImport }) {
   );
 }
 
-/**
- * Step 5: what the import did, and its undo behind a confirmation; after an undo (here, or from
- * Recent imports) what that did, when this page saw it.
- */
+/** Step 5: what the import did, and its undo behind a confirmation; after an undo, what that did. */
 export function OutcomeCard({ record }: { record: ClientImport }) {
   const [confirming, setConfirming] = useState(false);
-  const [undo, setUndo] = useState<ImportUndo>();
+  const { undo } = record;
   const failed = record.status === "failed";
   const undone = record.status === "undone";
   const Icon = failed ? AlertTriangle : undone ? Undo2 : CheckCircle2;
@@ -60,7 +66,7 @@ export function OutcomeCard({ record }: { record: ClientImport }) {
             }
             aria-hidden="true"
           />
-          {failed ? "The import stopped" : undone ? "Import undone" : "Import complete"}
+          {failed ? (undo ? "The undo stopped" : "The import stopped") : undone ? "Import undone" : "Import complete"}
         </CardTitle>
         <CardDescription>
           {failed
@@ -96,7 +102,7 @@ export function OutcomeCard({ record }: { record: ClientImport }) {
           </div>
         )}
       </CardContent>
-      <UndoImportDialog record={record} open={confirming} onClose={() => setConfirming(false)} onUndone={setUndo} />
+      <UndoImportDialog record={record} open={confirming} onClose={() => setConfirming(false)} />
     </Card>
   );
 }

@@ -1,4 +1,3 @@
-import { useQuery } from "@tanstack/react-query";
 import { FileSpreadsheet, Undo2 } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
@@ -10,13 +9,13 @@ import { Skeleton } from "../../components/ui/skeleton";
 import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { useDateFormat } from "../../lib/firm";
-import { recentImportsQueryOptions } from "./api";
+import { useRecentImports } from "./api";
 import { canUndo, counted, importStatusLook, resultSummary } from "./import-labels";
 import { UndoImportDialog } from "./undo-import-dialog";
 
 /** The firm's latest imports (the API's 20), each openable, with Undo where an undo is still possible. */
 export function RecentImports({ currentId }: { currentId: string | null }) {
-  const imports = useQuery(recentImportsQueryOptions());
+  const imports = useRecentImports();
   const [undoing, setUndoing] = useState<ClientImport>();
   const format = useDateFormat();
 

@@ -25,25 +25,26 @@ export function undoSummary(undo: ImportUndo): string {
   return parts.length > 0 ? `${parts.join(", ")}.` : "No client needed changing.";
 }
 
-/** The confirmation before an import is undone, saying what will happen to the clients it touched. */
+/**
+ * The confirmation before an import is undone, saying what will happen to the clients it touched.
+ * The undo then runs in the background: the import's card shows its progress, and Recent imports
+ * its status.
+ */
 export function UndoImportDialog({
   record,
   open,
   onClose,
-  onUndone,
 }: {
   record: ClientImport;
   open: boolean;
   onClose: () => void;
-  onUndone?: (undo: ImportUndo) => void;
 }) {
   const undo = useUndoImport();
-  // A promise, not mutate's callbacks: the import's card changes to "undone" underneath, which may unmount this.
+  // A promise, not mutate's callbacks: the import's card changes to "undoing" underneath, which may unmount this.
   const onUndo = () =>
     undo.mutateAsync(record.id).then(
-      (result) => {
-        toast.success("Import undone", { description: undoSummary(result) });
-        onUndone?.(result);
+      () => {
+        toast.success("Undoing the import", { description: "Recent imports shows when it is done." });
         onClose();
       },
       (error: unknown) => {

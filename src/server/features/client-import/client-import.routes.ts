@@ -8,7 +8,6 @@ import {
   type FileEncoding,
   importRowSchema,
   importRowsQuerySchema,
-  importUndoSchema,
   MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
   updateImportMappingSchema,
@@ -204,11 +203,20 @@ export async function clientImportRoutes(app: FastifyInstance, { jobs }: { jobs:
       config: { access: "clients.write" },
       schema: {
         summary:
-          "Undo a finished import: clients it created are removed (archived if they have since gained work or changes), clients it updated get their earlier fields back",
+          "Undo a finished import in the background: clients it created are removed (archived if they have since gained work or changes), " +
+          "clients it updated get their earlier fields back; poll the import for the undo's progress and what it did",
         params: idParams("Import"),
-        response: { 200: importUndoSchema },
+        response: { 202: clientImportSchema },
       },
     },
-    async (request) => undoImport({ db: request.db, actor: requireActor(request), importId: request.params.id }),
+    async (request, reply) => {
+      const undoing = await undoImport({
+        db: request.db,
+        actor: requireActor(request),
+        jobs: jobs ?? noQueue,
+        importId: request.params.id,
+      });
+      return reply.status(202).send(undoing);
+    },
   );
 }

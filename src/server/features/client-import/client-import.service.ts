@@ -10,21 +10,13 @@ import {
   type ImportRow,
   type ImportRowError,
   type ImportRowsQuery,
-  type ImportUndo,
   importFieldLabels,
   importFields,
   MAX_IMPORT_ROWS,
   type UpdateImportMappingInput,
 } from "../../../shared/client-import";
 import type { Database, DbExecutor } from "../../platform/db/database";
-import {
-  clientImportChanges,
-  clientImportMappings,
-  clientImportRows,
-  clientImports,
-  clients,
-  users,
-} from "../../platform/db/schema";
+import { clientImportMappings, clientImportRows, clientImports, clients, users } from "../../platform/db/schema";
 import { AppError, fieldError } from "../../platform/errors";
 import type { JobQueue } from "../../platform/jobs/job-queue";
 import type { Actor } from "../../tenancy/actor";
@@ -38,11 +30,13 @@ import { checkRow, clientMatcher, fitMapping, headerSignature, importNameKey, su
  * Client import (decision 0051). Uploading reads the file, guesses or recalls the mapping, and
  * keeps every row with its errors and the client it matches; the mapping can be changed (every
  * row checked again) until the import is committed. A commit with no row in error queues one job
- * (client-import.job.ts) in its own transaction; undo takes back what the job wrote.
+ * (client-import.job.ts) in its own transaction; an undo queues another (client-import-undo.job.ts)
+ * that takes back what the first wrote.
  */
 
-/** The job that commits an import's rows. */
+/** The jobs that commit an import's rows and take them back. */
 export const CLIENT_IMPORT_JOB = "client-import";
+export const CLIENT_IMPORT_UNDO_JOB = "client-import-undo";
 export type ClientImportJobData = { firmId: string; importId: string };
 
 /** Rows written to the database per statement when an upload is kept. */
@@ -260,19 +254,24 @@ export async function commitImport(options: {
 }
 
 /**
- * POST /api/client-imports/{id}/undo, in one transaction. A client the import created is removed
- * with its contacts, unless it has since been changed or gained tasks, schedules, assignments or
- * contacts of its own: then it is archived, keeping what was added. A client it updated gets its
- * before-image back, version and all, unless someone has changed it since: then it is kept as it
- * is (the answer counts those). The primary contact is treated the same way.
+ * POST /api/client-imports/{id}/undo: an import whose commit has finished (or stopped) is marked
+ * `undoing` and the undo's job (client-import-undo.job.ts) queued in the same transaction; the
+ * audit trail records it here, with who asked. The job takes the changes back in batches, its
+ * progress and counts on the import, which is `undone` when it is done.
  */
-export async function undoImport(options: { db: Database; actor: Actor; importId: string }): Promise<ImportUndo> {
-  const { db, actor, importId } = options;
+export async function undoImport(options: {
+  db: Database;
+  actor: Actor;
+  jobs: Pick<JobQueue, "sendWithin">;
+  importId: string;
+}): Promise<ClientImport> {
+  const { db, actor, jobs, importId } = options;
   const firmId = actor.firmId;
-  const result = await db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     await lockFirmAsActor(tx, actor, "clients.write");
     const record = await lockedImport(tx, firmId, importId);
     if (record.status === "undone") throw new AppError("CONFLICT", "This import has already been undone.");
+    if (record.status === "undoing") throw new AppError("CONFLICT", "This import is already being undone.");
     if (record.status !== "done" && record.status !== "failed") {
       throw new AppError(
         "CONFLICT",
@@ -281,102 +280,21 @@ export async function undoImport(options: { db: Database; actor: Actor; importId
           : "This import is still running. Undo it once it has finished.",
       );
     }
-    const inImport = sql`ch.firm_id = ${firmId} and ch.import_id = ${importId}`;
-    // Created clients no one has touched since: removed with the contact the import gave them.
-    const removable = await tx.execute<{ id: string }>(sql`
-      select c.id from client_import_changes ch
-      join clients c on c.firm_id = ch.firm_id and c.id = ch.client_id
-      where ${inImport} and ch.action = 'created' and c.archived_at is null
-        and c.version = ch.client_version_after
-        and not exists (select 1 from tasks t where t.firm_id = c.firm_id and t.client_id = c.id)
-        and not exists (select 1 from recurring_schedules s where s.firm_id = c.firm_id and s.client_id = c.id)
-        and not exists (select 1 from user_clients u where u.firm_id = c.firm_id and u.client_id = c.id)
-        and not exists (
-          select 1 from contacts k where k.firm_id = c.firm_id and k.client_id = c.id
-            and (ch.contact_id is null or k.id <> ch.contact_id or k.version <> ch.contact_version_after)
-        )`);
-    const removableIds = removable.rows.map((row) => row.id);
-    if (removableIds.length > 0) {
-      await tx.execute(
-        sql`delete from contacts where firm_id = ${firmId} and client_id = any(${pgUuids(removableIds)}::uuid[])`,
-      );
-      await tx.execute(
-        sql`delete from clients where firm_id = ${firmId} and id = any(${pgUuids(removableIds)}::uuid[])`,
-      );
-    }
-    const archived = await tx.execute<{ id: string }>(sql`
-      update clients c set archived_at = now(), updated_at = now()
-      from client_import_changes ch
-      where ${inImport} and ch.action = 'created' and c.firm_id = ch.firm_id and c.id = ch.client_id
-        and c.archived_at is null
-      returning c.id`);
-    // Updated clients still as the import left them: their before-images back, then their versions
-    // (the version trigger moves a version on any change of the fields, so it is set on its own after).
-    const restorable = sql`
-      select b.*, ch.client_version_after from client_import_changes ch
-      cross join lateral jsonb_populate_record(null::clients, ch.client_before) b
-      join clients c on c.firm_id = ch.firm_id and c.id = ch.client_id
-      where ${inImport} and ch.action = 'updated' and c.version = ch.client_version_after`;
-    const restored = await tx.execute<{ id: string }>(sql`
-      update clients c set name = b.name, industry = b.industry, address = b.address, phone = b.phone,
-        email = b.email, status = b.status, archived_at = b.archived_at
-      from (${restorable}) b where c.firm_id = ${firmId} and c.id = b.id
-      returning c.id`);
-    const restoredIds = restored.rows.map((row) => row.id);
-    if (restoredIds.length > 0) {
-      await tx.execute(sql`
-        update clients c set version = b.version, updated_at = b.updated_at
-        from client_import_changes ch cross join lateral jsonb_populate_record(null::clients, ch.client_before) b
-        where ${inImport} and ch.action = 'updated' and c.firm_id = ch.firm_id and c.id = b.id
-          and c.id = any(${pgUuids(restoredIds)}::uuid[])`);
-      // Their primary contacts: the one the import changed gets its before-image back; the one it
-      // added is removed; either only if no one has changed it since.
-      await tx.execute(sql`
-        update contacts k set name = b.name, title = b.title, phone = b.phone, email = b.email, is_primary = b.is_primary
-        from client_import_changes ch cross join lateral jsonb_populate_record(null::contacts, ch.contact_before) b
-        where ${inImport} and ch.action = 'updated' and ch.contact_before is not null
-          and k.firm_id = ch.firm_id and k.id = b.id and k.version = ch.contact_version_after
-          and ch.client_id = any(${pgUuids(restoredIds)}::uuid[])`);
-      await tx.execute(sql`
-        update contacts k set version = b.version, updated_at = b.updated_at
-        from client_import_changes ch cross join lateral jsonb_populate_record(null::contacts, ch.contact_before) b
-        where ${inImport} and ch.action = 'updated' and ch.contact_before is not null
-          and k.firm_id = ch.firm_id and k.id = b.id and ch.client_id = any(${pgUuids(restoredIds)}::uuid[])`);
-      await tx.execute(sql`
-        delete from contacts k using client_import_changes ch
-        where ${inImport} and ch.action = 'updated' and ch.contact_before is null and ch.contact_id is not null
-          and k.firm_id = ch.firm_id and k.id = ch.contact_id and k.version = ch.contact_version_after
-          and ch.client_id = any(${pgUuids(restoredIds)}::uuid[])`);
-    }
-    const [updated] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(clientImportChanges)
-      .where(
-        and(
-          eq(clientImportChanges.firmId, firmId),
-          eq(clientImportChanges.importId, importId),
-          eq(clientImportChanges.action, "updated"),
-        ),
-      );
-    const outcome = {
-      removed: removableIds.length,
-      archived: archived.rows.length,
-      restored: restoredIds.length,
-      kept: (updated?.n ?? 0) - restoredIds.length,
-    };
+    const now = new Date();
     await tx
       .update(clientImports)
-      .set({ status: "undone", undoneAt: new Date(), updatedAt: new Date() })
+      .set({ status: "undoing", undoRequestedAt: now, updatedAt: now })
       .where(and(eq(clientImports.firmId, firmId), eq(clientImports.id, importId)));
     await recordAudit(tx, actor, {
       action: "client_import.undone",
       entityType: "firm",
       entityId: firmId,
-      after: { importId, fileName: record.fileName, ...outcome },
+      after: { importId, fileName: record.fileName, created: record.createdCount, updated: record.updatedCount },
     });
-    return outcome;
+    const data: ClientImportJobData = { firmId, importId };
+    await jobs.sendWithin(tx, CLIENT_IMPORT_UNDO_JOB, data);
   });
-  return { import: await getImport({ db, actor, importId }), ...result };
+  return getImport({ db, actor, importId });
 }
 
 // -------------------------------------------------------------------------------------------
@@ -568,6 +486,17 @@ async function toClientImport(db: DbExecutor, record: ImportRecord, fullName: st
     createdBy: { id: record.createdBy, fullName },
     createdAt: record.createdAt.toISOString(),
     finishedAt: record.finishedAt?.toISOString() ?? null,
+    undo:
+      record.undoRequestedAt === null
+        ? null
+        : {
+            progress: record.undoProgress,
+            total: record.createdCount + record.updatedCount,
+            removed: record.removedCount,
+            archived: record.archivedCount,
+            restored: record.restoredCount,
+            kept: record.keptCount,
+          },
     undoneAt: record.undoneAt?.toISOString() ?? null,
   };
 }

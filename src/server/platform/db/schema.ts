@@ -1208,6 +1208,13 @@ export const clientImports = pgTable(
     skippedCount: integer("skipped_count").notNull().default(0),
     /** Rows the commit has worked through, moved once per batch in a transaction of its own. */
     progress: integer("progress").notNull().default(0),
+    /** Once an undo is asked for (`undo_requested_at`): changes it has taken back, and what became of their clients. */
+    undoRequestedAt: timestamp("undo_requested_at", { withTimezone: true }),
+    undoProgress: integer("undo_progress").notNull().default(0),
+    removedCount: integer("removed_count").notNull().default(0),
+    archivedCount: integer("archived_count").notNull().default(0),
+    restoredCount: integer("restored_count").notNull().default(0),
+    keptCount: integer("kept_count").notNull().default(0),
     error: text("error"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -1275,6 +1282,8 @@ export const clientImportChanges = pgTable(
     contactId: uuid("contact_id"),
     contactBefore: jsonb("contact_before"),
     contactVersionAfter: integer("contact_version_after"),
+    /** Taken back by the undo's job, in a batch of its own. */
+    undone: boolean("undone").notNull().default(false),
   },
   (t) => [
     primaryKey({ name: "client_import_changes_pkey", columns: [t.firmId, t.importId, t.rowNumber] }),
