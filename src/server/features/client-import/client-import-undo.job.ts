@@ -1,11 +1,11 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
-import { isDatabaseUnreachable } from "../../platform/db/availability";
 import type { Database, DbExecutor } from "../../platform/db/database";
 import { inFirm } from "../../platform/db/firm-scope";
 import { clientImportChanges, clientImports } from "../../platform/db/schema";
 import type { JobKind } from "../../platform/jobs/job-queue";
 import { lockFirm } from "../../tenancy/firm-lock";
+import { importJobKind, inBatches } from "./client-import.job";
 import { CLIENT_IMPORT_UNDO_JOB, type ClientImportJobData, pgUuids } from "./client-import.service";
 
 /*
@@ -27,26 +27,15 @@ export const UNDO_BATCH = 500;
 export type UndoCounts = { removed: number; archived: number; restored: number; kept: number };
 
 export function clientImportUndoJob(options: { db: Database; log: Logger }): JobKind {
-  return {
-    name: CLIENT_IMPORT_UNDO_JOB,
-    policy: "standard",
-    retryLimit: 3,
-    retryDelaySeconds: 10,
-    expireSeconds: 30 * 60,
-    run: async (data) => {
-      const { firmId, importId } = data as Partial<ClientImportJobData>;
-      if (typeof firmId !== "string" || typeof importId !== "string") return;
-      const result = await runImportUndo({ db: options.db, data: { firmId, importId } });
-      if (result) options.log.info({ importId, ...result }, "client import: undone");
-    },
-  };
+  return importJobKind(CLIENT_IMPORT_UNDO_JOB, options.log, "client import: undone", (data) =>
+    runImportUndo({ db: options.db, data }),
+  );
 }
 
 /**
  * Runs an import's undo to the end; harmless to repeat (only an import being undone is worked on,
- * from its first change not yet undone). A failure other than the database being unreachable
- * marks the import failed, what was taken back staying so, to be undone again; an unreachable
- * database is retried.
+ * from its first change not yet undone). A failure marks the import failed (inBatches), what was
+ * taken back staying so, to be undone again.
  */
 export async function runImportUndo(options: {
   db: Database;
@@ -58,36 +47,18 @@ export async function runImportUndo(options: {
   const thisImport = and(eq(clientImports.firmId, firmId), eq(clientImports.id, importId));
   const [record] = await db.select({ status: clientImports.status }).from(clientImports).where(thisImport);
   if (record?.status !== "undoing") return null;
-  const total: UndoCounts = { removed: 0, archived: 0, restored: 0, kept: 0 };
-  try {
-    for (;;) {
-      const counts = await db.transaction((tx) =>
-        undoBatch(tx, { firmId, importId, size: options.batchSize ?? UNDO_BATCH }),
-      );
-      if (counts === null) break;
-      total.removed += counts.removed;
-      total.archived += counts.archived;
-      total.restored += counts.restored;
-      total.kept += counts.kept;
-    }
-    await db
-      .update(clientImports)
-      .set({ status: "undone", undoneAt: new Date(), updatedAt: new Date() })
-      .where(and(thisImport, eq(clientImports.status, "undoing")));
-    return total;
-  } catch (error) {
-    if (isDatabaseUnreachable(error)) throw error;
-    await db
-      .update(clientImports)
-      .set({
-        status: "failed",
-        // The cause goes to the log (pg-boss records the job's failure); the firm sees what to do.
-        error: "The undo stopped unexpectedly. What it took back stays so; undo the import again to finish.",
-        updatedAt: new Date(),
-      })
-      .where(thisImport);
-    throw error;
-  }
+  const total = await inBatches({
+    db,
+    thisImport,
+    zero: { removed: 0, archived: 0, restored: 0, kept: 0 },
+    batch: (tx) => undoBatch(tx, { firmId, importId, size: options.batchSize ?? UNDO_BATCH }),
+    failed: { error: "The undo stopped unexpectedly. What it took back stays so; undo the import again to finish." },
+  });
+  await db
+    .update(clientImports)
+    .set({ status: "undone", undoneAt: new Date(), updatedAt: new Date() })
+    .where(and(thisImport, eq(clientImports.status, "undoing")));
+  return total;
 }
 
 /** One batch of changes not yet undone, in one transaction; null when none are left. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { v7 as uuidv7 } from "uuid";
 import type { ImportField, ImportMapping } from "../../../shared/client-import";
@@ -23,8 +23,20 @@ import { checkRow } from "./import-rows";
 export const IMPORT_BATCH = 500;
 
 export function clientImportJob(options: { db: Database; log: Logger }): JobKind {
+  return importJobKind(CLIENT_IMPORT_JOB, options.log, "client import: done", (data) =>
+    runClientImport({ db: options.db, data }),
+  );
+}
+
+/** A kind of job on one import (its commit, its undo): queued by its route, logged when it did something. */
+export function importJobKind(
+  name: string,
+  log: Logger,
+  done: string,
+  run: (data: ClientImportJobData) => Promise<Record<string, number> | null>,
+): JobKind {
   return {
-    name: CLIENT_IMPORT_JOB,
+    name,
     policy: "standard",
     retryLimit: 3,
     retryDelaySeconds: 10,
@@ -32,8 +44,8 @@ export function clientImportJob(options: { db: Database; log: Logger }): JobKind
     run: async (data) => {
       const { firmId, importId } = data as Partial<ClientImportJobData>;
       if (typeof firmId !== "string" || typeof importId !== "string") return;
-      const result = await runClientImport({ db: options.db, data: { firmId, importId } });
-      if (result) options.log.info({ importId, ...result }, "client import: done");
+      const result = await run({ firmId, importId });
+      if (result) log.info({ importId, ...result }, done);
     },
   };
 }
@@ -59,34 +71,54 @@ export async function runClientImport(options: {
     .update(clientImports)
     .set({ status: "running", updatedAt: new Date() })
     .where(and(thisImport, eq(clientImports.status, "queued")));
-  const total: Counts = { created: 0, updated: 0, skipped: 0 };
+  const total = await inBatches({
+    db,
+    thisImport,
+    zero: { created: 0, updated: 0, skipped: 0 },
+    batch: (tx) =>
+      commitBatch(tx, { firmId, importId, mapping: record.mapping, size: options.batchSize ?? IMPORT_BATCH }),
+    failed: { error: "The import stopped unexpectedly. What it wrote so far can be undone.", finishes: true },
+  });
+  await db
+    .update(clientImports)
+    .set({ status: "done", finishedAt: new Date(), updatedAt: new Date() })
+    .where(and(thisImport, eq(clientImports.status, "running")));
+  return total;
+}
+
+/**
+ * Runs an import's job (its commit, or its undo) batch after batch, each in a transaction of its
+ * own, until one finds nothing left, and sums their counts. A failure other than the database
+ * being unreachable marks the import failed, with `failed.error` saying what the firm can do
+ * (the cause goes to the log: pg-boss records the job's failure), and is thrown on; an
+ * unreachable database is thrown on for the queue to retry.
+ */
+export async function inBatches<Counts extends Record<string, number>>(options: {
+  db: Database;
+  thisImport: SQL | undefined;
+  zero: Counts;
+  batch: (tx: DbExecutor) => Promise<Counts | null>;
+  /** What the firm is told; `finishes`: the failure is the import's finish (a commit's, not an undo's). */
+  failed: { error: string; finishes?: boolean };
+}): Promise<Counts> {
+  const total: Record<string, number> = { ...options.zero };
   try {
     for (;;) {
-      const counts = await db.transaction((tx) =>
-        commitBatch(tx, { firmId, importId, mapping: record.mapping, size: options.batchSize ?? IMPORT_BATCH }),
-      );
-      if (counts === null) break;
-      total.created += counts.created;
-      total.updated += counts.updated;
-      total.skipped += counts.skipped;
+      const counts = await options.db.transaction(options.batch);
+      if (counts === null) return total as Counts;
+      for (const [key, value] of Object.entries(counts)) total[key] = (total[key] ?? 0) + value;
     }
-    await db
-      .update(clientImports)
-      .set({ status: "done", finishedAt: new Date(), updatedAt: new Date() })
-      .where(and(thisImport, eq(clientImports.status, "running")));
-    return total;
   } catch (error) {
     if (isDatabaseUnreachable(error)) throw error;
-    await db
+    await options.db
       .update(clientImports)
       .set({
         status: "failed",
-        // The cause goes to the log (pg-boss records the job's failure); the firm sees what to do.
-        error: "The import stopped unexpectedly. What it wrote so far can be undone.",
-        finishedAt: new Date(),
+        error: options.failed.error,
+        ...(options.failed.finishes ? { finishedAt: new Date() } : {}),
         updatedAt: new Date(),
       })
-      .where(thisImport);
+      .where(options.thisImport);
     throw error;
   }
 }
