@@ -366,6 +366,8 @@ const routes: Record<string, Route> = {
         trialEndsAt: (firm.trial_ends_at as Date).toISOString(),
         subscriptionStatus: firm.subscription_status,
         timeZone: firm.time_zone,
+        internalTargetDays: firm.internal_target_days,
+        closedDays: firm.closed_days,
         version: firm.version,
       }
     );
