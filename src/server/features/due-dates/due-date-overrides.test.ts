@@ -449,7 +449,7 @@ describe("statutory due dates moved by hand, by disaster relief and by a new cal
     ]);
   });
 
-  it("S-DUE-36 a client's new state works out its open statutory tasks again at once: Patriots' Day moves a Massachusetts filing, each change logged once (RULE, by whoever changed the client); a day set by hand stays", async () => {
+  it("S-DUE-36 a client's new state works out its open statutory tasks again at once: Patriots' Day moves a Massachusetts filing, each change logged once (RULE, by whoever changed the client); a day set by hand or by a disaster relief stays", async () => {
     const client = await insertClient(db(), { firmId: world.firm.id, jurisdiction: "US", state: "NY" });
     const filing = await insertRuleTask(db(), { firmId: world.firm.id, clientId: client.id, periodEnd: "2010-12-31" });
     const handSet = await insertRuleTask(db(), { firmId: world.firm.id, clientId: client.id, periodEnd: "2011-12-31" });
@@ -482,5 +482,30 @@ describe("statutory due dates moved by hand, by disaster relief and by a new cal
       ["2011-04-18", "2011-04-19"],
       ["2011-04-19", "2011-04-18"],
     ]);
+
+    // A day a disaster relief set stays too: recorded for New York, the relief postpones a filing
+    // there; the client's move to Massachusetts leaves the postponed day and logs nothing more.
+    const relieved = await insertClient(db(), { firmId: world.firm.id, jurisdiction: "US", state: "NY" });
+    const postponed = await insertRuleTask(db(), {
+      firmId: world.firm.id,
+      clientId: relieved.id,
+      periodEnd: "2013-12-31",
+    });
+    expect(postponed.dueOn).toBe("2014-04-15");
+    const relief = await admin.post("/api/disaster-reliefs", {
+      name: "Winter storm (NY-2014-01)",
+      states: ["NY"],
+      ruleIds: ["us-1040"],
+      windowStart: "2014-04-01",
+      windowEnd: "2014-05-31",
+      newDueOn: "2014-07-15",
+      sourceUrl: "https://www.irs.gov/newsroom/tax-relief-in-disaster-situations",
+    });
+    expect(relief.status, relief.text).toBe(201);
+    expect(await taskRow(postponed.id)).toMatchObject({ dueOn: "2014-07-15", dueOverride: "DISASTER_RELIEF" });
+    expect((await logOf(postponed.id)).map((row) => row.reason)).toEqual(["DISASTER_RELIEF"]);
+    expect((await admin.patch(`/api/clients/${relieved.id}`, { state: "MA" })).status).toBe(200);
+    expect(await taskRow(postponed.id)).toMatchObject({ dueOn: "2014-07-15", dueOverride: "DISASTER_RELIEF" });
+    expect((await logOf(postponed.id)).map((row) => row.reason)).toEqual(["DISASTER_RELIEF"]);
   });
 });
