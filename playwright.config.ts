@@ -43,7 +43,9 @@ export default defineConfig({
     { name: "card-mode", testMatch: cardModeSpecs, use: { baseURL: `http://127.0.0.1:${cardModePort}` } },
   ],
   use: {
-    trace: "retain-on-failure",
+    // A trace is recorded only when a failed test runs again on CI: recording one for every test
+    // and throwing it away when it passed cost each test its writes and the run its minutes.
+    trace: "on-first-retry",
     launchOptions: {
       executablePath: chromiumPath,
       args: chromiumArgs,
