@@ -45,11 +45,19 @@ export async function apiGet<T>(page: Page, url: string): Promise<T> {
 }
 
 /**
- * No accessibility violations axe can find on the page as it is now. With `popupOpen`, the
- * "region" rule is left out: a menu or popover is portaled to the end of <body>, outside the
- * landmarks, by design (Radix), and it is reached from its trigger, not by landmark.
+ * No accessibility violations axe can find on the page as it is once its animations are over.
+ * With `popupOpen`, the "region" rule is left out: a menu or popover is portaled to the end of
+ * <body>, outside the landmarks, by design (Radix), and it is reached from its trigger, not by
+ * landmark.
  */
 export async function expectNoAxeViolations(page: Page, options: { popupOpen?: boolean } = {}): Promise<void> {
+  // A dialog fading in is read at part of its opacity, and its colours then fail the contrast rule:
+  // wait for every animation with an end (not a spinner's) to be over first.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((animation) => animation.playState !== "running" || animation.effect?.getTiming().iterations === Infinity),
+  );
   const builder = new AxeBuilder({ page });
   if (options.popupOpen) builder.disableRules(["region"]);
   const results = await builder.analyze();
