@@ -17,6 +17,10 @@ import { attachScreenshot, expectNoAxeViolations, expectNoHorizontalScroll, test
 const card = (page: Page) => page.getByTestId("notification-preferences");
 const toast = (page: Page, text: string) => page.locator("[data-app-toast][data-state=open]").filter({ hasText: text });
 
+/**
+ * A link as a message made at `sentAt` carries it. The app under test judges links by the wall
+ * clock, so a link is made relative to now (by default, now), never at a fixed date.
+ */
 async function unsubscribeLink(
   who: { firmId: string; userId: string },
   topic: "due_soon" | "overdue" | "digest",

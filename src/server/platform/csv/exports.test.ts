@@ -216,13 +216,18 @@ describe("every CSV download", () => {
     const firm = await insertFirm(db, { timeZone: "UTC" });
     const owner = await insertUser(db, { firmId: firm.id, role: "super_admin", fullName: "-2+3;@SUM(1)\t=1+1" });
     const client = await insertClient(db, { firmId: firm.id, name: nasty });
-    await insertClient(db, { firmId: firm.id, name: `${nasty} archived`, archivedAt: new Date() });
+    await insertClient(db, {
+      firmId: firm.id,
+      name: `${nasty} archived`,
+      archivedAt: new Date("2026-06-01T00:00:00Z"),
+    });
     await insertTask(db, {
       firmId: firm.id,
       clientId: client.id,
       name: 'Close;=HYPERLINK("http://evil.example";"x")',
-      dueDate: new Date(),
-      completed: { by: owner, at: new Date() },
+      dueDate: new Date("2026-06-30T12:00:00Z"),
+      // The reports read the wall clock: a sign-off an hour ago is inside every report range on any date.
+      completed: { by: owner, at: new Date(Date.now() - HOUR) },
     });
     const ruleTask = await insertRuleTask(db, { firmId: firm.id, clientId: client.id });
     const session = await signIn(ctx.app, owner);
