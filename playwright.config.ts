@@ -4,16 +4,22 @@ import { defineConfig } from "@playwright/test";
 import { chromiumArgs, chromiumPath } from "./scripts/chromium";
 
 /*
- * Browser tests in Debian's Chromium against the built app on a freshly seeded embedded
- * database (a new data directory each run). `npm run test:e2e` builds first.
+ * Browser tests in Debian's Chromium against the built app (`npm run test:e2e` builds first). Three
+ * projects, each with a server of its own on a data directory of its own, copied from a seeded one
+ * built once (e2e/prepare-data-dir.ts):
+ *   app        most specs, on the demo firm;
+ *   large-firm the tests tagged @large-firm, on the demo firm and a firm of 10,000 clients;
+ *   card-mode  the card-mode specs, on the app with Stripe configured (against a local stand-in).
+ * Playwright starts every web server of its config whichever projects run, so the config starts
+ * only those of the projects named by --project (all of them when none is named): CI runs each
+ * project as its own pass, and the app's tests never wait for the large firm to be written.
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
-// The same app with Stripe configured (against a local stand-in of Stripe's API) for the card tests.
 const cardModePort = port + 1;
 const stripeStandInPort = port + 2;
+const largeFirmPort = port + 3;
 // One data directory per port, so two checkouts can run their browser tests side by side.
-const dataDir = path.join(os.tmpdir(), `tendwell-e2e-${port}`);
-const cardModeDataDir = path.join(os.tmpdir(), `tendwell-e2e-${cardModePort}`);
+const dataDirOf = (serverPort: number) => path.join(os.tmpdir(), `tendwell-e2e-${serverPort}`);
 const appEnv = {
   HOST: "127.0.0.1",
   SEED_DEMO_DATA: "true",
@@ -22,6 +28,40 @@ const appEnv = {
   RATE_LIMIT_PER_MINUTE: "100000",
 };
 const cardModeSpecs = /card-mode\.spec\.ts$/;
+const largeFirmTag = /@large-firm/;
+
+/** The server of a project, started only when the project runs. */
+function server(seed: "demo" | "large", serverPort: number, start: string, env: Record<string, string> = {}) {
+  const dataDir = dataDirOf(serverPort);
+  return {
+    command: `node --import tsx e2e/prepare-data-dir.ts ${seed} ${dataDir} && ${start}`,
+    url: `http://127.0.0.1:${serverPort}/api/health`,
+    env: { ...appEnv, PORT: String(serverPort), DATA_DIR: dataDir, ...env },
+    reuseExistingServer: false,
+    // Seeding the large firm takes about 20 s on a quiet 2-core machine, longer on a busy one.
+    timeout: 300_000,
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 15_000 },
+  };
+}
+const servers = {
+  app: server("demo", port, "node dist/server/main.js"),
+  "large-firm": server("large", largeFirmPort, "node dist/server/main.js"),
+  // Behind a proxy, so each card test can be a visitor of its own address (X-Forwarded-For).
+  "card-mode": server("demo", cardModePort, `node --import tsx e2e/card-mode-server.ts ${stripeStandInPort}`, {
+    TRUST_PROXY: "true",
+  }),
+};
+
+/** The projects named by --project (or -p) on the command line; all of them when none is. */
+function selectedProjects(argv: string[]): (keyof typeof servers)[] {
+  const named = argv.flatMap((arg, index) => {
+    if (arg.startsWith("--project=")) return [arg.slice("--project=".length)];
+    if (arg === "--project" || arg === "-p") return [argv[index + 1] ?? ""];
+    return [];
+  });
+  const all = Object.keys(servers) as (keyof typeof servers)[];
+  return named.length === 0 ? all : all.filter((name) => named.includes(name));
+}
 
 export default defineConfig({
   testDir: "e2e",
@@ -37,9 +77,15 @@ export default defineConfig({
   // than the default 30 s: on Debian's Chromium 156 a fresh page takes 1-3 s to load and render.
   expect: { timeout: 10_000 },
   timeout: 60_000,
-  reporter: [["list"], ["json", { outputFile: "test-results/e2e-results.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_RESULTS ?? "test-results/e2e-results.json" }]],
   projects: [
-    { name: "app", testIgnore: cardModeSpecs, use: { baseURL: `http://127.0.0.1:${port}` } },
+    {
+      name: "app",
+      testIgnore: cardModeSpecs,
+      grepInvert: largeFirmTag,
+      use: { baseURL: `http://127.0.0.1:${port}` },
+    },
+    { name: "large-firm", grep: largeFirmTag, use: { baseURL: `http://127.0.0.1:${largeFirmPort}` } },
     { name: "card-mode", testMatch: cardModeSpecs, use: { baseURL: `http://127.0.0.1:${cardModePort}` } },
   ],
   use: {
@@ -51,25 +97,5 @@ export default defineConfig({
       args: chromiumArgs,
     },
   },
-  webServer: [
-    {
-      // The demo firm and a large firm are written first (e2e/seed-large-firm.ts), then the app starts.
-      command: `rm -rf ${dataDir} && node --import tsx e2e/seed-large-firm.ts ${dataDir} && node dist/server/main.js`,
-      url: `http://127.0.0.1:${port}/api/health`,
-      env: { ...appEnv, PORT: String(port), DATA_DIR: dataDir },
-      reuseExistingServer: false,
-      // Writing the large firm takes about 20 s on a quiet 2-core machine, longer on a busy one.
-      timeout: 300_000,
-      gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-    },
-    {
-      command: `rm -rf ${cardModeDataDir} && node --import tsx e2e/card-mode-server.ts ${stripeStandInPort}`,
-      url: `http://127.0.0.1:${cardModePort}/api/health`,
-      // Behind a proxy, so each card test can be a visitor of its own address (X-Forwarded-For).
-      env: { ...appEnv, PORT: String(cardModePort), DATA_DIR: cardModeDataDir, TRUST_PROXY: "true" },
-      reuseExistingServer: false,
-      timeout: 300_000,
-      gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-    },
-  ],
+  webServer: selectedProjects(process.argv).map((name) => servers[name]),
 });

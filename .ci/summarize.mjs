@@ -19,7 +19,9 @@ const read = (name) => {
 const reportOfStep = {
   "tests (embedded)": "vitest-embedded",
   "tests (PostgreSQL server, Node 22)": "vitest-server",
-  "browser tests": "playwright",
+  "browser tests (app)": "playwright-app",
+  "browser tests (large-firm)": "playwright-large-firm",
+  "browser tests (card-mode)": "playwright-card-mode",
 };
 const failedTestsIn = {};
 for (const name of ["vitest-embedded", "vitest-server"]) {
@@ -31,13 +33,14 @@ for (const name of ["vitest-embedded", "vitest-server"]) {
   skipped += report.numPendingTests + (report.numTodoTests ?? 0);
   console.log(`${name}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`);
 }
-const e2e = read("playwright.json");
-if (e2e) {
+for (const name of ["playwright-app", "playwright-large-firm", "playwright-card-mode"]) {
+  const e2e = read(`${name}.json`);
+  if (!e2e) continue;
   passed += e2e.stats.expected + e2e.stats.flaky;
   failed += e2e.stats.unexpected;
-  failedTestsIn.playwright = e2e.stats.unexpected;
+  failedTestsIn[name] = e2e.stats.unexpected;
   skipped += e2e.stats.skipped;
-  console.log(`playwright: ${e2e.stats.expected + e2e.stats.flaky} passed, ${e2e.stats.unexpected} failed`);
+  console.log(`${name}: ${e2e.stats.expected + e2e.stats.flaky} passed, ${e2e.stats.unexpected} failed`);
   // A test that failed and then passed on its retry (decision 0027): a race to fix, named.
   const flaky = flakyTests(e2e.suites);
   if (flaky.length > 0) {

@@ -7,7 +7,7 @@ import { apiGet, signInToLargeFirm, test } from "./fixtures";
 const domBudget = 1500;
 const domSize = (page: Page) => page.evaluate(() => document.querySelectorAll("*").length);
 
-test.describe("clients of a large firm (10,000 clients)", () => {
+test.describe("clients of a large firm (10,000 clients)", { tag: "@large-firm" }, () => {
   test("the grid draws only what is near the screen, pages through the API as it scrolls, and the search finds any client", async ({
     page,
   }) => {

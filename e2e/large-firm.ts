@@ -1,4 +1,4 @@
-/** The large firm e2e/seed-large-firm.ts writes beside the demo firm; its `user` has 25 clients. */
+/** The large firm e2e/prepare-data-dir.ts writes beside the demo firm; its `user` has 25 clients. */
 export const largeFirm = {
   size: { clients: 10_000, tasks: 100_000 },
   logins: {

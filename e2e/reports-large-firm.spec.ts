@@ -3,7 +3,7 @@ import type { UserReport } from "../src/shared/reports";
 import { apiGet, signInToLargeFirm, test } from "./fixtures";
 import { me, statValue } from "./reports-support";
 
-test.describe("the user audit of a large firm (10,000 clients)", () => {
+test.describe("the user audit of a large firm (10,000 clients)", { tag: "@large-firm" }, () => {
   test("S-SCALE-13 the super admin's year lists the top 20 clients and says of how many served", async ({ page }) => {
     await signInToLargeFirm(page, "super_admin");
     const user = await me(page);

@@ -423,9 +423,9 @@ test.describe("task audit", () => {
     });
   }
 
-  test("large firm: 100,000 tasks page through the API, the DOM stays under 1,500 elements, search and filter ask the API", async ({
-    page,
-  }) => {
+  test("large firm: 100,000 tasks page through the API, the DOM stays under 1,500 elements, search and filter ask the API", {
+    tag: "@large-firm",
+  }, async ({ page }) => {
     test.setTimeout(120_000);
     await signInToLargeFirm(page, "super_admin");
     const requests = recordTaskRequests(page);

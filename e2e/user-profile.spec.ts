@@ -241,9 +241,9 @@ test.describe("user profile", () => {
     await expect(stat(page, "Completion Rate")).toHaveText(`${rate}%`);
   });
 
-  test("S-UPROF-08 S-UPROF-07 the audit trail scrolls beyond 24rem and says when it shows the newest 200", async ({
-    page,
-  }) => {
+  test("S-UPROF-08 S-UPROF-07 the audit trail scrolls beyond 24rem and says when it shows the newest 200", {
+    tag: "@large-firm",
+  }, async ({ page }) => {
     // The large firm's super admin signed off its completed work: thousands of tasks in a year.
     await signInToLargeFirm(page, "super_admin");
     const me = await apiGet<CurrentUser>(page, "/api/auth/me");
