@@ -13,6 +13,7 @@ import { seedLargeFirm } from "../src/server/seed/large-firm";
 import { startApp } from "../tests/app-process";
 import { indexesOf, searchPlans, sequentialScanNodes } from "../tests/query-plans";
 import { makeTempDir } from "../tests/temp-dir";
+import { checkOnly, failOnFigure } from "./check-mode";
 
 /*
  * Does a firm with 10,000 clients and 1,000,000 tasks cost what a small firm costs? (Issue 7.)
@@ -301,8 +302,7 @@ try {
       const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");
       plans.push(`-- ${name}\n${plan}`);
       if (/Seq Scan on tasks/.test(plan)) {
-        console.error(`${name} scans tasks sequentially on the large firm`);
-        process.exitCode = 1;
+        failOnFigure(`${name} scans tasks sequentially on the large firm`);
       }
     }
   }
@@ -331,15 +331,15 @@ try {
       plans.push(`-- ${name}, q=${term}: ${shown.map((text) => text.trim()).join(", ")}`);
       const scanned = sequentialScanNodes(nodes).map((node) => node["Relation Name"]);
       if (scanned.includes("tasks") || (rare && (scanned.includes(table) || !indexesOf(nodes).includes(index)))) {
-        console.error(`The ${name} for ${term} is not read from an index on the large firm`);
-        process.exitCode = 1;
+        failOnFigure(`The ${name} for ${term} is not read from an index on the large firm`);
       }
     }
   }
   await appDatabase.close();
   // Backends publish their statistics when idle, at most every 10 s: the large firm's reads above
-  // (where a sequential scan can be right) must be counted before the demo firm's run starts.
-  const published = () => new Promise((resolve) => setTimeout(resolve, 11_000));
+  // (where a sequential scan can be right) must be counted before the demo firm's run starts. A
+  // check of the bench (BENCH_CHECK=1) does not judge the count, so it does not wait for it.
+  const published = () => new Promise((resolve) => setTimeout(resolve, checkOnly ? 0 : 11_000));
   await published();
   const before = await sequentialScans(database);
   for (const read of reads) await get(read.path(small), cookieOf(small, read));
@@ -367,12 +367,10 @@ try {
     `\nThe large firm's first page of the task audit list: ${kb(firstTaskPageSent)} sent to a browser (at most ${kb(FIRST_TASK_PAGE_BUDGET)}).`,
   );
   if (firstTaskPageSent > FIRST_TASK_PAGE_BUDGET) {
-    console.error("The first page of the task list weighs more than its budget.");
-    process.exitCode = 1;
+    failOnFigure("The first page of the task list weighs more than its budget.");
   }
   if (Object.values(scans).some((count) => count > 0)) {
-    console.error("A read scanned a business table sequentially: a query is not led by a firm_id index.");
-    process.exitCode = 1;
+    failOnFigure("A read scanned a business table sequentially: a query is not led by a firm_id index.");
   }
 } finally {
   await app?.stop();
