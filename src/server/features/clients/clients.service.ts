@@ -37,7 +37,7 @@ import { recordAudit } from "../audit-trail/audit-trail.service";
 import { assertRoomFor } from "../billing/plan-usage";
 import { reworkClientDueDates } from "../due-dates/due-date-versions";
 import { createSchedule, resumeSchedules, revisitRuleSchedules } from "../schedules/schedules.service";
-import { taskColumns, toTask } from "../tasks/tasks.service";
+import { taskColumns, toTask } from "../tasks/task-rows";
 
 /*
  * Clients: the firm's client profiles. Every query is scoped to the actor's firm, and for the
@@ -202,7 +202,7 @@ const tasksOfClient = preparedStatement("tasks_of_client", (db) =>
       sql`${completer}.firm_id = ${tasks.firmId} and ${completer}.id = ${tasks.completedBy}`,
     )
     .where(and(eq(tasks.firmId, sql.placeholder("firmId")), eq(tasks.clientId, sql.placeholder("clientId"))))
-    // The audit list's order (tasks.service): completed first, newest completion first, then due
+    // The audit list's order (task-list.service): completed first, newest completion first, then due
     // date descending, then newest created.
     .orderBy(
       sql`${tasks.completedAt} desc nulls last`,

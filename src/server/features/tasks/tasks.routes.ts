@@ -23,16 +23,10 @@ import { ifMatchHeader, ifMatchHeaders, ifMatchOf, matchesEtag, withEtag } from 
 import { type Actor, requestOrigin, requireActor } from "../../tenancy/actor";
 import { idempotencyKeyHeader, idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import { getFirm } from "../firm/firm.service";
-import {
-  completeTask,
-  createTask,
-  deleteTask,
-  getSignature,
-  getTask,
-  listOverdueTasks,
-  listTasks,
-  updateTask,
-} from "./tasks.service";
+import { listOverdueTasks } from "./overdue-tasks.service";
+import { listTasks } from "./task-list.service";
+import { completeTask, getSignature } from "./task-sign-off.service";
+import { createTask, deleteTask, getTask, updateTask } from "./tasks.service";
 
 export function tasksRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
