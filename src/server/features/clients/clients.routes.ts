@@ -21,16 +21,9 @@ import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/precondition
 import { type Actor, requireActor } from "../../tenancy/actor";
 import { idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import { getFirm } from "../firm/firm.service";
-import {
-  createClient,
-  deleteClient,
-  findClientsNamed,
-  getClient,
-  listClients,
-  NAME_MATCHES_LIMIT,
-  restoreClient,
-  updateClient,
-} from "./clients.service";
+import { getClient } from "./client-detail.service";
+import { findClientsNamed, listClients, NAME_MATCHES_LIMIT } from "./client-list.service";
+import { createClient, deleteClient, restoreClient, updateClient } from "./clients.service";
 
 export function clientsRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
