@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
-import { reportStatements } from "../src/server/features/reports/reports.service";
+import { clientReportStatements } from "../src/server/features/reports/client-report.service";
+import { userReportStatements } from "../src/server/features/reports/user-report.service";
 import { userWorkStatements } from "../src/server/features/reports/user-work";
 import { connectDatabase, type DatabaseHandle } from "../src/server/platform/db/database";
 import { startEmbeddedPostgres } from "../src/server/platform/db/embedded-postgres";
@@ -264,12 +265,10 @@ try {
         first_day: string;
         today: string;
         today_from: Date;
-      }>(`select time_zone, range_from, first_day, today, today_from from (${reportStatements.report_user_head}) h`, [
-        large.firm.id,
-        large.superAdmin.id,
-        now,
-        365,
-      ])
+      }>(
+        `select time_zone, range_from, first_day, today, today_from from (${userReportStatements.report_user_head}) h`,
+        [large.firm.id, large.superAdmin.id, now, 365],
+      )
     ).rows;
     if (!head) throw new Error("no head row for the large firm's super admin");
     const range = [head.range_from, now];
@@ -296,7 +295,7 @@ try {
     ];
     for (const [name, values] of [...cases, ...workCases]) {
       const { rows } = await database.pool.query<{ "QUERY PLAN": string }>(
-        `explain (analyze, buffers) ${reportStatements[name] ?? userWorkStatements[name]}`,
+        `explain (analyze, buffers) ${clientReportStatements[name] ?? userReportStatements[name] ?? userWorkStatements[name]}`,
         values,
       );
       const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { floorStatements } from "../bench/floor-statements";
-import { reportStatements } from "../src/server/features/reports/reports.service";
+import { userReportStatements } from "../src/server/features/reports/user-report.service";
 import { userWorkStatements } from "../src/server/features/reports/user-work";
 import { insertClient, insertTask } from "../src/server/seed/factories";
 import { type SeededFirm, seedFirm } from "./fixtures";
@@ -124,7 +124,7 @@ describe("plans as the app role, under row-level security", () => {
         expect(scan["Index Cond"]).toMatch(/completed_at >= .*completed_at <= /s);
       }
     };
-    const figures = await planOf(reportStatements.report_user_figures ?? "", [
+    const figures = await planOf(userReportStatements.report_user_figures ?? "", [
       ...kept,
       bounds.range_from,
       "UTC",
@@ -135,7 +135,7 @@ describe("plans as the app role, under row-level security", () => {
     const profile = await planOf(userWorkStatements.user_work_signed_off ?? "", kept);
     readsKeptDays(profile);
     readsToday(profile);
-    const clients = await planOf(reportStatements.report_user_clients ?? "", [
+    const clients = await planOf(userReportStatements.report_user_clients ?? "", [
       world.firm.id,
       user,
       365,

@@ -1,7 +1,7 @@
 import { fillPlaceholders } from "drizzle-orm";
 import type pg from "pg";
-import { clientSearchStatement } from "../src/server/features/clients/clients.service";
-import { taskSearchStatements } from "../src/server/features/tasks/tasks.service";
+import { clientSearchStatement } from "../src/server/features/clients/client-list.service";
+import { taskSearchStatements } from "../src/server/features/tasks/task-list.service";
 import type { Database } from "../src/server/platform/db/database";
 import { containsPattern } from "../src/server/platform/db/search";
 

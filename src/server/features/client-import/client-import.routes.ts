@@ -19,15 +19,9 @@ import type { JobQueue } from "../../platform/jobs/job-queue";
 import { sendNextCursor } from "../../platform/keyset";
 import { requireActor } from "../../tenancy/actor";
 import { idempotencyKeyHeaders } from "../../tenancy/idempotency";
-import {
-  commitImport,
-  createImport,
-  getImport,
-  listImportRows,
-  listImports,
-  setImportMapping,
-  undoImport,
-} from "./client-import.service";
+import { getImport, listImportRows, listImports } from "./client-import.service";
+import { commitImport, undoImport } from "./client-import-commit.service";
+import { createImport, setImportMapping } from "./client-import-upload.service";
 import { decodeCsvBytes } from "./csv-decode";
 
 /** An app built without the job queue (some tests) refuses a commit once it is otherwise good, writing nothing. */

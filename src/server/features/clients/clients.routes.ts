@@ -10,27 +10,18 @@ import {
   listClientsQuerySchema,
   updateClientSchema,
 } from "../../../shared/clients";
-import { isoDateIn } from "../../../shared/dates";
 import { NEXT_CURSOR_HEADER } from "../../../shared/paging";
-import { csvDate, fileSlug, sendCsvStream, wantsCsv } from "../../platform/csv/csv";
+import { fileSlug, sendPagedCsv, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
-import { AppError } from "../../platform/errors";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
 import { sendNextCursor } from "../../platform/keyset";
 import { ifMatchHeaders, ifMatchOf, withEtag } from "../../platform/preconditions";
 import { type Actor, requireActor } from "../../tenancy/actor";
 import { idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import { getFirm } from "../firm/firm.service";
-import {
-  createClient,
-  deleteClient,
-  findClientsNamed,
-  getClient,
-  listClients,
-  NAME_MATCHES_LIMIT,
-  restoreClient,
-  updateClient,
-} from "./clients.service";
+import { getClient } from "./client-detail.service";
+import { findClientsNamed, listClients, NAME_MATCHES_LIMIT } from "./client-list.service";
+import { createClient, deleteClient, restoreClient, updateClient } from "./clients.service";
 
 export function clientsRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -179,46 +170,20 @@ export function clientsRoutes(app: FastifyInstance) {
 export const CSV_PAGE = 500;
 
 /**
- * Every client the list's filters match, as a CSV download: read page by page through the list's
- * own cursor (the same query as the JSON list) and written out as the socket takes it. Dates are
- * the firm's, as the screens show them, and so is the day in the file's name.
+ * Every client the list's filters match, as a CSV download, read page by page through the list's
+ * own cursor (sendPagedCsv).
  */
-async function sendClientsCsv(reply: FastifyReply, options: { db: Database; actor: Actor; query: ListClientsQuery }) {
+function sendClientsCsv(reply: FastifyReply, options: { db: Database; actor: Actor; query: ListClientsQuery }) {
   const { db, actor, query } = options;
-  if (query.limit !== undefined || query.cursor !== undefined) {
-    throw new AppError("BAD_REQUEST", "limit and cursor do not apply to a CSV download");
-  }
-  const now = new Date();
-  const { timeZone } = await getFirm({ db, actor });
-  const date = csvDate(timeZone);
-  async function* rows() {
-    let cursor: string | undefined;
-    do {
+  return sendPagedCsv(reply, {
+    query,
+    timeZone: async () => (await getFirm({ db, actor })).timeZone,
+    filename: (day) => `clients-${fileSlug(query.archived === "true" ? "archived" : "all")}-${day}.csv`,
+    page: async (cursor, now) => {
       const page = await listClients({ db, actor, query: { ...query, limit: CSV_PAGE, cursor }, now });
-      for (const client of page.clients) {
-        yield [
-          client.name,
-          client.industry,
-          client.status,
-          client.email,
-          client.phone,
-          client.address,
-          date(client.createdAt),
-          date(client.archivedAt),
-          client.taskCounts.total,
-          client.taskCounts.completed,
-          client.taskCounts.pending,
-          client.taskCounts.overdue,
-          client.health.label,
-        ];
-      }
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
-  }
-  return sendCsvStream(
-    reply,
-    `clients-${fileSlug(query.archived === "true" ? "archived" : "all")}-${isoDateIn(timeZone, now)}.csv`,
-    [
+      return { items: page.clients, nextCursor: page.nextCursor };
+    },
+    header: [
       "Name",
       "Industry",
       "Status",
@@ -233,6 +198,20 @@ async function sendClientsCsv(reply: FastifyReply, options: { db: Database; acto
       "Overdue",
       "Health",
     ],
-    rows(),
-  );
+    row: (client, date) => [
+      client.name,
+      client.industry,
+      client.status,
+      client.email,
+      client.phone,
+      client.address,
+      date(client.createdAt),
+      date(client.archivedAt),
+      client.taskCounts.total,
+      client.taskCounts.completed,
+      client.taskCounts.pending,
+      client.taskCounts.overdue,
+      client.health.label,
+    ],
+  });
 }

@@ -28,21 +28,9 @@ import { idParams, type ZodTypeProvider } from "../../platform/http";
 import type { SealingKey } from "../../platform/sealed-secrets";
 import { requestOrigin, requireActor } from "../../tenancy/actor";
 import { deviceOf, type PendingSignInSession, setSessionCookie } from "../auth/access-control";
-import {
-  accountSecurity,
-  confirmTotpEnrolment,
-  enrolAndSignIn,
-  passSecondStep,
-  pendingSignInView,
-  regenerateRecoveryCodes,
-  removeFactor,
-  renameFactor,
-  resetFactors,
-  setMfaPolicy,
-  startSignInEnrolment,
-  startTotpEnrolment,
-  stepUp,
-} from "./mfa.service";
+import { accountSecurity, regenerateRecoveryCodes, removeFactor, renameFactor } from "./factors.service";
+import { passSecondStep, pendingSignInView, stepUp } from "./mfa.service";
+import { resetFactors, setMfaPolicy } from "./mfa-policy.service";
 import {
   addPasskey,
   passkeyCreationOptions,
@@ -53,6 +41,12 @@ import {
   stepUpWithPasskey,
   WEBAUTHN_COOKIE,
 } from "./passkeys";
+import {
+  confirmTotpEnrolment,
+  enrolAndSignIn,
+  startSignInEnrolment,
+  startTotpEnrolment,
+} from "./totp-enrolment.service";
 
 /*
  * Multi-factor sign-in's routes (decision 0044). The second step's act on a pending sign-in (the

@@ -39,7 +39,7 @@ import {
   replaceRecoveryCodes,
   throttled,
   toFactor,
-} from "./mfa.service";
+} from "./second-factors";
 
 /*
  * Passkeys (WebAuthn, decision 0044) through @simplewebauthn/server: adding one, the second step

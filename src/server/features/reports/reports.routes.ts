@@ -12,7 +12,8 @@ import {
 import { csvDate, fileSlug, sendCsv, sendCsvStream, toCsv, wantsCsv } from "../../platform/csv/csv";
 import { idParams, type ZodTypeProvider } from "../../platform/http";
 import { requireActor } from "../../tenancy/actor";
-import { getClientReport, getUserReport, userCompletions } from "./reports.service";
+import { getClientReport } from "./client-report.service";
+import { getUserReport, userCompletions } from "./user-report.service";
 
 /** A line of a task's due-date log: "Due date: 2027-04-15 → 2027-07-15 (disaster relief: Hurricane Helene)". */
 function describeDueDateChange(change: ReportDueDateChange): string {

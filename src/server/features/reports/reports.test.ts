@@ -6,7 +6,8 @@ import { firmDateFormat } from "../../../shared/dates";
 import type { ClientReport, UserReport } from "../../../shared/reports";
 import { insertClient, insertFirm, insertTask, insertUser, insertUserClients } from "../../seed/factories";
 import type { Actor } from "../../tenancy/actor";
-import { getClientReport, getUserReport } from "./reports.service";
+import { getClientReport } from "./client-report.service";
+import { getUserReport } from "./user-report.service";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

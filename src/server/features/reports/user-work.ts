@@ -7,8 +7,8 @@ import {
 } from "../../../shared/reports";
 import { type StoredTaskStatus, type TaskPriority, taskStatus } from "../../../shared/tasks";
 import type { Database } from "../../platform/db/database";
-import { preparedSql } from "../../platform/db/prepared";
 import { auditKeyText, overdueText } from "../../tenancy/scopes";
+import { keptStatements } from "./report-parts";
 import { type RangeBounds, rangeBounds, rangeOf } from "./report-range";
 
 /*
@@ -31,11 +31,7 @@ type Operands = { firm: string; user: string };
 
 /** The statements' SQL by name, for the scale bench's EXPLAIN of them on a large firm. */
 export const userWorkStatements: Record<string, string> = {};
-
-function workSql<Row>(name: string, text: string) {
-  userWorkStatements[name] = text;
-  return preparedSql<Row>(name, text);
-}
+const workSql = keptStatements(userWorkStatements);
 
 /** "The user signed the task off between `from` and `to`", both included. */
 export const signedOffText = (task: string, p: Operands & { from: string; to: string }) =>

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
-import { isoDateIn } from "../../../shared/dates";
 import { NEXT_CURSOR_HEADER, TOTAL_COUNT_HEADER } from "../../../shared/paging";
 import {
   completeTaskSchema,
@@ -14,25 +13,18 @@ import {
   taskSchema,
   updateTaskSchema,
 } from "../../../shared/tasks";
-import { csvDate, sendCsvStream, wantsCsv } from "../../platform/csv/csv";
+import { sendPagedCsv, wantsCsv } from "../../platform/csv/csv";
 import type { Database } from "../../platform/db/database";
-import { AppError } from "../../platform/errors";
 import { idParams, pngAnswer, type ZodTypeProvider } from "../../platform/http";
 import { sendNextCursor } from "../../platform/keyset";
 import { ifMatchHeader, ifMatchHeaders, ifMatchOf, matchesEtag, withEtag } from "../../platform/preconditions";
 import { type Actor, requestOrigin, requireActor } from "../../tenancy/actor";
 import { idempotencyKeyHeader, idempotencyKeyHeaders } from "../../tenancy/idempotency";
 import { getFirm } from "../firm/firm.service";
-import {
-  completeTask,
-  createTask,
-  deleteTask,
-  getSignature,
-  getTask,
-  listOverdueTasks,
-  listTasks,
-  updateTask,
-} from "./tasks.service";
+import { listOverdueTasks } from "./overdue-tasks.service";
+import { listTasks } from "./task-list.service";
+import { completeTask, getSignature } from "./task-sign-off.service";
+import { createTask, deleteTask, getTask, updateTask } from "./tasks.service";
 
 export function tasksRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -222,49 +214,21 @@ export function tasksRoutes(app: FastifyInstance) {
 }
 
 /**
- * Every task the list's filters match (status, q, clientId), as a CSV download: read a page of
- * 500 (maxTasksPage) at a time through the list's own keyset cursor, with one `now` for every page,
- * and written out as the socket takes it, so a firm of a million tasks never becomes one array.
- * Dates are the firm's, as the screens show them; the sign-off's instant has a column of its own.
+ * Every task the list's filters match (status, q, clientId), as a CSV download, read a page of
+ * 500 (maxTasksPage) at a time through the list's own keyset cursor (sendPagedCsv). The
+ * sign-off's instant has a column of its own.
  */
-async function sendTasksCsv(reply: FastifyReply, options: { db: Database; actor: Actor; query: ListTasksQuery }) {
+function sendTasksCsv(reply: FastifyReply, options: { db: Database; actor: Actor; query: ListTasksQuery }) {
   const { db, actor, query } = options;
-  if (query.limit !== undefined || query.cursor !== undefined) {
-    throw new AppError("BAD_REQUEST", "limit and cursor do not apply to a CSV download");
-  }
-  const now = new Date();
-  const { timeZone } = await getFirm({ db, actor });
-  const date = csvDate(timeZone);
-  async function* rows() {
-    let cursor: string | undefined;
-    do {
-      const page = await listTasks({
-        db,
-        actor,
-        query: { ...query, limit: maxTasksPage, cursor },
-        now,
-      });
-      for (const task of page.tasks) {
-        yield [
-          task.name,
-          task.clientName,
-          task.status,
-          task.priority,
-          date(task.dueDate),
-          date(task.createdAt),
-          date(task.completedAt),
-          task.completedAt,
-          task.printedName,
-          task.completedByUser?.fullName,
-        ];
-      }
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
-  }
-  return sendCsvStream(
-    reply,
-    `tasks-${query.status ?? "all"}-${isoDateIn(timeZone, now)}.csv`,
-    [
+  return sendPagedCsv(reply, {
+    query,
+    timeZone: async () => (await getFirm({ db, actor })).timeZone,
+    filename: (day) => `tasks-${query.status ?? "all"}-${day}.csv`,
+    page: async (cursor, now) => {
+      const page = await listTasks({ db, actor, query: { ...query, limit: maxTasksPage, cursor }, now });
+      return { items: page.tasks, nextCursor: page.nextCursor };
+    },
+    header: [
       "Task",
       "Client",
       "Status",
@@ -276,6 +240,17 @@ async function sendTasksCsv(reply: FastifyReply, options: { db: Database; actor:
       "Printed name",
       "Signed by",
     ],
-    rows(),
-  );
+    row: (task, date) => [
+      task.name,
+      task.clientName,
+      task.status,
+      task.priority,
+      date(task.dueDate),
+      date(task.createdAt),
+      date(task.completedAt),
+      task.completedAt,
+      task.printedName,
+      task.completedByUser?.fullName,
+    ],
+  });
 }

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { firmDateFormat } from "../../../shared/dates";
+import { firmDateFormat, isoDateIn } from "../../../shared/dates";
+import { AppError } from "../errors";
 
 /*
  * CSV downloads (RFC 4180): comma-separated, CRLF line ends, quotes doubled. A spreadsheet opens a
@@ -86,6 +87,45 @@ export function sendCsvStream(
     .header("content-type", "text/csv; charset=utf-8")
     .header("content-disposition", contentDisposition(filename))
     .send(Readable.from(lines()));
+}
+
+/**
+ * Sends every item a paged list's filters match as a CSV download: the list is read a page at a
+ * time through its own keyset cursor (the same query as its JSON), with one `now` for every page,
+ * and written out as the socket takes it, so a firm of a million tasks never becomes one array.
+ * Dates are the firm's, as the screens show them, and so is the day in the file's name. A
+ * download holds every item, so a limit or cursor in its query is refused.
+ */
+export async function sendPagedCsv<Item>(
+  reply: FastifyReply,
+  options: {
+    query: { limit?: number; cursor?: string };
+    /** The firm's time zone, read once the query is accepted. */
+    timeZone: () => Promise<string>;
+    /** The file's name, from the firm's day of the download (`2026-11-23`). */
+    filename: (day: string) => string;
+    header: readonly string[];
+    /** The page after `cursor` (the first when there is none) of the list as of `now`. */
+    page: (cursor: string | undefined, now: Date) => Promise<{ items: readonly Item[]; nextCursor: string | null }>;
+    /** An item's cells; `date` writes an instant as the firm's date. */
+    row: (item: Item, date: ReturnType<typeof csvDate>) => readonly CsvValue[];
+  },
+) {
+  if (options.query.limit !== undefined || options.query.cursor !== undefined) {
+    throw new AppError("BAD_REQUEST", "limit and cursor do not apply to a CSV download");
+  }
+  const now = new Date();
+  const timeZone = await options.timeZone();
+  const date = csvDate(timeZone);
+  async function* rows() {
+    let cursor: string | undefined;
+    do {
+      const page = await options.page(cursor, now);
+      for (const item of page.items) yield options.row(item, date);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+  return sendCsvStream(reply, options.filename(isoDateIn(timeZone, now)), options.header, rows());
 }
 
 /**

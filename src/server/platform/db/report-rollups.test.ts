@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../../../../tests/test-app";
 import { type ReportDays, reportDays, userReportClientsListed } from "../../../shared/reports";
-import { getUserReport } from "../../features/reports/reports.service";
+import { getUserReport } from "../../features/reports/user-report.service";
 import { userWork } from "../../features/reports/user-work";
 import { insertClient, insertFirm, insertUser } from "../../seed/factories";
 import type { Actor } from "../../tenancy/actor";
