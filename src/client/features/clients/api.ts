@@ -61,9 +61,9 @@ export function useCreateClient() {
     onSuccess: () => {
       // S-API-32: the clients and tasks data; the dashboard counts both. The overdue list cannot
       // change: a new client's tasks are undated or due at the end of a period still to come.
-      for (const key of ["/api/clients", "/api/tasks", "/api/dashboard"]) {
-        void queryClient.invalidateQueries({ queryKey: [key] });
-      }
+      void queryClient.invalidateQueries({ queryKey: ["/api/clients"] });
+      void queryClient.invalidateQueries({ queryKey: ["/api/tasks"] });
+      void queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] });
     },
   });
 }
