@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
-import { type LoginInput, SIGNED_IN_COOKIE } from "../../../shared/auth";
+import { type ChangePasswordInput, type LoginInput, SIGNED_IN_COOKIE } from "../../../shared/auth";
 import type {
   ConfirmTotpInput,
   EnrolledAndSignedIn,
@@ -16,6 +16,7 @@ import type { CurrentUser } from "../../../shared/users";
 import { accountSecurityQueryKey } from "../../lib/account-security";
 import { ApiError, requestJson } from "../../lib/api";
 import { signWithPasskey } from "../../lib/passkeys";
+import { useStepUp } from "../../lib/step-up";
 
 export const currentUserQueryKey = ["/api/auth/me"] as const;
 
@@ -192,5 +193,14 @@ export function useSignOut() {
     // Still signed in: what was stopped above and had nothing to show yet is loaded again.
     onError: () =>
       queryClient.refetchQueries({ type: "active", predicate: (query) => query.state.status === "pending" }),
+  });
+}
+
+/** POST /api/auth/change-password: the server keeps this session and ends the user's others. */
+export function useChangePassword() {
+  const stepUp = useStepUp();
+  return useMutation({
+    mutationFn: (input: ChangePasswordInput) =>
+      stepUp(() => requestJson<void>("POST", "/api/auth/change-password", input)),
   });
 }

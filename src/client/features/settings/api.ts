@@ -1,14 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ChangePasswordInput } from "../../../shared/auth";
-import type {
-  CalendarFeed,
-  CreateCalendarFeedInput,
-  MyCalendarFeed,
-  UpdateCalendarFeedInput,
-} from "../../../shared/calendar-feed";
 import type { DisasterRelief, DisasterReliefInput } from "../../../shared/due-dates";
-import type { Firm, UpdateFirmInput } from "../../../shared/firm";
 import type {
   AccountSecurity,
   ConfirmTotpInput,
@@ -20,24 +12,12 @@ import type {
   TotpEnrolment,
   UpdateMfaPolicyInput,
 } from "../../../shared/mfa";
-import type { NotificationPreferences } from "../../../shared/notifications";
 import type { AuditEntity, AuditEvent, AuditVerification } from "../../../shared/reports";
 import type { UserSummary } from "../../../shared/users";
 import { accountSecurityQueryKey } from "../../lib/account-security";
 import { type Change, requestJson, requestPage } from "../../lib/api";
-import { firmQueryOptions } from "../../lib/firm";
 import { createPasskey } from "../../lib/passkeys";
 import { useStepUp } from "../../lib/step-up";
-import { currentUserQueryKey } from "../auth/api";
-
-/** POST /api/auth/change-password: the server keeps this session and ends the user's others. */
-export function useChangePassword() {
-  const stepUp = useStepUp();
-  return useMutation({
-    mutationFn: (input: ChangePasswordInput) =>
-      stepUp(() => requestJson<void>("POST", "/api/auth/change-password", input)),
-  });
-}
 
 /*
  * Sign-in security (decision 0044): the user's second factors, their recovery codes and, for a
@@ -119,94 +99,6 @@ export function useUpdateMfaPolicy() {
       queryClient.setQueryData<AccountSecurity>(accountSecurityQueryKey, (security) =>
         security ? { ...security, firmPolicy } : security,
       ),
-  });
-}
-
-/*
- * The calendar feed (decision 0047): the signed-in user's own, one at most. Each change answers the
- * feed as it now stands, which replaces what GET /api/account/calendar-feed last said.
- */
-
-const calendarFeedQueryKey = ["/api/account/calendar-feed"] as const;
-
-export function calendarFeedQueryOptions() {
-  return queryOptions<MyCalendarFeed>({ queryKey: calendarFeedQueryKey });
-}
-
-function useCalendarFeedChange<Input>(send: (input: Input) => Promise<CalendarFeed | undefined>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: send,
-    onSuccess: (feed) => queryClient.setQueryData<MyCalendarFeed>(calendarFeedQueryKey, { feed: feed ?? null }),
-  });
-}
-
-/** POST /api/account/calendar-feed: the feed, at a new secret address. */
-export function useCreateCalendarFeed() {
-  return useCalendarFeedChange((input: CreateCalendarFeedInput) =>
-    requestJson<CalendarFeed>("POST", "/api/account/calendar-feed", input),
-  );
-}
-
-/** PUT /api/account/calendar-feed: private mode on or off. */
-export function useUpdateCalendarFeed() {
-  return useCalendarFeedChange((input: UpdateCalendarFeedInput) =>
-    requestJson<CalendarFeed>("PUT", "/api/account/calendar-feed", input),
-  );
-}
-
-/** POST /api/account/calendar-feed/regenerate: a new address; the old one stops working. */
-export function useRegenerateCalendarFeed() {
-  return useCalendarFeedChange(() => requestJson<CalendarFeed>("POST", "/api/account/calendar-feed/regenerate"));
-}
-
-/** DELETE /api/account/calendar-feed: no feed any more. */
-export function useTurnOffCalendarFeed() {
-  return useCalendarFeedChange(async () => {
-    await requestJson<void>("DELETE", "/api/account/calendar-feed");
-    return undefined;
-  });
-}
-
-/*
- * E-mail preferences (decisions 0050, 0052): the signed-in user's own. A change answers the
- * preferences as saved, which replace what the GET last said.
- */
-
-const notificationPreferencesQueryKey = ["/api/account/notification-preferences"] as const;
-
-export function notificationPreferencesQueryOptions() {
-  return queryOptions<NotificationPreferences>({ queryKey: notificationPreferencesQueryKey });
-}
-
-/** PUT /api/account/notification-preferences: every choice at once. */
-export function useSetNotificationPreferences() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: NotificationPreferences) =>
-      requestJson<NotificationPreferences>("PUT", "/api/account/notification-preferences", input),
-    onSuccess: (saved) => queryClient.setQueryData(notificationPreferencesQueryKey, saved),
-  });
-}
-
-/** PATCH /api/firm; the shell shows the firm's name from /api/auth/me, so both are refreshed. */
-export function useUpdateFirm() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ input, ...options }: Change<UpdateFirmInput>) =>
-      requestJson<Firm>("PATCH", "/api/firm", input, options),
-    onSuccess: (firm) => {
-      queryClient.setQueryData(firmQueryOptions().queryKey, firm);
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: currentUserQueryKey }),
-        // Dates everywhere are shown in the firm's zone; the trail's day filters move with it.
-        queryClient.invalidateQueries({ queryKey: ["/api/audit-events"] }),
-        // A new zone, internal target or closed days moves statutory tasks' due dates, and overdue with them.
-        queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
-        queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
-        queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] }),
-      ]);
-    },
   });
 }
 

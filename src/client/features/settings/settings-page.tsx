@@ -5,13 +5,13 @@ import { can } from "../../../shared/permissions";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { PageHeader } from "../../components/ui/page-header";
 import { currentUserQueryOptions } from "../auth/api";
-import { CalendarFeedCard } from "./calendar-feed-card";
-import { ChangePasswordCard } from "./change-password-card";
-import { DeadlinesCard } from "./deadlines-card";
+import { ChangePasswordCard } from "../auth/change-password-card";
+import { CalendarFeedCard } from "../calendar-feed/calendar-feed-card";
+import { DeadlinesCard } from "../firm/deadlines-card";
+import { FirmCard } from "../firm/firm-card";
+import { NotificationPreferencesCard } from "../notifications/notification-preferences-card";
 import { DisasterReliefCard } from "./disaster-relief-card";
-import { FirmCard } from "./firm-card";
 import { MfaPolicyCard } from "./mfa-policy-card";
-import { NotificationPreferencesCard } from "./notification-preferences-card";
 import { SignInSecurityCard } from "./sign-in-security-card";
 
 /*
