@@ -46,7 +46,7 @@ export const combinedFeatures: Combined = {
   clients: ["templates"],
   reports: ["clients", "users"],
   shell: ["clients", "tasks"],
-  users: ["assignments", "mfa"],
+  users: ["assignments"],
   onboarding: ["signup", "billing"],
 };
 

@@ -1,7 +1,8 @@
 import type { ComponentType } from "react";
-import { createBrowserRouter, type RouteObject } from "react-router";
+import { createBrowserRouter, Outlet, type RouteObject } from "react-router";
 import { LoadingScreen } from "./components/loading-screen";
 import { SessionGuard } from "./features/auth/session-guard";
+import { StepUpProvider } from "./features/mfa/step-up-provider";
 import type { RouteHandle } from "./features/shell/route-title";
 import { NotFoundPage } from "./pages/not-found-page";
 
@@ -50,8 +51,15 @@ const routes: RouteObject[] = [
     path: "/unsubscribe/:token",
     lazy: () => import("./features/notifications/unsubscribe-page").then((m) => ({ Component: m.UnsubscribePage })),
   },
+  // The signed-in app, with the "Confirm it's you" dialog its sensitive changes may ask for (decision 0054).
   {
-    element: <SessionGuard />,
+    element: (
+      <SessionGuard>
+        <StepUpProvider>
+          <Outlet />
+        </StepUpProvider>
+      </SessionGuard>
+    ),
     children: [
       {
         lazy: () => import("./features/shell/app-shell").then((m) => ({ Component: m.AppShell })),

@@ -8,12 +8,10 @@ import type {
   PendingSignIn,
   SecondFactorInput,
   SignedIn,
-  StepUpInput,
   TotpEnrolment,
   UsePasskeyInput,
 } from "../../../shared/mfa";
 import type { CurrentUser } from "../../../shared/users";
-import { accountSecurityQueryKey } from "../../lib/account-security";
 import { ApiError, requestJson } from "../../lib/api";
 import { signWithPasskey } from "../../lib/passkeys";
 import { useStepUp } from "../../lib/step-up";
@@ -147,29 +145,6 @@ export function useFinishSignIn() {
     await navigate("/dashboard", { replace: true });
     queryClient.removeQueries({ queryKey: pendingSignInQueryKey });
   };
-}
-
-/** POST /api/auth/step-up: a fresh proof for the next five minutes of sensitive changes. */
-export function useStepUpCheck() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: StepUpInput) => requestJson<void>("POST", "/api/auth/step-up", input),
-    // The account's `stepUpUntil` moved.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountSecurityQueryKey }),
-  });
-}
-
-/** POST /api/auth/step-up with one of the user's passkeys (its options from /api/auth/step-up/passkey/options). */
-export function usePasskeyStepUpCheck() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async () => {
-      const options = await requestJson<PasskeyRequestOptions>("POST", "/api/auth/step-up/passkey/options");
-      const response = await signWithPasskey(options);
-      await requestJson<void>("POST", "/api/auth/step-up", { method: "passkey", response } satisfies StepUpInput);
-    },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountSecurityQueryKey }),
-  });
 }
 
 export function useSignOut() {

@@ -71,17 +71,6 @@ export function useUpdateUser() {
   });
 }
 
-/**
- * DELETE /api/users/{id}/factors (super admins): the user's authenticator apps, passkeys and
- * recovery codes are removed, and they set up a second step again. Nothing the screens show changes.
- */
-export function useResetFactors() {
-  const stepUp = useStepUp();
-  return useMutation({
-    mutationFn: (userId: string) => stepUp(() => requestJson<void>("DELETE", `/api/users/${userId}/factors`)),
-  });
-}
-
 /** A client detail's query (["/api/clients", id]), not a list's or a search's. */
 const isClientDetail = (query: { queryKey: readonly unknown[] }) =>
   query.queryKey.length === 2 && typeof query.queryKey[1] === "string";

@@ -2,21 +2,13 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { type ReactNode, useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { recoveryCodeSchema, totpCodeSchema } from "../../../shared/mfa";
-import { Button } from "../../components/ui/button";
-import { CodeInput } from "../../components/ui/code-input";
-import {
-  FormAlert,
-  FormControl,
-  FormDescription,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from "../../components/ui/form";
-import { GuardedForm } from "../../components/ui/guarded-form";
-import { Input } from "../../components/ui/input";
-import { ApiError, errorMessage } from "../../lib/api";
+import { recoveryCodeSchema, totpCodeSchema } from "../../shared/mfa";
+import { ApiError, errorMessage } from "../lib/api";
+import { Button } from "./ui/button";
+import { CodeInput } from "./ui/code-input";
+import { FormAlert, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "./ui/form";
+import { GuardedForm } from "./ui/guarded-form";
+import { Input } from "./ui/input";
 
 /** The ways a person shows it's them after the password (decision 0044); the password only for a step-up. */
 export type ProofMethod = "totp" | "recovery_code" | "password";
