@@ -1,39 +1,8 @@
-import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { DisasterRelief, DisasterReliefInput } from "../../../shared/due-dates";
 import type { AuditEntity, AuditEvent, AuditVerification } from "../../../shared/reports";
 import type { UserSummary } from "../../../shared/users";
-import { type Change, requestJson, requestPage } from "../../lib/api";
-
-/*
- * Disaster reliefs (IRC 7508A): the firm's, newest first. Recording one moves open tasks at once,
- * so besides the list, every view of tasks and counts refreshes.
- */
-
-const disasterReliefsQueryKey = ["/api/disaster-reliefs"] as const;
-
-export function disasterReliefsQueryOptions() {
-  return queryOptions<DisasterRelief[]>({ queryKey: disasterReliefsQueryKey });
-}
-
-/** POST /api/disaster-reliefs: the relief as recorded and how many open tasks it moved. */
-export function useRecordDisasterRelief() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ input, idempotencyKey }: Change<DisasterReliefInput>) =>
-      requestJson<{ relief: DisasterRelief; tasksMoved: number }>("POST", "/api/disaster-reliefs", input, {
-        idempotencyKey,
-      }),
-    onSuccess: ({ relief }) => {
-      queryClient.setQueryData<DisasterRelief[]>(disasterReliefsQueryKey, (reliefs) => [relief, ...(reliefs ?? [])]);
-      return Promise.all([
-        queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
-        queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
-        queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] }),
-      ]);
-    },
-  });
-}
+import { requestJson, requestPage } from "../../lib/api";
 
 export function firmUsersQueryOptions() {
   return queryOptions<UserSummary[]>({ queryKey: ["/api/users"] });

@@ -7,12 +7,12 @@ import { PageHeader } from "../../components/ui/page-header";
 import { currentUserQueryOptions } from "../auth/api";
 import { ChangePasswordCard } from "../auth/change-password-card";
 import { CalendarFeedCard } from "../calendar-feed/calendar-feed-card";
+import { DisasterReliefCard } from "../due-dates/disaster-relief-card";
 import { DeadlinesCard } from "../firm/deadlines-card";
 import { FirmCard } from "../firm/firm-card";
 import { MfaPolicyCard } from "../mfa/mfa-policy-card";
 import { SignInSecurityCard } from "../mfa/sign-in-security-card";
 import { NotificationPreferencesCard } from "../notifications/notification-preferences-card";
-import { DisasterReliefCard } from "./disaster-relief-card";
 
 /*
  * Four static cards that list features and do nothing (S-SET-01..05). Issue 9 adds what

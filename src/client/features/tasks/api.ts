@@ -5,7 +5,6 @@ import {
   useMutation,
   useQueryClient,
 } from "@tanstack/react-query";
-import type { DueDateRuleSummary, ManualDueDateChange, TaskDueDates } from "../../../shared/due-dates";
 import { sameName } from "../../../shared/names";
 import type { TaskListItem, TaskStatus } from "../../../shared/tasks";
 import type { CreateTemplateInput, LibraryTemplateEntry, Template } from "../../../shared/templates";
@@ -50,11 +49,6 @@ export function templatesQueryOptions() {
 
 export function libraryQueryOptions() {
   return queryOptions<LibraryTemplateEntry[]>({ queryKey: libraryQueryKey });
-}
-
-/** The statutory due-date rules a recurring template may follow; the same for every firm and rarely changed. */
-export function dueDateRulesQueryOptions() {
-  return queryOptions<DueDateRuleSummary[]>({ queryKey: ["/api/due-date-rules"], staleTime: 60 * 60 * 1000 });
 }
 
 /** The body S-API-19..20 send for a template, create and edit alike. */
@@ -122,47 +116,5 @@ export function useAddLibraryTemplate() {
     mutationFn: ({ key, idempotencyKey }: { key: string; idempotencyKey: string }) =>
       requestJson<Template>("POST", `/api/template-library/${key}/add`, undefined, { idempotencyKey }),
     onSuccess: () => refreshTemplateLists(queryClient),
-  });
-}
-
-/**
- * GET /api/tasks/{id}/due-dates: a task's statutory dates, their reasons and log. The key starts
- * with "/api/tasks", so whatever refreshes the task list refreshes it too.
- */
-export function taskDueDatesQueryOptions(taskId: string) {
-  return queryOptions<TaskDueDates>({ queryKey: ["/api/tasks", taskId, "due-dates"] });
-}
-
-/** A task's due date moved: every view of tasks and counts refreshes. */
-const refreshTaskViews = (queryClient: QueryClient) =>
-  Promise.all([
-    queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
-    queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
-    queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] }),
-  ]);
-
-/** POST /api/tasks/{id}/extension: the task's due date moves, so every view of tasks and counts refreshes. */
-export function useFileExtension(taskId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ idempotencyKey }: { idempotencyKey: string }) =>
-      requestJson<TaskDueDates>("POST", `/api/tasks/${taskId}/extension`, undefined, { idempotencyKey }),
-    onSuccess: () => refreshTaskViews(queryClient),
-  });
-}
-
-/**
- * POST /api/tasks/{id}/due-date: a person moves the day the task is due, with a reason. The answer
- * is the section's new dates, shown at once while the task's views refresh.
- */
-export function useChangeDueDate(taskId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ input, idempotencyKey }: Change<ManualDueDateChange>) =>
-      requestJson<TaskDueDates>("POST", `/api/tasks/${taskId}/due-date`, input, { idempotencyKey }),
-    onSuccess: (answer) => {
-      queryClient.setQueryData(taskDueDatesQueryOptions(taskId).queryKey, answer);
-      return refreshTaskViews(queryClient);
-    },
   });
 }

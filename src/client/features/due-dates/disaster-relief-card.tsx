@@ -24,8 +24,7 @@ import { Skeleton } from "../../components/ui/skeleton";
 import { ApiError, errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { useDateFormat } from "../../lib/firm";
-import { dueDateRulesQueryOptions } from "../tasks/api";
-import { disasterReliefsQueryOptions, useRecordDisasterRelief } from "./api";
+import { disasterReliefsQueryOptions, dueDateRulesQueryOptions, useRecordDisasterRelief } from "./api";
 
 /**
  * The firm's disaster reliefs (IRC 7508A), for those who may override a statutory date: each
