@@ -37,8 +37,8 @@ export type SourceFile = { path: string; source: string };
  */
 type Combined = Record<string, readonly string[]>;
 export const combinedFeatures: Combined = {
-  // Settings is the page of cards each feature exports, and its api.ts still reads theirs.
-  settings: ["auth", "mfa", "notifications", "calendar-feed", "firm", "due-dates", "users", "audit-trail"],
+  // Settings is the page of the cards these features export.
+  settings: ["auth", "mfa", "notifications", "calendar-feed", "firm", "due-dates"],
   // Signing in is auth's password, then mfa's second step or a passkey (/api/auth/second-step, /api/auth/passkey).
   auth: ["mfa"],
   tasks: ["templates", "due-dates"],

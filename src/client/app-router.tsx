@@ -117,7 +117,7 @@ const routes: RouteObject[] = [
           {
             path: "/settings/audit-trail",
             ...page("Audit Trail", () =>
-              import("./features/settings/audit-trail-page").then((m) => ({ Component: m.AuditTrailPage })),
+              import("./features/audit-trail/audit-trail-page").then((m) => ({ Component: m.AuditTrailPage })),
             ),
           },
           {

@@ -28,12 +28,12 @@ import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { firmQueryOptions } from "../../lib/firm";
 import { currentUserQueryOptions } from "../auth/api";
+import { usersQueryOptions } from "../users/api";
 import {
   type AuditFilter,
   auditEventsQueryOptions,
   auditVerificationQueryOptions,
   emptyAuditFilter,
-  firmUsersQueryOptions,
   useFullAuditVerification,
 } from "./api";
 import {
@@ -97,7 +97,7 @@ export function AuditTrailPage() {
 function AuditTrail() {
   const [filter, setFilter] = useState<AuditFilter>(emptyAuditFilter);
   const firm = useQuery(firmQueryOptions());
-  const users = useQuery(firmUsersQueryOptions());
+  const users = useQuery(usersQueryOptions());
   const events = useInfiniteQuery(auditEventsQueryOptions(filter, true));
   const timeZone = firm.data?.timeZone;
   const format = eventTimeFormat(timeZone);

@@ -1,22 +1,19 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { AuditEntity, AuditEvent, AuditVerification } from "../../../shared/reports";
-import type { UserSummary } from "../../../shared/users";
 import { requestJson, requestPage } from "../../lib/api";
 
-export function firmUsersQueryOptions() {
-  return queryOptions<UserSummary[]>({ queryKey: ["/api/users"] });
-}
+/* The firm's audit trail (decision 0005): its events page by page, and the check of its chain. */
 
 export type AuditFilter = { entity: AuditEntity | "all"; userId: string | "all"; from: string; to: string };
 export const emptyAuditFilter: AuditFilter = { entity: "all", userId: "all", from: "", to: "" };
 /** Events per request: a few screens' worth (the API allows 100). */
-export const taskPageSize = 50;
+export const auditPageSize = 50;
 
 type AuditPage = { events: AuditEvent[]; nextCursor: string | null };
 
 async function fetchAuditPage(filter: AuditFilter, cursor: string | null, signal: AbortSignal): Promise<AuditPage> {
-  const params = new URLSearchParams({ limit: String(taskPageSize) });
+  const params = new URLSearchParams({ limit: String(auditPageSize) });
   if (filter.entity !== "all") params.set("entity", filter.entity);
   if (filter.userId !== "all") params.set("userId", filter.userId);
   if (filter.from) params.set("from", filter.from);
