@@ -43,9 +43,6 @@ export const combinedFeatures: Combined = {
   auth: ["mfa"],
   tasks: ["templates", "due-dates"],
   "client-detail": ["clients", "contacts", "tasks"],
-  clients: ["templates"],
-  reports: ["clients", "users"],
-  shell: ["clients", "tasks"],
   users: ["assignments"],
   onboarding: ["signup", "billing"],
 };

@@ -6,7 +6,7 @@ import { Input } from "../../components/ui/input";
 import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { useDebouncedValue } from "../../lib/use-debounced-value";
-import { clientSearchQueryOptions } from "./api";
+import { clientSearchQueryOptions } from "../clients/api";
 
 /** Typing pauses this long before the API is asked, so a word typed costs one request. */
 const debounceMs = 250;

@@ -1,6 +1,7 @@
-import { infiniteQueryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { TOTAL_COUNT_HEADER } from "../../../shared/paging";
 import type { TaskListItem, TaskStatus } from "../../../shared/tasks";
-import { requestPage } from "../../lib/api";
+import { requestJsonWithHeaders, requestPage } from "../../lib/api";
 
 /** Tasks per request: a screenful and a half, so scrolling rarely waits (the API allows 500). */
 export const taskPageSize = 50;
@@ -29,5 +30,29 @@ export function taskListQueryOptions(filter: TaskFilter) {
     queryFn: ({ pageParam, signal }) => fetchTaskPage(filter, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
+  });
+}
+
+/** How many overdue tasks the bell's popover lists; the rest are one click away in Task Audit. */
+export const bellListed = 8;
+
+/**
+ * The bell: GET /api/tasks/overdue (S-API-15), the oldest few and how many there are in all
+ * (x-total-count), so a firm far behind does not load every overdue task on every page. The key
+ * starts with "/api/tasks/overdue", so whatever refreshes the overdue list after a completion
+ * refreshes the bell.
+ */
+export function overdueTasksQueryOptions() {
+  return queryOptions({
+    queryKey: ["/api/tasks/overdue", { limit: bellListed }] as const,
+    queryFn: async ({ signal }) => {
+      const { body, headers } = await requestJsonWithHeaders<TaskListItem[]>(
+        "GET",
+        `/api/tasks/overdue?limit=${bellListed}`,
+        undefined,
+        { signal },
+      );
+      return { tasks: body, total: Number(headers.get(TOTAL_COUNT_HEADER) ?? body.length) };
+    },
   });
 }
