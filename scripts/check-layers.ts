@@ -44,7 +44,7 @@ export const combinedFeatures: Combined = {
   tasks: ["templates", "due-dates"],
   "client-detail": ["clients", "contacts", "tasks"],
   users: ["assignments"],
-  onboarding: ["signup", "billing"],
+  billing: ["signup"],
 };
 
 const forbidden: Record<Layer, Layer[]> = {

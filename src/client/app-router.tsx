@@ -32,19 +32,19 @@ const routes: RouteObject[] = [
   // Onboarding (S-GUARD-13): public, outside the session guard; each screen checks the earlier steps itself.
   {
     path: "/signup",
-    lazy: () => import("./features/onboarding/signup-page").then((m) => ({ Component: m.SignupPage })),
+    lazy: () => import("./features/billing/signup-page").then((m) => ({ Component: m.SignupPage })),
   },
   {
     path: "/onboarding/plans",
-    lazy: () => import("./features/onboarding/plans-page").then((m) => ({ Component: m.PlansPage })),
+    lazy: () => import("./features/billing/plans-page").then((m) => ({ Component: m.PlansPage })),
   },
   {
     path: "/onboarding/payment",
-    lazy: () => import("./features/onboarding/payment-page").then((m) => ({ Component: m.PaymentPage })),
+    lazy: () => import("./features/billing/payment-page").then((m) => ({ Component: m.PaymentPage })),
   },
   {
     path: "/onboarding/success",
-    lazy: () => import("./features/onboarding/success-page").then((m) => ({ Component: m.SuccessPage })),
+    lazy: () => import("./features/billing/success-page").then((m) => ({ Component: m.SuccessPage })),
   },
   // An e-mail's unsubscribe link (decision 0052): its signed address is the proof, no session is needed.
   {
