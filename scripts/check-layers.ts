@@ -33,17 +33,22 @@ export type SourceFile = { path: string; source: string };
 
 /**
  * The client features that combine several server features, each with the features whose routes
- * its api.ts may also call and whose screens (the cards a page composes) it may import.
+ * its api.ts may also call and whose screens it may import. Every other client feature is one
+ * server feature's screens.
  */
 type Combined = Record<string, readonly string[]>;
 export const combinedFeatures: Combined = {
-  // Settings is the page of the cards these features export.
+  // The Settings page: the cards these features export, and no api.ts of its own.
   settings: ["auth", "mfa", "notifications", "calendar-feed", "firm", "due-dates"],
-  // Signing in is auth's password, then mfa's second step or a passkey (/api/auth/second-step, /api/auth/passkey).
+  // Signing in is a password, then mfa's second step, or a passkey (mfa's /api/auth/second-step, /api/auth/passkey).
   auth: ["mfa"],
+  // The Tasks page's second tab is the templates'; a task's details show its statutory due dates.
   tasks: ["templates", "due-dates"],
+  // A client's page: the client, its contacts and its tasks, each changed from there.
   "client-detail": ["clients", "contacts", "tasks"],
+  // The people screens open the Assign Clients dialog.
   users: ["assignments"],
+  // The onboarding's payment step registers the firm (signup's POST /api/auth/register).
   billing: ["signup"],
 };
 
