@@ -3,7 +3,8 @@ import { type ReactNode, useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { recoveryCodeSchema, totpCodeSchema } from "../../shared/mfa";
-import { ApiError, errorMessage } from "../lib/api";
+import { errorMessage } from "../lib/api";
+import { showFieldIssues } from "../lib/form-errors";
 import { Button } from "./ui/button";
 import { CodeInput } from "./ui/code-input";
 import { FormAlert, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "./ui/form";
@@ -71,10 +72,9 @@ export function ProofForm({
   const onValid = ({ value }: Fields) => {
     setFailure(undefined);
     return submit(value).catch((error: unknown) => {
-      const issue =
-        error instanceof ApiError ? error.body?.issues?.find((item) => item.path[0] === proof.field) : undefined;
-      if (issue) form.setError("value", { message: issue.message });
-      else setFailure(errorMessage(error, "That did not work. Please try again."));
+      if (!showFieldIssues(form.setError, error, { [proof.field]: "value" })) {
+        setFailure(errorMessage(error, "That did not work. Please try again."));
+      }
       setTries((count) => count + 1);
     });
   };

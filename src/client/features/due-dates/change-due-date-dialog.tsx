@@ -25,7 +25,8 @@ import { GuardedForm, type Submission } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Textarea } from "../../components/ui/textarea";
 import { toast } from "../../components/ui/toaster";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
+import { showFieldIssues } from "../../lib/form-errors";
 import { useChangeDueDate } from "./api";
 
 /*
@@ -87,10 +88,9 @@ function ChangeDueDateForm({ taskId, dueOn, onDone }: { taskId: string; dueOn: s
       },
       (error: unknown) => {
         // A refused field shows its message under the field; anything else above the buttons.
-        const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
-        const named = issues.filter((issue) => issue.path[0] === "dueOn" || issue.path[0] === "reason");
-        for (const issue of named) form.setError(issue.path[0] as keyof ChangeFields, { message: issue.message });
-        if (named.length === 0) setFailure(errorMessage(error, "The due date could not be changed. Please try again."));
+        if (!showFieldIssues(form.setError, error, ["dueOn", "reason"])) {
+          setFailure(errorMessage(error, "The due date could not be changed. Please try again."));
+        }
       },
     );
   };

@@ -21,9 +21,10 @@ import { FormAlert, FormControl, FormField, FormItem, FormLabel, FormMessage } f
 import { GuardedForm, type Submission, useFormBusy } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Skeleton } from "../../components/ui/skeleton";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { useDateFormat } from "../../lib/firm";
+import { showFieldIssues } from "../../lib/form-errors";
 import { disasterReliefsQueryOptions, dueDateRulesQueryOptions, useRecordDisasterRelief } from "./api";
 
 /**
@@ -170,7 +171,7 @@ const reliefSchema = z
   });
 type ReliefFields = z.input<typeof reliefSchema>;
 type ReliefOutput = z.output<typeof reliefSchema>;
-const fieldNames = new Set<string>(["name", "states", "ruleIds", "windowStart", "windowEnd", "newDueOn", "sourceUrl"]);
+const fieldNames = ["name", "states", "ruleIds", "windowStart", "windowEnd", "newDueOn", "sourceUrl"];
 
 function ReliefForm({ onCancel, onRecorded }: { onCancel: () => void; onRecorded: (tasksMoved: number) => void }) {
   const record = useRecordDisasterRelief();
@@ -187,10 +188,9 @@ function ReliefForm({ onCancel, onRecorded }: { onCancel: () => void; onRecorded
       ({ tasksMoved }) => onRecorded(tasksMoved),
       (error: unknown) => {
         // A refused field shows its message under the field; anything else above the buttons.
-        const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
-        const named = issues.filter((issue) => typeof issue.path[0] === "string" && fieldNames.has(issue.path[0]));
-        for (const issue of named) form.setError(issue.path[0] as keyof ReliefFields, { message: issue.message });
-        if (named.length === 0) setFailure(errorMessage(error, "The relief could not be recorded. Please try again."));
+        if (!showFieldIssues(form.setError, error, fieldNames)) {
+          setFailure(errorMessage(error, "The relief could not be recorded. Please try again."));
+        }
       },
     );
   };

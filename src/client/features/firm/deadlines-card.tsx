@@ -13,8 +13,9 @@ import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessa
 import { GuardedForm } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { toast } from "../../components/ui/toaster";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
 import { firmQueryOptions } from "../../lib/firm";
+import { showFieldIssues } from "../../lib/form-errors";
 import { useUpdateFirm } from "./api";
 import { WithFirm } from "./firm-card";
 
@@ -130,16 +131,12 @@ function DeadlinesForm({ firm }: { firm: Firm }) {
       (error: unknown) => {
         if (conflict.caught(error)) return;
         // A refused field shows its message under the field: a closed day's under its row.
-        const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
-        for (const issue of issues) {
-          const [field, index, part] = issue.path;
-          if (field === "internalTargetDays") form.setError(field, { message: issue.message });
-          if (field === "closedDays" && typeof index === "number" && (part === "date" || part === "name")) {
-            form.setError(`closedDays.${index}.${part}`, { message: issue.message });
-          } else if (field === "closedDays" && index === undefined) {
-            form.setError("closedDays", { message: issue.message });
-          }
-        }
+        showFieldIssues(form.setError, error, [
+          "internalTargetDays",
+          "closedDays",
+          "closedDays.*.date",
+          "closedDays.*.name",
+        ]);
         toast.error("Failed to save deadline settings", { description: errorMessage(error, "Please try again.") });
       },
     );
