@@ -2,6 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { type ReactNode, useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
+import { maxPasswordLength } from "../../shared/auth";
 import { recoveryCodeSchema, totpCodeSchema } from "../../shared/mfa";
 import { errorMessage } from "../lib/api";
 import { showFieldIssues } from "../lib/form-errors";
@@ -32,7 +33,7 @@ const proofs: Record<ProofMethod, { schema: z.ZodType<Fields, Fields>; field: st
       hint: "One of the codes you saved when you set up two-step sign-in. Each works once.",
     },
     password: {
-      schema: z.object({ value: z.string().min(1, "Enter your password").max(256) }),
+      schema: z.object({ value: z.string().min(1, "Enter your password").max(maxPasswordLength) }),
       field: "password",
       label: "Password",
     },

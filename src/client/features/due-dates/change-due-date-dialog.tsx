@@ -3,6 +3,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { formatCivilDate } from "../../../shared/dates";
+import { maxDueDateReasonLength } from "../../../shared/due-dates";
 import { Button } from "../../components/ui/button";
 import {
   Dialog,
@@ -35,7 +36,11 @@ import { useChangeDueDate } from "./api";
  */
 const changeSchema = z.object({
   dueOn: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Choose the day the task is now due"),
-  reason: z.string().trim().min(1, "Say why the date changes").max(500, "Keep the reason to 500 characters"),
+  reason: z
+    .string()
+    .trim()
+    .min(1, "Say why the date changes")
+    .max(maxDueDateReasonLength, `Keep the reason to ${maxDueDateReasonLength} characters`),
 });
 type ChangeFields = z.input<typeof changeSchema>;
 type ChangeOutput = z.output<typeof changeSchema>;
@@ -119,7 +124,7 @@ function ChangeDueDateForm({ taskId, dueOn, onDone }: { taskId: string; dueOn: s
               <FormItem>
                 <FormLabel>Reason</FormLabel>
                 <FormControl>
-                  <Textarea rows={3} maxLength={500} {...field} />
+                  <Textarea rows={3} maxLength={maxDueDateReasonLength} {...field} />
                 </FormControl>
                 <FormDescription>Say why the date changes; it is kept in the task's date changes.</FormDescription>
                 <FormMessage />

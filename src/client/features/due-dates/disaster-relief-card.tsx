@@ -5,7 +5,12 @@ import { useId, useState } from "react";
 import { useForm, useFormContext } from "react-hook-form";
 import { z } from "zod";
 import { formatCivilDate } from "../../../shared/dates";
-import { type DisasterRelief, usStateCodes } from "../../../shared/due-dates";
+import {
+  type DisasterRelief,
+  maxReliefNameLength,
+  maxReliefSourceUrlLength,
+  usStateCodes,
+} from "../../../shared/due-dates";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Checkbox } from "../../components/ui/checkbox";
@@ -150,7 +155,7 @@ const reliefSchema = z
       .string()
       .trim()
       .min(1, "Give the relief a name, such as the IRS notice's title")
-      .max(200, "Keep the name to 200 characters"),
+      .max(maxReliefNameLength, `Keep the name to ${maxReliefNameLength} characters`),
     states: z.array(z.string()).min(1, "Choose at least one state"),
     /** Empty for every federal deadline; else the rules whose deadlines the relief postpones. */
     ruleIds: z.array(z.string()),
@@ -159,7 +164,7 @@ const reliefSchema = z
     newDueOn: civilDate("Choose the day the postponed deadlines fall due"),
     sourceUrl: z
       .url({ protocol: /^https$/, error: "Paste the announcement's address, starting https://" })
-      .max(2000, "Keep the address to 2000 characters"),
+      .max(maxReliefSourceUrlLength, `Keep the address to ${maxReliefSourceUrlLength} characters`),
   })
   .refine((relief) => relief.windowEnd >= relief.windowStart, {
     message: "The last day must be on or after the first",
