@@ -1,13 +1,23 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the client code under test writes its paths as templates, ${id} and all
 import { describe, expect, it } from "vitest";
 import { findLayerViolations } from "./check-layers";
 
 const src = "/repo/src";
 const check = (file: string, source: string) => findLayerViolations([{ path: `${src}/${file}`, source }], src);
-const checkAll = (files: Record<string, string>) =>
+const checkAll = (files: Record<string, string>, combined: Record<string, string[]> = {}) =>
   findLayerViolations(
     Object.entries(files).map(([file, source]) => ({ path: `${src}/${file}`, source })),
     src,
+    combined,
   );
+
+/** Two server features' routes, as their routes files declare them. */
+const serverRoutes = {
+  "server/features/tasks/tasks.routes.ts":
+    'app.get("/api/tasks", list);\napp.patch("/api/tasks/:id/complete", complete);',
+  "server/features/due-dates/due-dates.routes.ts":
+    'app.get("/api/tasks/:id/due-dates", dates);\napp.post("/api/tasks/:id/due-date", change);',
+};
 
 describe("layering check", () => {
   it("refuses shared code that reaches into the server or the client", () => {
@@ -132,5 +142,51 @@ describe("layering check", () => {
     ]);
     expect(check("client/features/users/users-page.tsx", 'import { useCurrentUser } from "../auth/api";')).toEqual([]);
     expect(check("client/features/users/user-card.tsx", 'import { UserMenu } from "./user-menu";')).toEqual([]);
+  });
+
+  it("lets a feature that combines others import their screens, and no other feature", () => {
+    const settingsPage = {
+      "client/features/settings/settings-page.tsx": 'import { FirmCard } from "../firm/firm-card";',
+    };
+    expect(checkAll(settingsPage, { settings: ["firm"] })).toEqual([]);
+    expect(checkAll(settingsPage)).toEqual([
+      "client/features/settings/settings-page.tsx: a client feature must not import another feature's internals (\"../firm/firm-card\"); share it through components/, lib/ or that feature's api.ts",
+    ]);
+  });
+
+  it("refuses a client api.ts that calls another server feature's route", () => {
+    const tasksApi = (source: string) => checkAll({ ...serverRoutes, "client/features/tasks/api.ts": source });
+    expect(tasksApi('requestJson("PATCH", `/api/tasks/${taskId}/complete`, input);')).toEqual([]);
+    expect(tasksApi('requestJson("POST", `/api/tasks/${taskId}/due-date`, input);')).toEqual([
+      "client/features/tasks/api.ts: \"/api/tasks/${taskId}/due-date\" is a route of due-dates; a client feature's api.ts calls its own server feature's routes (combinedFeatures lists the exceptions)",
+    ]);
+    expect(tasksApi('requestJson("GET", "/api/reports/x");')).toEqual([
+      "client/features/tasks/api.ts: \"/api/reports/x\" is no route of any server feature; a client feature's api.ts calls its own server feature's routes (combinedFeatures lists the exceptions)",
+    ]);
+  });
+
+  it("reads a query key's first segment as the start of its path, and a refresh as no call", () => {
+    const dueDatesApi = (source: string) => checkAll({ ...serverRoutes, "client/features/due-dates/api.ts": source });
+    expect(dueDatesApi('queryOptions({ queryKey: ["/api/tasks", taskId, "due-dates"] });')).toEqual([]);
+    expect(dueDatesApi('queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] });')).toEqual([]);
+    // A path in a comment is not called either.
+    expect(dueDatesApi('/** After POST "/api/dashboard/x" */\nconst a = 1;')).toEqual([]);
+    expect(dueDatesApi('queryOptions({ queryKey: ["/api/dashboard"] });')).toHaveLength(1);
+  });
+
+  it("lets a feature that combines others call their routes too", () => {
+    const files = {
+      ...serverRoutes,
+      "client/features/tasks/api.ts": 'requestJson("POST", `/api/tasks/${id}/due-date`);',
+    };
+    expect(checkAll(files, { tasks: ["due-dates"] })).toEqual([]);
+  });
+
+  it("refuses a route written outside a feature's api.ts", () => {
+    expect(
+      checkAll({ ...serverRoutes, "client/features/tasks/task-card.tsx": "fetch(`/api/tasks/${id}/complete`);" }),
+    ).toEqual([
+      'client/features/tasks/task-card.tsx: only a feature\'s api.ts calls routes ("/api/tasks/${id}/complete")',
+    ]);
   });
 });

@@ -16,10 +16,41 @@ import { fileURLToPath } from "node:url";
  * service never imports a routes file; a routes file never touches the database schema or builds
  * queries itself; a client feature imports another feature only through its `api.ts`.
  *
+ * The client's features mirror the server's (issue 42): `client/features/due-dates/api.ts` calls the
+ * routes of `server/features/due-dates` and no others, so from a route a newcomer finds its screen.
+ * Which routes an api.ts calls is read from the paths it writes: every "/api/…" string in it must
+ * begin a route that its server feature's `*.routes.ts` declares (a `:param` of the route and a
+ * `${…}` of the client stand for any one segment, and a query key's first segment is the start of
+ * the path it reads). Only api.ts writes such paths, and a refresh (`invalidateQueries`) is no call:
+ * after a change it names whatever other features show. The few client features that combine
+ * several are listed in `combinedFeatures` below, each with the features it may also call and whose
+ * screens it may import.
+ *
  * Test files (`*.test.ts`) drive the whole app, so they are held only to the first rules.
  */
 type Layer = "shared" | "server" | "client" | "site";
 export type SourceFile = { path: string; source: string };
+
+/**
+ * The client features that combine several server features, each with the features whose routes
+ * its api.ts may also call and whose screens it may import. Every other client feature is one
+ * server feature's screens.
+ */
+type Combined = Record<string, readonly string[]>;
+export const combinedFeatures: Combined = {
+  // The Settings page: the cards these features export, and no api.ts of its own.
+  settings: ["auth", "mfa", "notifications", "calendar-feed", "firm", "due-dates"],
+  // Signing in is a password, then mfa's second step, or a passkey (mfa's /api/auth/second-step, /api/auth/passkey).
+  auth: ["mfa"],
+  // The Tasks page's second tab is the templates'; a task's details show its statutory due dates.
+  tasks: ["templates", "due-dates"],
+  // A client's page: the client, its contacts and its tasks, each changed from there.
+  "client-detail": ["clients", "contacts", "tasks"],
+  // The people screens open the Assign Clients dialog.
+  users: ["assignments"],
+  // The onboarding's payment step registers the firm (signup's POST /api/auth/register).
+  billing: ["signup"],
+};
 
 const forbidden: Record<Layer, Layer[]> = {
   shared: ["server", "client", "site"],
@@ -73,7 +104,7 @@ function importsOf(file: SourceFile, srcDir: string): Import[] {
   });
 }
 
-function ruleViolation({ from, specifier, target }: Import): string | undefined {
+function ruleViolation({ from, specifier, target }: Import, combined: Combined): string | undefined {
   const layer = layerOf(from);
   if (!layer) return undefined;
   if (layer !== "server" && specifier.startsWith("node:")) {
@@ -106,11 +137,81 @@ function ruleViolation({ from, specifier, target }: Import): string | undefined 
     fromFeature?.startsWith("client:") &&
     targetFeature !== undefined &&
     targetFeature !== fromFeature &&
-    !target.endsWith("/api")
+    !target.endsWith("/api") &&
+    !combined[nameOf(fromFeature)]?.includes(nameOf(targetFeature))
   ) {
     return `${from}: a client feature must not import another feature's internals ("${specifier}"); share it through components/, lib/ or that feature's api.ts`;
   }
   return undefined;
+}
+
+const nameOf = (feature: string) => feature.replace(/^(server|client):/, "");
+
+/** "/api/tasks/${id}/complete?x=1" -> ["api", "tasks", "*", "complete"]: a path's segments, `*` for any one. */
+const segmentsOf = (path: string) =>
+  (path.split("?")[0] ?? "")
+    .replace(/\$\{[^}]*\}/g, "*")
+    .split("/")
+    .filter((segment) => segment !== "");
+
+/** Every "/api/…" path written in a source, leaving out comments and refreshes (`invalidateQueries({ … })`). */
+function apiPathsOf(source: string): string[] {
+  const code = source
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/(^|\s)\/\/.*$/gm, "$1")
+    .replace(/\.invalidateQueries\(\{[^)]*\)/g, "");
+  return [...code.matchAll(/(["`])(\/api\/[^"`]*)\1/g)].map((match) => match[2] ?? "");
+}
+
+/** Whether a path the client writes is the start of a route: the same segment, or a `:param` or `*` for any. */
+function begins(path: string[], route: string[]): boolean {
+  return (
+    path.length <= route.length &&
+    path.every((segment, index) => {
+      const declared = route[index] ?? "";
+      return segment.includes("*") || declared.startsWith(":") || segment === declared;
+    })
+  );
+}
+
+/** Each server feature's routes, as segments, from the "/api/…" paths its `*.routes.ts` files declare. */
+function serverRoutes(files: SourceFile[], srcDir: string): Map<string, string[][]> {
+  const routes = new Map<string, string[][]>();
+  for (const file of files) {
+    const [top, features, feature, name] = path.relative(srcDir, file.path).split(path.sep);
+    if (top !== "server" || features !== "features" || !feature || !name?.endsWith(".routes.ts")) continue;
+    routes.set(feature, [...(routes.get(feature) ?? []), ...apiPathsOf(file.source).map(segmentsOf)]);
+  }
+  return routes;
+}
+
+/**
+ * The routes rule: in a client feature only api.ts writes "/api/…" paths, and each begins a route of
+ * its own server feature or of one it combines (`combinedFeatures`).
+ */
+function routeViolations(files: SourceFile[], srcDir: string, combined: Combined): string[] {
+  const routes = serverRoutes(files, srcDir);
+  return files.flatMap((file) => {
+    const from = path.relative(srcDir, file.path).split(path.sep).join("/");
+    const feature = featureOf(from);
+    if (!feature?.startsWith("client:") || isTest(from)) return [];
+    const paths = apiPathsOf(file.source);
+    if (!from.endsWith("/api.ts")) {
+      return paths.map((written) => `${from}: only a feature's api.ts calls routes ("${written}")`);
+    }
+    const allowed = [nameOf(feature), ...(combined[nameOf(feature)] ?? [])];
+    return paths.flatMap((written) => {
+      const owners = [...routes].filter(([, declared]) => declared.some((route) => begins(segmentsOf(written), route)));
+      if (owners.some(([owner]) => allowed.includes(owner))) return [];
+      const of =
+        owners.length > 0
+          ? `a route of ${owners.map(([owner]) => owner).join(", ")}`
+          : "no route of any server feature";
+      return [
+        `${from}: "${written}" is ${of}; a client feature's api.ts calls its own server feature's routes (combinedFeatures lists the exceptions)`,
+      ];
+    });
+  });
 }
 
 /** Every cycle between feature folders, each once, as "a -> b -> a". */
@@ -140,10 +241,16 @@ function featureCycles(imports: Import[]): string[] {
   return [...cycles].sort().map((cycle) => `feature folders import each other in a cycle: ${cycle}`);
 }
 
-export function findLayerViolations(files: SourceFile[], srcDir: string): string[] {
+export function findLayerViolations(
+  files: SourceFile[],
+  srcDir: string,
+  combined: Combined = combinedFeatures,
+): string[] {
   const imports = files.flatMap((file) => importsOf(file, srcDir));
-  const violations = imports.map(ruleViolation).filter((violation) => violation !== undefined);
-  return [...violations, ...featureCycles(imports)];
+  const violations = imports
+    .map((entry) => ruleViolation(entry, combined))
+    .filter((violation) => violation !== undefined);
+  return [...violations, ...routeViolations(files, srcDir, combined), ...featureCycles(imports)];
 }
 
 function listSources(dir: string): SourceFile[] {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import ICAL from "ical.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { actionLabel } from "../src/client/features/settings/audit-labels";
+import { actionLabel } from "../src/client/features/audit-trail/audit-labels";
 import { SESSION_COOKIE } from "../src/server/features/auth/sessions";
 import { inFirm } from "../src/server/platform/db/firm-scope";
 import { auditEvents, calendarFeeds, firms, tasks, users } from "../src/server/platform/db/schema";

@@ -1,7 +1,8 @@
 import type { ComponentType } from "react";
-import { createBrowserRouter, type RouteObject } from "react-router";
+import { createBrowserRouter, Outlet, type RouteObject } from "react-router";
 import { LoadingScreen } from "./components/loading-screen";
 import { SessionGuard } from "./features/auth/session-guard";
+import { StepUpProvider } from "./features/mfa/step-up-provider";
 import type { RouteHandle } from "./features/shell/route-title";
 import { NotFoundPage } from "./pages/not-found-page";
 
@@ -31,27 +32,34 @@ const routes: RouteObject[] = [
   // Onboarding (S-GUARD-13): public, outside the session guard; each screen checks the earlier steps itself.
   {
     path: "/signup",
-    lazy: () => import("./features/onboarding/signup-page").then((m) => ({ Component: m.SignupPage })),
+    lazy: () => import("./features/billing/signup-page").then((m) => ({ Component: m.SignupPage })),
   },
   {
     path: "/onboarding/plans",
-    lazy: () => import("./features/onboarding/plans-page").then((m) => ({ Component: m.PlansPage })),
+    lazy: () => import("./features/billing/plans-page").then((m) => ({ Component: m.PlansPage })),
   },
   {
     path: "/onboarding/payment",
-    lazy: () => import("./features/onboarding/payment-page").then((m) => ({ Component: m.PaymentPage })),
+    lazy: () => import("./features/billing/payment-page").then((m) => ({ Component: m.PaymentPage })),
   },
   {
     path: "/onboarding/success",
-    lazy: () => import("./features/onboarding/success-page").then((m) => ({ Component: m.SuccessPage })),
+    lazy: () => import("./features/billing/success-page").then((m) => ({ Component: m.SuccessPage })),
   },
   // An e-mail's unsubscribe link (decision 0052): its signed address is the proof, no session is needed.
   {
     path: "/unsubscribe/:token",
     lazy: () => import("./features/notifications/unsubscribe-page").then((m) => ({ Component: m.UnsubscribePage })),
   },
+  // The signed-in app, with the "Confirm it's you" dialog its sensitive changes may ask for (decision 0054).
   {
-    element: <SessionGuard />,
+    element: (
+      <SessionGuard>
+        <StepUpProvider>
+          <Outlet />
+        </StepUpProvider>
+      </SessionGuard>
+    ),
     children: [
       {
         lazy: () => import("./features/shell/app-shell").then((m) => ({ Component: m.AppShell })),
@@ -109,7 +117,7 @@ const routes: RouteObject[] = [
           {
             path: "/settings/audit-trail",
             ...page("Audit Trail", () =>
-              import("./features/settings/audit-trail-page").then((m) => ({ Component: m.AuditTrailPage })),
+              import("./features/audit-trail/audit-trail-page").then((m) => ({ Component: m.AuditTrailPage })),
             ),
           },
           {

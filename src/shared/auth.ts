@@ -14,10 +14,13 @@ export const usernameSchema = z
   .max(50, "Username must be at most 50 characters")
   .regex(/^[A-Za-z0-9._-]+$/, "Username may contain only letters, digits, dots, dashes and underscores");
 
+/** The longest password any form or route takes. */
+export const maxPasswordLength = 256;
+
 export const passwordSchema = z
   .string({ error: "Password must be at least 6 characters" })
   .min(6, "Password must be at least 6 characters")
-  .max(256, "Password must be at most 256 characters");
+  .max(maxPasswordLength, `Password must be at most ${maxPasswordLength} characters`);
 
 export const emailSchema = z
   .string({ error: "Valid email is required" })
@@ -55,7 +58,10 @@ export const loginSchema = z.strictObject({
 export type LoginInput = z.infer<typeof loginSchema>;
 
 export const changePasswordSchema = z.strictObject({
-  currentPassword: z.string({ error: "Enter your current password" }).min(1, "Enter your current password").max(256),
+  currentPassword: z
+    .string({ error: "Enter your current password" })
+    .min(1, "Enter your current password")
+    .max(maxPasswordLength),
   newPassword: passwordSchema,
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;

@@ -159,6 +159,9 @@ export const taskDueDatesSchema = z.object({
 });
 export type TaskDueDates = z.infer<typeof taskDueDatesSchema>;
 
+/** The longest reason a change of due date may give. */
+export const maxDueDateReasonLength = 500;
+
 /** POST /api/tasks/{id}/due-date: a person moves the day a task is due, saying why. */
 export const manualDueDateChangeSchema = z.strictObject({
   dueOn: civilDateSchema("dueOn").describe("The new day the task is due"),
@@ -166,9 +169,13 @@ export const manualDueDateChangeSchema = z.strictObject({
     .string({ error: "reason is required: say why the date changes" })
     .trim()
     .min(1, "reason is required: say why the date changes")
-    .max(500, "reason must be at most 500 characters"),
+    .max(maxDueDateReasonLength, `reason must be at most ${maxDueDateReasonLength} characters`),
 });
 export type ManualDueDateChange = z.infer<typeof manualDueDateChangeSchema>;
+
+/** The longest name, and address of its announcement, a disaster relief may have. */
+export const maxReliefNameLength = 200;
+export const maxReliefSourceUrlLength = 2000;
 
 /**
  * A disaster relief window (IRC 7508A): the IRS postpones every deadline that falls from
@@ -179,7 +186,7 @@ export const disasterReliefInputSchema = z.strictObject({
     .string({ error: "name is required, such as the IRS notice's title" })
     .trim()
     .min(1, "name is required, such as the IRS notice's title")
-    .max(200, "name must be at most 200 characters"),
+    .max(maxReliefNameLength, `name must be at most ${maxReliefNameLength} characters`),
   states: z
     .array(z.string().regex(/^[A-Z]{2}$/, "each state must be a US state's two-letter code, such as FL"), {
       error: "states is required: the states the relief covers",
@@ -197,7 +204,7 @@ export const disasterReliefInputSchema = z.strictObject({
   newDueOn: civilDateSchema("newDueOn").describe("The day the postponed deadlines fall due"),
   sourceUrl: z
     .url({ protocol: /^https$/, error: "sourceUrl must be the https address of the announcement" })
-    .max(2000, "sourceUrl must be at most 2000 characters"),
+    .max(maxReliefSourceUrlLength, `sourceUrl must be at most ${maxReliefSourceUrlLength} characters`),
 });
 export type DisasterReliefInput = z.infer<typeof disasterReliefInputSchema>;
 

@@ -5,6 +5,9 @@ import { isValidTimeZone } from "./recurrence";
 import { versionSchema } from "./versions";
 import "./validation";
 
+/** The longest name a closed day may have. */
+export const maxClosedDayNameLength = 100;
+
 /** A day the firm is closed, which its internal targets skip. */
 export const closedDaySchema = z.strictObject({
   date: civilDateSchema("date"),
@@ -12,12 +15,17 @@ export const closedDaySchema = z.strictObject({
     .string({ error: "Name the closed day" })
     .trim()
     .min(1, "Name the closed day")
-    .max(100, "A closed day's name must be at most 100 characters"),
+    .max(maxClosedDayNameLength, `A closed day's name must be at most ${maxClosedDayNameLength} characters`),
 });
 export type ClosedDay = z.infer<typeof closedDaySchema>;
 
 /** The most closed days a firm keeps. */
 export const maxClosedDays = 100;
+
+/** An internal target is this many business days before the due date, at least and at most. */
+export const minInternalTargetDays = 1;
+export const maxInternalTargetDays = 60;
+const internalTargetMessage = `The internal target is a number of business days from ${minInternalTargetDays} to ${maxInternalTargetDays}, or none`;
 
 /**
  * PATCH /api/firm: the firm's name, the time zone its due dates and "today" are computed in, and
@@ -38,10 +46,10 @@ export const updateFirmSchema = z
       .refine(isValidTimeZone, "Choose a time zone from the list")
       .optional(),
     internalTargetDays: z
-      .number({ error: "The internal target is a number of business days from 1 to 60, or none" })
+      .number({ error: internalTargetMessage })
       .int("The internal target is a whole number of business days")
-      .min(1, "The internal target is a number of business days from 1 to 60, or none")
-      .max(60, "The internal target is a number of business days from 1 to 60, or none")
+      .min(minInternalTargetDays, internalTargetMessage)
+      .max(maxInternalTargetDays, internalTargetMessage)
       .nullable()
       .optional(),
     closedDays: z

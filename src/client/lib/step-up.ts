@@ -28,7 +28,7 @@ export async function withStepUp<T>(request: () => Promise<T>, confirm: ConfirmI
   }
 }
 
-/** The confirmation of the one dialog the signed-in app mounts (features/auth/step-up-provider.tsx). */
+/** The confirmation of the one dialog the signed-in app mounts (features/mfa/step-up-provider.tsx). */
 export const StepUpContext = createContext<ConfirmIdentity | null>(null);
 
 /** `stepUp(request)`: sends the request, asking the person to confirm it's them when the server wants that. */

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
-import { type LoginInput, SIGNED_IN_COOKIE } from "../../../shared/auth";
+import { type ChangePasswordInput, type LoginInput, SIGNED_IN_COOKIE } from "../../../shared/auth";
 import type {
   ConfirmTotpInput,
   EnrolledAndSignedIn,
@@ -8,14 +8,13 @@ import type {
   PendingSignIn,
   SecondFactorInput,
   SignedIn,
-  StepUpInput,
   TotpEnrolment,
   UsePasskeyInput,
 } from "../../../shared/mfa";
 import type { CurrentUser } from "../../../shared/users";
-import { accountSecurityQueryKey } from "../../lib/account-security";
 import { ApiError, requestJson } from "../../lib/api";
 import { signWithPasskey } from "../../lib/passkeys";
+import { useStepUp } from "../../lib/step-up";
 
 export const currentUserQueryKey = ["/api/auth/me"] as const;
 
@@ -148,29 +147,6 @@ export function useFinishSignIn() {
   };
 }
 
-/** POST /api/auth/step-up: a fresh proof for the next five minutes of sensitive changes. */
-export function useStepUpCheck() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: StepUpInput) => requestJson<void>("POST", "/api/auth/step-up", input),
-    // The account's `stepUpUntil` moved.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountSecurityQueryKey }),
-  });
-}
-
-/** POST /api/auth/step-up with one of the user's passkeys (its options from /api/auth/step-up/passkey/options). */
-export function usePasskeyStepUpCheck() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async () => {
-      const options = await requestJson<PasskeyRequestOptions>("POST", "/api/auth/step-up/passkey/options");
-      const response = await signWithPasskey(options);
-      await requestJson<void>("POST", "/api/auth/step-up", { method: "passkey", response } satisfies StepUpInput);
-    },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountSecurityQueryKey }),
-  });
-}
-
 export function useSignOut() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -192,5 +168,14 @@ export function useSignOut() {
     // Still signed in: what was stopped above and had nothing to show yet is loaded again.
     onError: () =>
       queryClient.refetchQueries({ type: "active", predicate: (query) => query.state.status === "pending" }),
+  });
+}
+
+/** POST /api/auth/change-password: the server keeps this session and ends the user's others. */
+export function useChangePassword() {
+  const stepUp = useStepUp();
+  return useMutation({
+    mutationFn: (input: ChangePasswordInput) =>
+      stepUp(() => requestJson<void>("POST", "/api/auth/change-password", input)),
   });
 }

@@ -16,7 +16,8 @@ import { FormAlert, FormControl, FormField, FormItem, FormLabel, FormMessage } f
 import { GuardedForm } from "../../components/ui/guarded-form";
 import { Label } from "../../components/ui/label";
 import { Skeleton } from "../../components/ui/skeleton";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
+import { showFieldIssues } from "../../lib/form-errors";
 import { isSignInExpired, pendingTotpEnrolmentQueryOptions, useConfirmPendingTotp, useFinishSignIn } from "./api";
 import { SignInAsSomeoneElse, signInExpired } from "./sign-in-frame";
 
@@ -47,9 +48,9 @@ function AddAuthenticator({ onEnrolled }: { onEnrolled: (enrolled: EnrolledAndSi
     setFailure(undefined);
     return confirm.mutateAsync({ code }).then(onEnrolled, (error: unknown) => {
       if (isSignInExpired(error)) return navigate("/login", { replace: true, state: signInExpired });
-      const issue = error instanceof ApiError ? error.body?.issues?.find((item) => item.path[0] === "code") : undefined;
-      if (issue) form.setError("code", { message: issue.message });
-      else setFailure(errorMessage(error, "Your authenticator app could not be added. Please try again."));
+      if (!showFieldIssues(form.setError, error, ["code"])) {
+        setFailure(errorMessage(error, "Your authenticator app could not be added. Please try again."));
+      }
     });
   };
 

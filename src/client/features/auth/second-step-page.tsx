@@ -6,6 +6,7 @@ import type { PendingSignIn } from "../../../shared/mfa";
 import { BrandFrame } from "../../components/brand-frame";
 import { LoadingScreen } from "../../components/loading-screen";
 import { PasskeyProblemMessage } from "../../components/passkey-problem";
+import { ProofForm } from "../../components/proof-form";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent } from "../../components/ui/card";
 import { Separator } from "../../components/ui/separator";
@@ -21,7 +22,6 @@ import {
   useSecondStep,
 } from "./api";
 import { EnrolmentRequired } from "./enrolment-required";
-import { ProofForm } from "./proof-form";
 import { SignInAsSomeoneElse, type SignInNotice, signInExpired } from "./sign-in-frame";
 
 /**

@@ -1,10 +1,9 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect } from "react";
-import { Navigate, Outlet, useNavigate } from "react-router";
+import { type ReactNode, useEffect } from "react";
+import { Navigate, useNavigate } from "react-router";
 import { LoadingScreen } from "../../components/loading-screen";
 import { ApiError } from "../../lib/api";
 import { currentUserQueryOptions } from "./api";
-import { StepUpProvider } from "./step-up-provider";
 
 /** The firm now requires a second step, and this session has not passed one: it is a pending sign-in from here. */
 const isSecondFactorRequired = (error: unknown): boolean =>
@@ -12,20 +11,16 @@ const isSecondFactorRequired = (error: unknown): boolean =>
 
 /**
  * S-GUARD-01..04: reads the current session; shows "Loading" meanwhile; sends the visitor to
- * /login on an error or an empty answer; otherwise shows the page, with the step-up dialog its
- * sensitive changes may ask for. Any request answered SECOND_FACTOR_REQUIRED leads to the second step.
+ * /login on an error or an empty answer; otherwise shows the signed-in app, `children`. Any request
+ * answered SECOND_FACTOR_REQUIRED leads to the second step.
  */
-export function SessionGuard() {
+export function SessionGuard({ children }: { children: ReactNode }) {
   const session = useQuery(currentUserQueryOptions());
   useSecondStepWhenRequired();
   if (session.isPending) return <LoadingScreen />;
   if (isSecondFactorRequired(session.error)) return <Navigate to="/login/verify" replace />;
   if (session.isError || !session.data) return <Navigate to="/login" replace />;
-  return (
-    <StepUpProvider>
-      <Outlet />
-    </StepUpProvider>
-  );
+  return children;
 }
 
 /** Watches every query and change of the signed-in app for the answer that the second step is now due. */

@@ -30,7 +30,8 @@ import { GuardedForm, useFormBusy } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { toast } from "../../components/ui/toaster";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
+import { showFieldIssues } from "../../lib/form-errors";
 import { clientDetailQueryOptions, useUpdateClient } from "./api";
 import { clientStatusBadge } from "./client-status";
 import { dayNumbers, monthDay, monthNames, parseMonthDay, withMonth } from "./tax-details";
@@ -56,8 +57,7 @@ const clientFormSchema = z
   })
   .refine(stateFitsJurisdiction, { message: stateOutsideUsMessage, path: ["state"] });
 type ClientFields = z.input<typeof clientFormSchema>;
-type FieldName = keyof ClientFields;
-const fieldNames = new Set<string>(Object.keys(clientFormSchema.shape));
+const fieldNames = Object.keys(clientFormSchema.shape);
 
 const valuesOf = (client: ClientDetail): ClientFields => ({
   name: client.name,
@@ -131,13 +131,7 @@ function ClientForm({ client, onDone }: { client: ClientDetail; onDone: () => vo
       (error: unknown) => {
         if (conflict.caught(error)) return;
         // A field the server refused (S-DUE-15: a state outside the US, say) shows its message beside it.
-        const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
-        for (const issue of issues) {
-          const field = issue.path[0];
-          if (typeof field === "string" && fieldNames.has(field)) {
-            form.setError(field as FieldName, { message: issue.message });
-          }
-        }
+        showFieldIssues(form.setError, error, fieldNames);
         toast.error("Failed to update client", { description: errorMessage(error, "Please try again.") });
       },
     );

@@ -18,7 +18,8 @@ import { GuardedForm, type Submission } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { SignaturePad, type SignaturePadHandle } from "../../components/ui/signature-pad";
 import { toast } from "../../components/ui/toaster";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
+import { showFieldIssues } from "../../lib/form-errors";
 import { useCompleteTask } from "./api";
 
 /** The route's schema: "Please provide a signature" and "Name is required" (S-VAL-24..25). */
@@ -76,9 +77,7 @@ function CompleteForm({ task, onDone }: { task: Task; onDone: () => void }) {
         },
         (error: unknown) => {
           toast.error("Failed to complete task", { description: errorMessage(error, "Please try again.") });
-          const refusal =
-            error instanceof ApiError ? error.body?.issues?.find((i) => i.path[0] === "signature") : undefined;
-          if (refusal) form.setError("signature", { message: refusal.message });
+          showFieldIssues(form.setError, error, ["signature"]);
         },
       );
 

@@ -91,7 +91,8 @@ export function useRecentImports() {
 }
 
 function refreshAfterChange(queryClient: ReturnType<typeof useQueryClient>) {
-  for (const key of ["/api/clients", "/api/dashboard"]) void queryClient.invalidateQueries({ queryKey: [key] });
+  void queryClient.invalidateQueries({ queryKey: ["/api/clients"] });
+  void queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] });
   void queryClient.invalidateQueries({ queryKey: listKey, exact: true });
 }
 

@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
-import { AlertTriangle, ArrowLeft, FileSpreadsheet, ShieldOff } from "lucide-react";
-import { Link, useSearchParams } from "react-router";
+import { AlertTriangle, FileSpreadsheet } from "lucide-react";
+import { useSearchParams } from "react-router";
 import { type ClientImport, delimiterLabels, encodingLabels } from "../../../shared/client-import";
-import { can } from "../../../shared/permissions";
+import { PermissionGate } from "../../components/permission-gate";
+import { type Back, BackLink } from "../../components/ui/back-link";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
-import { EmptyState } from "../../components/ui/empty-state";
 import { PageHeader } from "../../components/ui/page-header";
 import { Skeleton } from "../../components/ui/skeleton";
 import { errorMessage } from "../../lib/api";
@@ -18,15 +18,7 @@ import { OutcomeCard, ProgressCard } from "./outcome-card";
 import { PreviewCard } from "./preview-card";
 import { RecentImports } from "./recent-imports";
 
-const backLink = (
-  <Link
-    to="/clients"
-    className="inline-flex w-fit items-center gap-1.5 rounded-md text-sm font-medium text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-  >
-    <ArrowLeft className="size-4" aria-hidden="true" />
-    Back to Clients
-  </Link>
-);
+const back: Back = { to: "/clients", label: "Back to Clients" };
 
 /**
  * /clients/import (issue 21, decision 0051), for those who may write clients. The steps share
@@ -35,25 +27,16 @@ const backLink = (
  */
 export function ClientImportPage() {
   const { data: user } = useQuery(currentUserQueryOptions());
-  if (!user) return null;
-  if (!can(user.role, "clients.write")) {
-    return (
-      <div className="flex flex-col gap-4">
-        {backLink}
-        <EmptyState
-          icon={ShieldOff}
-          title="Not allowed"
-          description="Only super admins and admins can import clients. Ask one of them to import your file."
-          action={
-            <Button asChild variant="outline">
-              <Link to="/clients">Back to Clients</Link>
-            </Button>
-          }
-        />
-      </div>
-    );
-  }
-  return <ClientImportSteps />;
+  return (
+    <PermissionGate
+      role={user?.role}
+      action="clients.write"
+      refusal="Only super admins and admins can import clients. Ask one of them to import your file."
+      back={back}
+    >
+      <ClientImportSteps />
+    </PermissionGate>
+  );
 }
 
 function ClientImportSteps() {
@@ -61,7 +44,7 @@ function ClientImportSteps() {
   const importId = params.get("import");
   return (
     <div className="flex flex-col gap-5">
-      {backLink}
+      <BackLink {...back} />
       <PageHeader description="Bring in clients and their primary contacts from a spreadsheet. You see every row before anything is imported, and an import can be undone as a whole." />
       {importId ? (
         <CurrentImport key={importId} id={importId} onRestart={() => setParams({})} />

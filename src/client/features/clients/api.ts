@@ -1,6 +1,5 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ClientDetail, ClientNameMatch, ClientSummary, CreateClientInput } from "../../../shared/clients";
-import type { Template } from "../../../shared/templates";
 import { type Change, requestJson, requestPage } from "../../lib/api";
 
 /**
@@ -34,11 +33,6 @@ export function clientGridQueryOptions(q: string) {
   });
 }
 
-/** GET /api/task-templates: the firm's templates, offered as initial tasks of a new client. */
-export function taskTemplatesQueryOptions() {
-  return queryOptions<Template[]>({ queryKey: ["/api/task-templates"] });
-}
-
 /**
  * GET /api/clients/name-matches: the firm's clients, archived ones too, already named `name`
  * (ignoring case and surrounding spaces). Asked afresh at each create, never from a cache: a
@@ -61,9 +55,48 @@ export function useCreateClient() {
     onSuccess: () => {
       // S-API-32: the clients and tasks data; the dashboard counts both. The overdue list cannot
       // change: a new client's tasks are undated or due at the end of a period still to come.
-      for (const key of ["/api/clients", "/api/tasks", "/api/dashboard"]) {
-        void queryClient.invalidateQueries({ queryKey: [key] });
-      }
+      void queryClient.invalidateQueries({ queryKey: ["/api/clients"] });
+      void queryClient.invalidateQueries({ queryKey: ["/api/tasks"] });
+      void queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] });
+    },
+  });
+}
+
+/** How many clients the header search lists. */
+export const clientSearchLimit = 8;
+
+/**
+ * The header search: GET /api/clients?q=…&limit=8. The key starts with "/api/clients", so
+ * whatever refreshes the client list after a change refreshes open searches too.
+ */
+export function clientSearchQueryOptions(q: string) {
+  return queryOptions({
+    queryKey: ["/api/clients", { q, limit: clientSearchLimit }] as const,
+    queryFn: ({ signal }) =>
+      requestJson<ClientSummary[]>(
+        "GET",
+        `/api/clients?${new URLSearchParams({ q, limit: String(clientSearchLimit) })}`,
+        undefined,
+        { signal },
+      ),
+  });
+}
+
+/** How many clients the reports' client picker lists per search (a firm may have 10,000). */
+export const clientPickerLimit = 20;
+
+/**
+ * The reports' client picker: GET /api/clients?q=…&limit=20, name order. The API scopes the list to the
+ * signed-in user's clients (S-ROLE-15: a `user` sees assigned clients only). The key starts with
+ * "/api/clients", so whatever refreshes the client list refreshes it too.
+ */
+export function clientPickerQueryOptions(q: string) {
+  return queryOptions({
+    queryKey: ["/api/clients", "report-picker", { q, limit: clientPickerLimit }] as const,
+    queryFn: ({ signal }) => {
+      const params = new URLSearchParams({ limit: String(clientPickerLimit) });
+      if (q) params.set("q", q);
+      return requestJson<ClientSummary[]>("GET", `/api/clients?${params}`, undefined, { signal });
     },
   });
 }

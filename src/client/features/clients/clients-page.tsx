@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { AlertTriangle, Building2, Plus, Search, SearchX, Upload } from "lucide-react";
+import { AlertTriangle, Building2, Plus, SearchX, Upload } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { can } from "../../../shared/permissions";
@@ -7,7 +7,7 @@ import { InternalTargetNote } from "../../components/internal-target-note";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { EmptyState } from "../../components/ui/empty-state";
-import { Input } from "../../components/ui/input";
+import { SearchInput } from "../../components/ui/search-input";
 import { errorMessage } from "../../lib/api";
 import { useDebouncedValue } from "../../lib/use-debounced-value";
 import { currentUserQueryOptions } from "../auth/api";
@@ -39,22 +39,16 @@ export function ClientsPage() {
     <div className="flex flex-col gap-6">
       {/* The search and the one action share a row at every width; the page's title is the shell's. */}
       <div className="flex items-center gap-2 sm:justify-between">
-        <span className="relative block min-w-0 flex-1 sm:max-w-80">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden="true"
-          />
-          <Input
-            type="search"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-            placeholder="Search clients..."
-            aria-label="Search clients by name, industry or status"
-            autoComplete="off"
-            // Below sm the row also holds two buttons: the placeholder needs every pixel to show whole.
-            className="pl-9 max-sm:pr-1"
-          />
-        </span>
+        <SearchInput
+          className="min-w-0 flex-1 sm:max-w-80"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          placeholder="Search clients..."
+          aria-label="Search clients by name, industry or status"
+          autoComplete="off"
+          // Below sm the row also holds two buttons: the placeholder needs every pixel to show whole.
+          inputClassName="max-sm:pr-1"
+        />
         {canCreate && (
           <div className="flex shrink-0 items-center gap-1.5 sm:gap-2">
             {/* Icon-only below sm, so the search keeps its room at 375 px; the name stays for screen readers. */}

@@ -8,7 +8,7 @@ import { Checkbox } from "../../components/ui/checkbox";
 import { Skeleton } from "../../components/ui/skeleton";
 import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
-import { taskTemplatesQueryOptions } from "./api";
+import { templatesQueryOptions } from "../templates/api";
 
 const priorityLook: Record<TaskPriority, { label: string; variant: BadgeVariant; className?: string }> = {
   high: {
@@ -34,7 +34,7 @@ export function TemplatePicker({
   onChange: (ids: string[]) => void;
   disabled: boolean;
 }) {
-  const templates = useQuery(taskTemplatesQueryOptions());
+  const templates = useQuery(templatesQueryOptions());
   const headingId = useId();
   const count = value.length;
 

@@ -1,9 +1,9 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { ArrowLeft, ChevronRight, Inbox, Info, Mail, Send, ShieldOff } from "lucide-react";
+import { ChevronRight, Inbox, Info, Mail, Send } from "lucide-react";
 import { useId, useState } from "react";
-import { Link } from "react-router";
 import type { MailKind, MailStatus, OutboxMessage } from "../../../shared/mail-outbox";
-import { can } from "../../../shared/permissions";
+import { PermissionGate } from "../../components/permission-gate";
+import { type Back, BackLink } from "../../components/ui/back-link";
 import { Badge, type BadgeVariant } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { EmptyState } from "../../components/ui/empty-state";
@@ -35,37 +35,20 @@ const statusBadges: Record<MailStatus, { label: string; variant: BadgeVariant }>
   failed: { label: "Failed", variant: "destructive" },
 };
 
-const backLink = (
-  <Link
-    to="/settings"
-    className="inline-flex w-fit items-center gap-1.5 rounded-md text-sm font-medium text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-  >
-    <ArrowLeft className="size-4" aria-hidden="true" />
-    Back to Settings
-  </Link>
-);
+const back: Back = { to: "/settings", label: "Back to Settings" };
 
 export function MailOutboxPage() {
   const { data: user } = useQuery(currentUserQueryOptions());
-  if (!user) return null;
-  if (!can(user.role, "mail.read")) {
-    return (
-      <div className="flex flex-col gap-4">
-        {backLink}
-        <EmptyState
-          icon={ShieldOff}
-          title="Not allowed"
-          description="Only super admins can view the firm's outgoing e-mail."
-          action={
-            <Button asChild variant="outline">
-              <Link to="/settings">Back to Settings</Link>
-            </Button>
-          }
-        />
-      </div>
-    );
-  }
-  return <Outbox />;
+  return (
+    <PermissionGate
+      role={user?.role}
+      action="mail.read"
+      refusal="Only super admins can view the firm's outgoing e-mail."
+      back={back}
+    >
+      <Outbox />
+    </PermissionGate>
+  );
 }
 
 function Outbox() {
@@ -75,7 +58,7 @@ function Outbox() {
 
   return (
     <div className="flex flex-col gap-5">
-      {backLink}
+      <BackLink {...back} />
       <PageHeader description="Every e-mail Tendwell wrote for your firm's users, newest first, and where it stands." />
       {delivery && <DeliveryNote delivery={delivery} />}
       {pages.isPending ? (

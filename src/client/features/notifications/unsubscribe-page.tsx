@@ -1,11 +1,12 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { CheckCircle2 } from "lucide-react";
 import { Link, useParams } from "react-router";
-import type { UnsubscribeOffer, UnsubscribeTopic } from "../../../shared/notifications";
+import type { UnsubscribeTopic } from "../../../shared/notifications";
 import { BrandFrame } from "../../components/brand-frame";
 import { LoadingScreen } from "../../components/loading-screen";
 import { Button } from "../../components/ui/button";
-import { ApiError, errorMessage, requestJson } from "../../lib/api";
+import { ApiError, errorMessage } from "../../lib/api";
+import { unsubscribeOfferQueryOptions, useUnsubscribe } from "./api";
 
 /** What each kind of message is called on this page. */
 const topicWords: Record<UnsubscribeTopic, string> = {
@@ -21,9 +22,8 @@ const topicWords: Record<UnsubscribeTopic, string> = {
  */
 export function UnsubscribePage() {
   const { token = "" } = useParams();
-  const url = `/api/unsubscribe/${encodeURIComponent(token)}`;
-  const offer = useQuery<UnsubscribeOffer>({ queryKey: [url], retry: false });
-  const unsubscribe = useMutation({ mutationFn: () => requestJson("POST", url) });
+  const offer = useQuery(unsubscribeOfferQueryOptions(token));
+  const unsubscribe = useUnsubscribe(token);
 
   if (offer.isError) {
     const status = offer.error instanceof ApiError ? offer.error.status : undefined;

@@ -14,7 +14,8 @@ import { EmptyState } from "../../components/ui/empty-state";
 import { Skeleton } from "../../components/ui/skeleton";
 import { errorMessage } from "../../lib/api";
 import { useDebouncedValue } from "../../lib/use-debounced-value";
-import { clientPickerLimit, clientReportQueryOptions, clientReportUrl, reportClientsQueryOptions } from "./api";
+import { clientPickerLimit, clientPickerQueryOptions } from "../clients/api";
+import { clientReportQueryOptions, clientReportUrl } from "./api";
 import { EntityPicker, type PickerItem } from "./entity-picker";
 import { LazyClientCharts } from "./lazy-charts";
 import { DownloadCsvButton, ReportError, ReportToolbar } from "./report-controls";
@@ -41,7 +42,7 @@ export function ClientReportTab({
   const [query, setQuery] = useState("");
   const [picked, setPicked] = useState<PickerItem | null>(null);
   const search = useDebouncedValue(query.trim(), searchDebounceMs);
-  const clients = useQuery(reportClientsQueryOptions(search));
+  const clients = useQuery(clientPickerQueryOptions(search));
   const report = useQuery({
     ...clientReportQueryOptions(clientId ?? "", days),
     enabled: clientId !== null,

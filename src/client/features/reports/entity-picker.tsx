@@ -1,8 +1,8 @@
-import { Check, ChevronsUpDown, type LucideIcon, Search } from "lucide-react";
+import { Check, ChevronsUpDown, type LucideIcon } from "lucide-react";
 import { type KeyboardEvent, useId, useState } from "react";
 import { Button } from "../../components/ui/button";
-import { Input } from "../../components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "../../components/ui/popover";
+import { SearchInput } from "../../components/ui/search-input";
 import { cn } from "../../lib/cn";
 
 export type PickerItem = { id: string; label: string; detail?: string | null };
@@ -114,13 +114,8 @@ export function EntityPicker({
           aria-label={searchLabel}
           className="w-(--radix-popover-trigger-width) min-w-72 p-0"
         >
-          <div className="relative border-b p-2">
-            <Search
-              className="pointer-events-none absolute top-1/2 left-5 size-4 -translate-y-1/2 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              type="search"
+          <div className="border-b p-2">
+            <SearchInput
               role="combobox"
               aria-label={searchLabel}
               aria-expanded="true"
@@ -135,7 +130,7 @@ export function EntityPicker({
                 setActive(0);
               }}
               onKeyDown={onKeyDown}
-              className="pl-9 shadow-none [&::-webkit-search-cancel-button]:appearance-none"
+              inputClassName="shadow-none [&::-webkit-search-cancel-button]:appearance-none"
             />
           </div>
           {status.pending ? (

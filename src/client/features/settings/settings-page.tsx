@@ -5,14 +5,14 @@ import { can } from "../../../shared/permissions";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { PageHeader } from "../../components/ui/page-header";
 import { currentUserQueryOptions } from "../auth/api";
-import { CalendarFeedCard } from "./calendar-feed-card";
-import { ChangePasswordCard } from "./change-password-card";
-import { DeadlinesCard } from "./deadlines-card";
-import { DisasterReliefCard } from "./disaster-relief-card";
-import { FirmCard } from "./firm-card";
-import { MfaPolicyCard } from "./mfa-policy-card";
-import { NotificationPreferencesCard } from "./notification-preferences-card";
-import { SignInSecurityCard } from "./sign-in-security-card";
+import { ChangePasswordCard } from "../auth/change-password-card";
+import { CalendarFeedCard } from "../calendar-feed/calendar-feed-card";
+import { DisasterReliefCard } from "../due-dates/disaster-relief-card";
+import { DeadlinesCard } from "../firm/deadlines-card";
+import { FirmCard } from "../firm/firm-card";
+import { MfaPolicyCard } from "../mfa/mfa-policy-card";
+import { SignInSecurityCard } from "../mfa/sign-in-security-card";
+import { NotificationPreferencesCard } from "../notifications/notification-preferences-card";
 
 /*
  * Four static cards that list features and do nothing (S-SET-01..05). Issue 9 adds what

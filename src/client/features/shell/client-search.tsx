@@ -1,12 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { Building2, Search } from "lucide-react";
+import { Building2 } from "lucide-react";
 import { type KeyboardEvent, useId, useRef, useState } from "react";
 import { Link } from "react-router";
-import { Input } from "../../components/ui/input";
+import { SearchInput } from "../../components/ui/search-input";
 import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { useDebouncedValue } from "../../lib/use-debounced-value";
-import { clientSearchQueryOptions } from "./api";
+import { clientSearchQueryOptions } from "../clients/api";
 
 /** Typing pauses this long before the API is asked, so a word typed costs one request. */
 const debounceMs = 250;
@@ -59,13 +59,8 @@ export function ClientSearch({ className }: { className?: string }) {
         if (!rootRef.current?.contains(event.relatedTarget as Node | null)) setOpen(false);
       }}
     >
-      <Search
-        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-        aria-hidden="true"
-      />
-      <Input
+      <SearchInput
         ref={inputRef}
-        type="search"
         value={text}
         onChange={(event) => {
           setText(event.target.value);
@@ -79,7 +74,7 @@ export function ClientSearch({ className }: { className?: string }) {
         aria-expanded={showList}
         aria-controls={showList ? listId : undefined}
         autoComplete="off"
-        className="bg-muted/60 pl-9 shadow-none focus-visible:bg-card [&::-webkit-search-cancel-button]:appearance-none"
+        inputClassName="bg-muted/60 shadow-none focus-visible:bg-card [&::-webkit-search-cancel-button]:appearance-none"
       />
       {showList && (
         <div

@@ -6,7 +6,7 @@ import { InternalTargetNote } from "../../components/internal-target-note";
 import { Button } from "../../components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "../../components/ui/popover";
 import { errorMessage } from "../../lib/api";
-import { bellListed, overdueTasksQueryOptions } from "./api";
+import { bellListed, overdueTasksQueryOptions } from "../tasks/api";
 
 const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 const dayMs = 24 * 60 * 60 * 1000;

@@ -1,15 +1,7 @@
-import {
-  infiniteQueryOptions,
-  type QueryClient,
-  queryOptions,
-  useMutation,
-  useQueryClient,
-} from "@tanstack/react-query";
-import type { DueDateRuleSummary, ManualDueDateChange, TaskDueDates } from "../../../shared/due-dates";
-import { sameName } from "../../../shared/names";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { TOTAL_COUNT_HEADER } from "../../../shared/paging";
 import type { TaskListItem, TaskStatus } from "../../../shared/tasks";
-import type { CreateTemplateInput, LibraryTemplateEntry, Template } from "../../../shared/templates";
-import { type Change, requestJson, requestPage } from "../../lib/api";
+import { requestJsonWithHeaders, requestPage } from "../../lib/api";
 
 /** Tasks per request: a screenful and a half, so scrolling rarely waits (the API allows 500). */
 export const taskPageSize = 50;
@@ -41,128 +33,26 @@ export function taskListQueryOptions(filter: TaskFilter) {
   });
 }
 
-export const templatesQueryKey = ["/api/task-templates"] as const;
-export const libraryQueryKey = ["/api/template-library"] as const;
-
-export function templatesQueryOptions() {
-  return queryOptions<Template[]>({ queryKey: templatesQueryKey });
-}
-
-export function libraryQueryOptions() {
-  return queryOptions<LibraryTemplateEntry[]>({ queryKey: libraryQueryKey });
-}
-
-/** The statutory due-date rules a recurring template may follow; the same for every firm and rarely changed. */
-export function dueDateRulesQueryOptions() {
-  return queryOptions<DueDateRuleSummary[]>({ queryKey: ["/api/due-date-rules"], staleTime: 60 * 60 * 1000 });
-}
-
-/** The body S-API-19..20 send for a template, create and edit alike. */
-export type TemplateBody = Pick<
-  CreateTemplateInput,
-  "name" | "description" | "priority" | "frequency" | "isRecurring" | "dueDateRule"
->;
+/** How many overdue tasks the bell's popover lists; the rest are one click away in Task Audit. */
+export const bellListed = 8;
 
 /**
- * The firm's templates already named `name` (ignoring case and surrounding spaces), read afresh
- * from GET /api/task-templates: a firm has tens of templates, so the whole list answers exactly.
+ * The bell: GET /api/tasks/overdue (S-API-15), the oldest few and how many there are in all
+ * (x-total-count), so a firm far behind does not load every overdue task on every page. The key
+ * starts with "/api/tasks/overdue", so whatever refreshes the overdue list after a completion
+ * refreshes the bell.
  */
-export function useFindTemplatesNamed() {
-  const queryClient = useQueryClient();
-  return async (name: string): Promise<Template[]> => {
-    const templates = await queryClient.fetchQuery({ ...templatesQueryOptions(), staleTime: 0 });
-    return templates.filter((template) => sameName(template.name, name));
-  };
-}
-
-/** A template's name decides the library's "You have a template with this name", so both lists refresh. */
-const refreshTemplateLists = (queryClient: QueryClient) =>
-  Promise.all([
-    queryClient.invalidateQueries({ queryKey: templatesQueryKey }),
-    queryClient.invalidateQueries({ queryKey: libraryQueryKey }),
-  ]);
-
-export function useCreateTemplate() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ input, ...options }: Change<TemplateBody>) =>
-      requestJson<Template>("POST", "/api/task-templates", input, options),
-    onSuccess: () => refreshTemplateLists(queryClient),
-  });
-}
-
-export function useUpdateTemplate() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, input, ...options }: { id: string } & Change<TemplateBody>) =>
-      requestJson<Template>("PUT", `/api/task-templates/${id}`, input, options),
-    onSuccess: () => refreshTemplateLists(queryClient),
-  });
-}
-
-export function useDeleteTemplate() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => requestJson<void>("DELETE", `/api/task-templates/${id}`),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: templatesQueryKey }),
-        // A deleted library template can be added again.
-        queryClient.invalidateQueries({ queryKey: libraryQueryKey }),
-        // Its tasks lose their template link (docs/design/client-work-api.md), so their Recurring badges go.
-        queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
-        queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
-      ]),
-  });
-}
-
-export function useAddLibraryTemplate() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ key, idempotencyKey }: { key: string; idempotencyKey: string }) =>
-      requestJson<Template>("POST", `/api/template-library/${key}/add`, undefined, { idempotencyKey }),
-    onSuccess: () => refreshTemplateLists(queryClient),
-  });
-}
-
-/**
- * GET /api/tasks/{id}/due-dates: a task's statutory dates, their reasons and log. The key starts
- * with "/api/tasks", so whatever refreshes the task list refreshes it too.
- */
-export function taskDueDatesQueryOptions(taskId: string) {
-  return queryOptions<TaskDueDates>({ queryKey: ["/api/tasks", taskId, "due-dates"] });
-}
-
-/** A task's due date moved: every view of tasks and counts refreshes. */
-const refreshTaskViews = (queryClient: QueryClient) =>
-  Promise.all([
-    queryClient.invalidateQueries({ queryKey: ["/api/tasks"] }),
-    queryClient.invalidateQueries({ queryKey: ["/api/clients"] }),
-    queryClient.invalidateQueries({ queryKey: ["/api/dashboard"] }),
-  ]);
-
-/** POST /api/tasks/{id}/extension: the task's due date moves, so every view of tasks and counts refreshes. */
-export function useFileExtension(taskId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ idempotencyKey }: { idempotencyKey: string }) =>
-      requestJson<TaskDueDates>("POST", `/api/tasks/${taskId}/extension`, undefined, { idempotencyKey }),
-    onSuccess: () => refreshTaskViews(queryClient),
-  });
-}
-
-/**
- * POST /api/tasks/{id}/due-date: a person moves the day the task is due, with a reason. The answer
- * is the section's new dates, shown at once while the task's views refresh.
- */
-export function useChangeDueDate(taskId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ input, idempotencyKey }: Change<ManualDueDateChange>) =>
-      requestJson<TaskDueDates>("POST", `/api/tasks/${taskId}/due-date`, input, { idempotencyKey }),
-    onSuccess: (answer) => {
-      queryClient.setQueryData(taskDueDatesQueryOptions(taskId).queryKey, answer);
-      return refreshTaskViews(queryClient);
+export function overdueTasksQueryOptions() {
+  return queryOptions({
+    queryKey: ["/api/tasks/overdue", { limit: bellListed }] as const,
+    queryFn: async ({ signal }) => {
+      const { body, headers } = await requestJsonWithHeaders<TaskListItem[]>(
+        "GET",
+        `/api/tasks/overdue?limit=${bellListed}`,
+        undefined,
+        { signal },
+      );
+      return { tasks: body, total: Number(headers.get(TOTAL_COUNT_HEADER) ?? body.length) };
     },
   });
 }

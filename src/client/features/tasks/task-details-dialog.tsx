@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import type { TaskListItem } from "../../../shared/tasks";
 import { PriorityBadge, TaskStatusBadge } from "../../components/task-badges";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
-import { TaskDueDatesSection } from "./task-due-dates";
+import { TaskDueDatesSection } from "../due-dates/task-due-dates";
 
 /**
  * The details of one task (S-TAUD-12..16): client, created, due, priority, status, completed; for signed-off

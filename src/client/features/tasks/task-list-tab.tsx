@@ -1,13 +1,13 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
-import { AlertTriangle, ClipboardList, Loader2, Search, SearchX } from "lucide-react";
+import { AlertTriangle, ClipboardList, Loader2, SearchX } from "lucide-react";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { type TaskListItem, taskStatuses } from "../../../shared/tasks";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { EmptyState } from "../../components/ui/empty-state";
-import { Input } from "../../components/ui/input";
+import { SearchInput } from "../../components/ui/search-input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { Skeleton } from "../../components/ui/skeleton";
 import { errorMessage } from "../../lib/api";
@@ -66,20 +66,13 @@ export function TaskListTab() {
   return (
     <div className="flex flex-col gap-4">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-        <div className="relative flex-1">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden="true"
-          />
-          <Input
-            type="search"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-            placeholder="Search tasks or clients..."
-            aria-label="Search tasks"
-            className="pl-9"
-          />
-        </div>
+        <SearchInput
+          className="flex-1"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          placeholder="Search tasks or clients..."
+          aria-label="Search tasks"
+        />
         <Select value={status} onValueChange={(value) => setStatus(value as TaskFilter["status"])}>
           <SelectTrigger className="sm:w-44" aria-label="Filter by status">
             <SelectValue />

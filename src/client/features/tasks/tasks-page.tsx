@@ -2,8 +2,8 @@ import { ClipboardList, LayoutTemplate } from "lucide-react";
 import { useSearchParams } from "react-router";
 import { PageHeader } from "../../components/ui/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
+import { TemplatesTab } from "../templates/templates-tab";
 import { TaskListTab } from "./task-list-tab";
-import { TemplatesTab } from "./templates-tab";
 
 type Tab = "audit" | "templates";
 

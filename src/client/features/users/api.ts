@@ -1,5 +1,4 @@
-import { type QueryClient, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { AssignClientsInput, UserAssignment, UserClientLink } from "../../../shared/assignments";
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ReportDays, UserActivity } from "../../../shared/reports";
 import type { CreateUserInput, UpdateUserInput, UserSummary } from "../../../shared/users";
 import { type Change, requestJson } from "../../lib/api";
@@ -35,11 +34,6 @@ export function userActivityQueryOptions(userId: string, days: ReportDays) {
   });
 }
 
-/** GET /api/user-clients: who serves which client (a `user` sees only their own links). */
-export function userClientsQueryOptions() {
-  return queryOptions<UserClientLink[]>({ queryKey: ["/api/user-clients"] });
-}
-
 /** POST /api/users; a new admin or super admin may ask the actor to confirm it's them first (decision 0054). */
 export function useCreateUser() {
   const queryClient = useQueryClient();
@@ -71,50 +65,6 @@ export function useUpdateUser() {
   });
 }
 
-/**
- * DELETE /api/users/{id}/factors (super admins): the user's authenticator apps, passkeys and
- * recovery codes are removed, and they set up a second step again. Nothing the screens show changes.
- */
-export function useResetFactors() {
-  const stepUp = useStepUp();
-  return useMutation({
-    mutationFn: (userId: string) => stepUp(() => requestJson<void>("DELETE", `/api/users/${userId}/factors`)),
-  });
-}
-
 /** A client detail's query (["/api/clients", id]), not a list's or a search's. */
 const isClientDetail = (query: { queryKey: readonly unknown[] }) =>
   query.queryKey.length === 2 && typeof query.queryKey[1] === "string";
-
-/**
- * POST /api/user-clients/assign. Afterwards exactly what shows the assignment is refreshed: the
- * users (cards, the profile's assigned clients), the links, and the Assigned Team of each client
- * that gained or lost the user.
- */
-export function useAssignClients() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: AssignClientsInput & { previousClientIds: readonly string[] }) =>
-      requestJson<UserAssignment>("POST", "/api/user-clients/assign", {
-        userId: input.userId,
-        clientIds: input.clientIds,
-      }),
-    onSuccess: (_result, input) => refreshAssignment(queryClient, input.previousClientIds, input.clientIds),
-  });
-}
-
-function refreshAssignment(queryClient: QueryClient, before: readonly string[], after: readonly string[]) {
-  const changed = changedClientIds(before, after);
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: ["/api/users"] }),
-    queryClient.invalidateQueries({ queryKey: ["/api/user-clients"] }),
-    ...changed.map((clientId) => queryClient.invalidateQueries({ queryKey: ["/api/clients", clientId], exact: true })),
-  ]);
-}
-
-/** The clients in one list and not the other: those whose team changes. */
-export function changedClientIds(before: readonly string[], after: readonly string[]): string[] {
-  const was = new Set(before);
-  const is = new Set(after);
-  return [...[...was].filter((id) => !is.has(id)), ...[...is].filter((id) => !was.has(id))];
-}

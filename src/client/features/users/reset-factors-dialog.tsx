@@ -11,7 +11,7 @@ import {
 import { Button } from "../../components/ui/button";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
-import { useResetFactors } from "./api";
+import { useResetFactors } from "../mfa/api";
 
 /**
  * "Reset sign-in factors" (decision 0044), for someone who lost their phone and their recovery

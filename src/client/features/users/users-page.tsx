@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { AlertTriangle, Search, SearchX, Users } from "lucide-react";
+import { AlertTriangle, SearchX, Users } from "lucide-react";
 import { useMemo, useState } from "react";
 import type { UserClientLink } from "../../../shared/assignments";
 import { can, grantableRoles, roleLabels, scopeOf } from "../../../shared/permissions";
@@ -8,12 +8,13 @@ import type { CurrentUser, UserSummary } from "../../../shared/users";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { EmptyState } from "../../components/ui/empty-state";
-import { Input } from "../../components/ui/input";
+import { SearchInput } from "../../components/ui/search-input";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
+import { userClientsQueryOptions } from "../assignments/api";
+import { AssignClientsDialog } from "../assignments/assign-clients-dialog";
 import { currentUserQueryOptions } from "../auth/api";
-import { userClientsQueryOptions, usersQueryOptions, useUpdateUser } from "./api";
-import { AssignClientsDialog } from "./assign-clients-dialog";
+import { usersQueryOptions, useUpdateUser } from "./api";
 import { NewUserDialog } from "./new-user-dialog";
 import { matchesUserSearch } from "./people";
 import { ResetFactorsDialog } from "./reset-factors-dialog";
@@ -93,21 +94,14 @@ export function UsersPage() {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex items-center gap-2 sm:justify-between">
-        <span className="relative block min-w-0 flex-1 sm:max-w-80">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden="true"
-          />
-          <Input
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder="Search users..."
-            aria-label="Search users by username, full name or role"
-            autoComplete="off"
-            className="pl-9"
-          />
-        </span>
+        <SearchInput
+          className="min-w-0 flex-1 sm:max-w-80"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          placeholder="Search users..."
+          aria-label="Search users by username, full name or role"
+          autoComplete="off"
+        />
         {me && can(me.role, "users.create") && <NewUserDialog grantable={grantableRoles[me.role]} />}
       </div>
       {failed ? (

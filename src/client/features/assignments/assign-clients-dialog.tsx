@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Loader2, Search } from "lucide-react";
+import { Loader2 } from "lucide-react";
 import { useId, useState } from "react";
 import type { UserSummary } from "../../../shared/users";
 import { Button } from "../../components/ui/button";
@@ -12,7 +12,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from "../../components/ui/dialog";
-import { Input } from "../../components/ui/input";
+import { SearchInput } from "../../components/ui/search-input";
 import { toast } from "../../components/ui/toaster";
 import { errorMessage } from "../../lib/api";
 import { useDebouncedValue } from "../../lib/use-debounced-value";
@@ -83,22 +83,14 @@ export function AssignClientsDialog({
           </DialogDescription>
         </DialogHeader>
         <div className="flex flex-col gap-3">
-          <span className="relative block">
-            <Search
-              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              type="search"
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-              placeholder="Search clients..."
-              aria-label="Search clients by name or industry"
-              aria-controls={listId}
-              autoComplete="off"
-              className="pl-9"
-            />
-          </span>
+          <SearchInput
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            placeholder="Search clients..."
+            aria-label="Search clients by name or industry"
+            aria-controls={listId}
+            autoComplete="off"
+          />
           <div className="flex items-center justify-between gap-2 text-xs text-muted-foreground">
             <span data-testid="assign-selected-count" aria-live="polite">
               {selected.size} selected

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { Check, Loader2, Plus, Repeat, Search, TriangleAlert } from "lucide-react";
+import { Check, Loader2, Plus, Repeat, TriangleAlert } from "lucide-react";
 import { useEffect, useState } from "react";
 import { type LibraryCategory, libraryCategories, libraryCategoryLabels } from "../../../shared/template-library";
 import type { LibraryTemplateEntry } from "../../../shared/templates";
@@ -7,7 +7,7 @@ import { PriorityBadge } from "../../components/task-badges";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
 import { useGuardedActions } from "../../components/ui/guarded-form";
-import { Input } from "../../components/ui/input";
+import { SearchInput } from "../../components/ui/search-input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { Skeleton } from "../../components/ui/skeleton";
 import { toast } from "../../components/ui/toaster";
@@ -81,20 +81,13 @@ export function TemplateLibraryDialog({
               : "Curated templates for professional service firms. Add the ones your firm uses."}
           </DialogDescription>
           <div className="mt-3 flex flex-col gap-2 sm:flex-row">
-            <div className="relative flex-1">
-              <Search
-                className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-                aria-hidden="true"
-              />
-              <Input
-                type="search"
-                value={text}
-                onChange={(event) => setText(event.target.value)}
-                placeholder="Search the library..."
-                aria-label="Search the library"
-                className="pl-9"
-              />
-            </div>
+            <SearchInput
+              className="flex-1"
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+              placeholder="Search the library..."
+              aria-label="Search the library"
+            />
             <Select value={industry} onValueChange={(value) => setIndustry(value as Industry)}>
               <SelectTrigger className="sm:w-48" aria-label="Filter by industry">
                 <SelectValue />

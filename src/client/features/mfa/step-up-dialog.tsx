@@ -3,15 +3,14 @@ import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import type { AccountSecurity } from "../../../shared/mfa";
 import { PasskeyProblemMessage } from "../../components/passkey-problem";
+import { ProofForm, type ProofMethod } from "../../components/proof-form";
 import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
 import { FormAlert } from "../../components/ui/form";
 import { Skeleton } from "../../components/ui/skeleton";
-import { accountSecurityQueryOptions } from "../../lib/account-security";
 import { errorMessage } from "../../lib/api";
 import { type PasskeyProblem, passkeyProblem, passkeysSupported } from "../../lib/passkeys";
-import { usePasskeyStepUpCheck, useStepUpCheck } from "./api";
-import { ProofForm, type ProofMethod } from "./proof-form";
+import { accountSecurityQueryOptions, usePasskeyStepUpCheck, useStepUpCheck } from "./api";
 
 /**
  * "Confirm it's you": mounted while a change waits for the answer (step-up-provider.tsx), which

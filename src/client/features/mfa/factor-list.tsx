@@ -26,8 +26,9 @@ import { FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../
 import { GuardedForm } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { toast } from "../../components/ui/toaster";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
 import { useDateFormat } from "../../lib/firm";
+import { showFieldIssues } from "../../lib/form-errors";
 import { useRemoveFactor, useRenameFactor } from "./api";
 
 export const factorKindLabels: Record<FactorKind, string> = { totp: "Authenticator app", passkey: "Passkey" };
@@ -126,10 +127,9 @@ function RenameForm({ factor, onClose }: { factor: Factor; onClose: () => void }
         onClose();
       },
       (error: unknown) => {
-        const issue =
-          error instanceof ApiError ? error.body?.issues?.find((item) => item.path[0] === "name") : undefined;
-        if (issue) form.setError("name", { message: issue.message });
-        else toast.error("Failed to rename", { description: errorMessage(error, "Please try again.") });
+        if (!showFieldIssues(form.setError, error, ["name"])) {
+          toast.error("Failed to rename", { description: errorMessage(error, "Please try again.") });
+        }
       },
     );
 

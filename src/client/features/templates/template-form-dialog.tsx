@@ -22,7 +22,8 @@ import { Input } from "../../components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { Textarea } from "../../components/ui/textarea";
 import { toast } from "../../components/ui/toaster";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
+import { showFieldIssues } from "../../lib/form-errors";
 import {
   type TemplateBody,
   templatesQueryOptions,
@@ -61,7 +62,7 @@ const bodyOf = (output: TemplateOutput): TemplateBody => ({
 const isFrequency = (value: unknown): value is Frequency => frequencies.includes(value as Frequency);
 
 /** The fields a refusal may name, to show its message beside the field. */
-const fieldNames = new Set<string>(["name", "description", "priority", "frequency", "dueDateRule"]);
+const fieldNames = ["name", "description", "priority", "frequency", "dueDateRule"];
 
 /**
  * Create and edit share one form on the shared schema (S-VAL-16..19's messages before any request).
@@ -180,13 +181,7 @@ function TemplateForm({
     } catch (error) {
       if (conflict.caught(error)) return;
       // A field the server refused (S-DUE-17: a rule the frequency does not fit) shows its message beside it.
-      const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
-      for (const issue of issues) {
-        const field = issue.path[0];
-        if (typeof field === "string" && fieldNames.has(field)) {
-          form.setError(field as keyof TemplateFields, { message: issue.message });
-        }
-      }
+      showFieldIssues(form.setError, error, fieldNames);
       toast.error(mode === "create" ? "Failed to create task template" : "Failed to update task template", {
         description: errorMessage(error, "Please try again."),
       });

@@ -2,21 +2,15 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { type ReactNode, useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
-import { recoveryCodeSchema, totpCodeSchema } from "../../../shared/mfa";
-import { Button } from "../../components/ui/button";
-import { CodeInput } from "../../components/ui/code-input";
-import {
-  FormAlert,
-  FormControl,
-  FormDescription,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from "../../components/ui/form";
-import { GuardedForm } from "../../components/ui/guarded-form";
-import { Input } from "../../components/ui/input";
-import { ApiError, errorMessage } from "../../lib/api";
+import { maxPasswordLength } from "../../shared/auth";
+import { recoveryCodeSchema, totpCodeSchema } from "../../shared/mfa";
+import { errorMessage } from "../lib/api";
+import { showFieldIssues } from "../lib/form-errors";
+import { Button } from "./ui/button";
+import { CodeInput } from "./ui/code-input";
+import { FormAlert, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "./ui/form";
+import { GuardedForm } from "./ui/guarded-form";
+import { Input } from "./ui/input";
 
 /** The ways a person shows it's them after the password (decision 0044); the password only for a step-up. */
 export type ProofMethod = "totp" | "recovery_code" | "password";
@@ -39,7 +33,7 @@ const proofs: Record<ProofMethod, { schema: z.ZodType<Fields, Fields>; field: st
       hint: "One of the codes you saved when you set up two-step sign-in. Each works once.",
     },
     password: {
-      schema: z.object({ value: z.string().min(1, "Enter your password").max(256) }),
+      schema: z.object({ value: z.string().min(1, "Enter your password").max(maxPasswordLength) }),
       field: "password",
       label: "Password",
     },
@@ -79,10 +73,9 @@ export function ProofForm({
   const onValid = ({ value }: Fields) => {
     setFailure(undefined);
     return submit(value).catch((error: unknown) => {
-      const issue =
-        error instanceof ApiError ? error.body?.issues?.find((item) => item.path[0] === proof.field) : undefined;
-      if (issue) form.setError("value", { message: issue.message });
-      else setFailure(errorMessage(error, "That did not work. Please try again."));
+      if (!showFieldIssues(form.setError, error, { [proof.field]: "value" })) {
+        setFailure(errorMessage(error, "That did not work. Please try again."));
+      }
       setTries((count) => count + 1);
     });
   };

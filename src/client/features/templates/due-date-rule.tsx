@@ -11,7 +11,7 @@ import {
   SelectTrigger,
   SelectValue,
 } from "../../components/ui/select";
-import { dueDateRulesQueryOptions } from "./api";
+import { dueDateRulesQueryOptions } from "../due-dates/api";
 
 /*
  * A recurring template's statutory due-date rule (S-DUE-17..18): its tasks fall due on the rule's

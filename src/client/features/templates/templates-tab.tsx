@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { AlertTriangle, LayoutTemplate, Library, Plus, Search, SearchX } from "lucide-react";
+import { AlertTriangle, LayoutTemplate, Library, Plus, SearchX } from "lucide-react";
 import { useState } from "react";
 import { can } from "../../../shared/permissions";
 import type { Template } from "../../../shared/templates";
@@ -16,7 +16,7 @@ import {
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
 import { EmptyState } from "../../components/ui/empty-state";
-import { Input } from "../../components/ui/input";
+import { SearchInput } from "../../components/ui/search-input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { Skeleton } from "../../components/ui/skeleton";
 import { toast } from "../../components/ui/toaster";
@@ -81,20 +81,13 @@ export function TemplatesTab() {
     <div className="flex flex-col gap-4">
       <div className="flex flex-col gap-2 lg:flex-row lg:items-center">
         <div className="flex flex-1 flex-col gap-2 sm:flex-row">
-          <div className="relative flex-1">
-            <Search
-              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              type="search"
-              value={text}
-              onChange={(event) => setText(event.target.value)}
-              placeholder="Search templates..."
-              aria-label="Search templates"
-              className="pl-9"
-            />
-          </div>
+          <SearchInput
+            className="flex-1"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            placeholder="Search templates..."
+            aria-label="Search templates"
+          />
           <Select value={kind} onValueChange={(value) => setKind(value as Kind)}>
             <SelectTrigger className="sm:w-40" aria-label="Filter by type">
               <SelectValue />

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { z } from "zod";
 import { formatCivilDate } from "../../../shared/dates";
+import { maxDueDateReasonLength } from "../../../shared/due-dates";
 import { Button } from "../../components/ui/button";
 import {
   Dialog,
@@ -25,7 +26,8 @@ import { GuardedForm, type Submission } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Textarea } from "../../components/ui/textarea";
 import { toast } from "../../components/ui/toaster";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
+import { showFieldIssues } from "../../lib/form-errors";
 import { useChangeDueDate } from "./api";
 
 /*
@@ -34,7 +36,11 @@ import { useChangeDueDate } from "./api";
  */
 const changeSchema = z.object({
   dueOn: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Choose the day the task is now due"),
-  reason: z.string().trim().min(1, "Say why the date changes").max(500, "Keep the reason to 500 characters"),
+  reason: z
+    .string()
+    .trim()
+    .min(1, "Say why the date changes")
+    .max(maxDueDateReasonLength, `Keep the reason to ${maxDueDateReasonLength} characters`),
 });
 type ChangeFields = z.input<typeof changeSchema>;
 type ChangeOutput = z.output<typeof changeSchema>;
@@ -87,10 +93,9 @@ function ChangeDueDateForm({ taskId, dueOn, onDone }: { taskId: string; dueOn: s
       },
       (error: unknown) => {
         // A refused field shows its message under the field; anything else above the buttons.
-        const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
-        const named = issues.filter((issue) => issue.path[0] === "dueOn" || issue.path[0] === "reason");
-        for (const issue of named) form.setError(issue.path[0] as keyof ChangeFields, { message: issue.message });
-        if (named.length === 0) setFailure(errorMessage(error, "The due date could not be changed. Please try again."));
+        if (!showFieldIssues(form.setError, error, ["dueOn", "reason"])) {
+          setFailure(errorMessage(error, "The due date could not be changed. Please try again."));
+        }
       },
     );
   };
@@ -119,7 +124,7 @@ function ChangeDueDateForm({ taskId, dueOn, onDone }: { taskId: string; dueOn: s
               <FormItem>
                 <FormLabel>Reason</FormLabel>
                 <FormControl>
-                  <Textarea rows={3} maxLength={500} {...field} />
+                  <Textarea rows={3} maxLength={maxDueDateReasonLength} {...field} />
                 </FormControl>
                 <FormDescription>Say why the date changes; it is kept in the task's date changes.</FormDescription>
                 <FormMessage />

@@ -1,19 +1,9 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import {
-  ArrowLeft,
-  Globe,
-  ListChecks,
-  Monitor,
-  RefreshCw,
-  ScrollText,
-  ShieldAlert,
-  ShieldCheck,
-  ShieldOff,
-} from "lucide-react";
+import { Globe, ListChecks, Monitor, RefreshCw, ScrollText, ShieldAlert, ShieldCheck } from "lucide-react";
 import { useState } from "react";
-import { Link } from "react-router";
-import { can } from "../../../shared/permissions";
 import { type AuditEntity, type AuditEvent, auditEntities } from "../../../shared/reports";
+import { PermissionGate } from "../../components/permission-gate";
+import { type Back, BackLink } from "../../components/ui/back-link";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
@@ -28,12 +18,12 @@ import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { firmQueryOptions } from "../../lib/firm";
 import { currentUserQueryOptions } from "../auth/api";
+import { usersQueryOptions } from "../users/api";
 import {
   type AuditFilter,
   auditEventsQueryOptions,
   auditVerificationQueryOptions,
   emptyAuditFilter,
-  firmUsersQueryOptions,
   useFullAuditVerification,
 } from "./api";
 import {
@@ -46,15 +36,7 @@ import {
   verificationSummary,
 } from "./audit-labels";
 
-const backLink = (
-  <Link
-    to="/settings"
-    className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-primary hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-  >
-    <ArrowLeft className="size-4" aria-hidden="true" />
-    Back to Settings
-  </Link>
-);
+const back: Back = { to: "/settings", label: "Back to Settings" };
 
 /** "Nov 23, 2026, 1:54:09 AM UTC": to the second, in the firm's zone (the browser's until it loads). */
 function eventTimeFormat(timeZone: string | undefined) {
@@ -73,31 +55,22 @@ function eventTimeFormat(timeZone: string | undefined) {
 /** The firm's audit trail (decision 0005), for super admins and admins; docs/design/audit-trail-and-settings.md. */
 export function AuditTrailPage() {
   const { data: user } = useQuery(currentUserQueryOptions());
-  if (!user) return null;
-  if (!can(user.role, "audit.read")) {
-    return (
-      <div className="flex flex-col gap-4">
-        {backLink}
-        <EmptyState
-          icon={ShieldOff}
-          title="Not allowed"
-          description="Only super admins and admins can view the firm's audit trail. Ask one of them if you need a record of a change."
-          action={
-            <Button asChild variant="outline">
-              <Link to="/settings">Back to Settings</Link>
-            </Button>
-          }
-        />
-      </div>
-    );
-  }
-  return <AuditTrail />;
+  return (
+    <PermissionGate
+      role={user?.role}
+      action="audit.read"
+      refusal="Only super admins and admins can view the firm's audit trail. Ask one of them if you need a record of a change."
+      back={back}
+    >
+      <AuditTrail />
+    </PermissionGate>
+  );
 }
 
 function AuditTrail() {
   const [filter, setFilter] = useState<AuditFilter>(emptyAuditFilter);
   const firm = useQuery(firmQueryOptions());
-  const users = useQuery(firmUsersQueryOptions());
+  const users = useQuery(usersQueryOptions());
   const events = useInfiniteQuery(auditEventsQueryOptions(filter, true));
   const timeZone = firm.data?.timeZone;
   const format = eventTimeFormat(timeZone);
@@ -107,7 +80,7 @@ function AuditTrail() {
 
   return (
     <div className="flex flex-col gap-5">
-      {backLink}
+      <BackLink {...back} />
       <PageHeader
         description={`Every change in your firm: who made it, when and from where.${timeZone ? ` Times are in ${timeZone.replaceAll("_", " ")}.` : ""}`}
       />

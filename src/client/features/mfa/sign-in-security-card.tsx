@@ -20,14 +20,13 @@ import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Skeleton } from "../../components/ui/skeleton";
 import { toast } from "../../components/ui/toaster";
-import { accountSecurityQueryOptions } from "../../lib/account-security";
 import { errorMessage } from "../../lib/api";
 import { useDateFormat } from "../../lib/firm";
 import { passkeysSupported } from "../../lib/passkeys";
 import { FEW_RECOVERY_CODES } from "../../lib/recovery-codes";
 import { AddAuthenticatorDialog } from "./add-authenticator-dialog";
 import { AddPasskeyDialog } from "./add-passkey-dialog";
-import { useMakeRecoveryCodes, useStartPasskey, useStartTotp } from "./api";
+import { accountSecurityQueryOptions, useMakeRecoveryCodes, useStartPasskey, useStartTotp } from "./api";
 import { FactorList } from "./factor-list";
 import { RecoveryCodesDialog } from "./recovery-codes-dialog";
 

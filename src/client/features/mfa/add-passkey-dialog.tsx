@@ -18,7 +18,7 @@ import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessa
 import { GuardedForm } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { toast } from "../../components/ui/toaster";
-import { ApiError } from "../../lib/api";
+import { showFieldIssues } from "../../lib/form-errors";
 import { type PasskeyProblem, passkeyProblem } from "../../lib/passkeys";
 import { useAddPasskey } from "./api";
 
@@ -84,10 +84,7 @@ function NameForm({
         if (recoveryCodes) onRecoveryCodes(recoveryCodes);
       },
       (error: unknown) => {
-        const issue =
-          error instanceof ApiError ? error.body?.issues?.find((item) => item.path[0] === "name") : undefined;
-        if (issue) form.setError("name", { message: issue.message });
-        else setProblem(passkeyProblem(error));
+        if (!showFieldIssues(form.setError, error, ["name"])) setProblem(passkeyProblem(error));
       },
     );
   };

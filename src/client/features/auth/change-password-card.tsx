@@ -8,7 +8,8 @@ import { FormControl, FormField, FormItem, FormLabel, FormMessage } from "../../
 import { GuardedForm } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { toast } from "../../components/ui/toaster";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
+import { showFieldIssues } from "../../lib/form-errors";
 import { useChangePassword } from "./api";
 
 type Fields = z.input<typeof changePasswordFormSchema>;
@@ -36,11 +37,7 @@ export function ChangePasswordCard() {
       },
       (error: unknown) => {
         // A field the server names (a wrong current password, a too-common new one) shows under it.
-        const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
-        for (const issue of issues) {
-          const field = fields.find((name) => name === issue.path[0]);
-          if (field) form.setError(field, { message: issue.message });
-        }
+        showFieldIssues(form.setError, error, fields);
         toast.error("Failed to change password", { description: errorMessage(error, "Please try again.") });
       },
     );

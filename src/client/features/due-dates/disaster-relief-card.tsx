@@ -5,7 +5,12 @@ import { useId, useState } from "react";
 import { useForm, useFormContext } from "react-hook-form";
 import { z } from "zod";
 import { formatCivilDate } from "../../../shared/dates";
-import { type DisasterRelief, usStateCodes } from "../../../shared/due-dates";
+import {
+  type DisasterRelief,
+  maxReliefNameLength,
+  maxReliefSourceUrlLength,
+  usStateCodes,
+} from "../../../shared/due-dates";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { Checkbox } from "../../components/ui/checkbox";
@@ -21,11 +26,11 @@ import { FormAlert, FormControl, FormField, FormItem, FormLabel, FormMessage } f
 import { GuardedForm, type Submission, useFormBusy } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Skeleton } from "../../components/ui/skeleton";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { useDateFormat } from "../../lib/firm";
-import { dueDateRulesQueryOptions } from "../tasks/api";
-import { disasterReliefsQueryOptions, useRecordDisasterRelief } from "./api";
+import { showFieldIssues } from "../../lib/form-errors";
+import { disasterReliefsQueryOptions, dueDateRulesQueryOptions, useRecordDisasterRelief } from "./api";
 
 /**
  * The firm's disaster reliefs (IRC 7508A), for those who may override a statutory date: each
@@ -150,7 +155,7 @@ const reliefSchema = z
       .string()
       .trim()
       .min(1, "Give the relief a name, such as the IRS notice's title")
-      .max(200, "Keep the name to 200 characters"),
+      .max(maxReliefNameLength, `Keep the name to ${maxReliefNameLength} characters`),
     states: z.array(z.string()).min(1, "Choose at least one state"),
     /** Empty for every federal deadline; else the rules whose deadlines the relief postpones. */
     ruleIds: z.array(z.string()),
@@ -159,7 +164,7 @@ const reliefSchema = z
     newDueOn: civilDate("Choose the day the postponed deadlines fall due"),
     sourceUrl: z
       .url({ protocol: /^https$/, error: "Paste the announcement's address, starting https://" })
-      .max(2000, "Keep the address to 2000 characters"),
+      .max(maxReliefSourceUrlLength, `Keep the address to ${maxReliefSourceUrlLength} characters`),
   })
   .refine((relief) => relief.windowEnd >= relief.windowStart, {
     message: "The last day must be on or after the first",
@@ -171,7 +176,7 @@ const reliefSchema = z
   });
 type ReliefFields = z.input<typeof reliefSchema>;
 type ReliefOutput = z.output<typeof reliefSchema>;
-const fieldNames = new Set<string>(["name", "states", "ruleIds", "windowStart", "windowEnd", "newDueOn", "sourceUrl"]);
+const fieldNames = ["name", "states", "ruleIds", "windowStart", "windowEnd", "newDueOn", "sourceUrl"];
 
 function ReliefForm({ onCancel, onRecorded }: { onCancel: () => void; onRecorded: (tasksMoved: number) => void }) {
   const record = useRecordDisasterRelief();
@@ -188,10 +193,9 @@ function ReliefForm({ onCancel, onRecorded }: { onCancel: () => void; onRecorded
       ({ tasksMoved }) => onRecorded(tasksMoved),
       (error: unknown) => {
         // A refused field shows its message under the field; anything else above the buttons.
-        const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
-        const named = issues.filter((issue) => typeof issue.path[0] === "string" && fieldNames.has(issue.path[0]));
-        for (const issue of named) form.setError(issue.path[0] as keyof ReliefFields, { message: issue.message });
-        if (named.length === 0) setFailure(errorMessage(error, "The relief could not be recorded. Please try again."));
+        if (!showFieldIssues(form.setError, error, fieldNames)) {
+          setFailure(errorMessage(error, "The relief could not be recorded. Please try again."));
+        }
       },
     );
   };

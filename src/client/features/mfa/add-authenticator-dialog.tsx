@@ -18,7 +18,8 @@ import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessa
 import { GuardedForm } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { toast } from "../../components/ui/toaster";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
+import { showFieldIssues } from "../../lib/form-errors";
 import { useConfirmTotp } from "./api";
 
 type Fields = z.input<typeof confirmTotpSchema>;
@@ -73,10 +74,7 @@ function ConfirmForm({
         if (recoveryCodes) onRecoveryCodes(recoveryCodes);
       },
       (error: unknown) => {
-        const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
-        const named = issues.filter((issue) => issue.path[0] === "code" || issue.path[0] === "name");
-        for (const issue of named) form.setError(issue.path[0] as "code" | "name", { message: issue.message });
-        if (named.length === 0) {
+        if (!showFieldIssues(form.setError, error, ["code", "name"])) {
           toast.error("Failed to add the authenticator app", { description: errorMessage(error, "Please try again.") });
         }
       },

@@ -12,8 +12,9 @@ import { GuardedForm } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { Skeleton } from "../../components/ui/skeleton";
 import { toast } from "../../components/ui/toaster";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
 import { firmQueryOptions } from "../../lib/firm";
+import { showFieldIssues } from "../../lib/form-errors";
 import { useUpdateFirm } from "./api";
 import { TimeZonePicker } from "./time-zone-picker";
 
@@ -80,12 +81,7 @@ function FirmForm({ firm }: { firm: Firm }) {
       },
       (error: unknown) => {
         if (conflict.caught(error)) return;
-        const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
-        for (const issue of issues) {
-          if (issue.path[0] === "name" || issue.path[0] === "timeZone") {
-            form.setError(issue.path[0], { message: issue.message });
-          }
-        }
+        showFieldIssues(form.setError, error, ["name", "timeZone"]);
         toast.error("Failed to save firm settings", { description: errorMessage(error, "Please try again.") });
       },
     );

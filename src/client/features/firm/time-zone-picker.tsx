@@ -1,8 +1,8 @@
-import { Check, ChevronsUpDown, Search } from "lucide-react";
+import { Check, ChevronsUpDown } from "lucide-react";
 import { type KeyboardEvent, useCallback, useId, useMemo, useRef, useState } from "react";
 import { Button } from "../../components/ui/button";
-import { Input } from "../../components/ui/input";
 import { Popover, PopoverContent, PopoverTrigger } from "../../components/ui/popover";
+import { SearchInput } from "../../components/ui/search-input";
 import { cn } from "../../lib/cn";
 import { describeTimeZone, searchTimeZones, timeZoneOptions } from "./time-zones";
 
@@ -144,13 +144,8 @@ export function TimeZonePicker({
         aria-label="Choose a time zone"
         className="w-(--radix-popover-trigger-width) min-w-72 p-0"
       >
-        <div className="relative border-b p-2">
-          <Search
-            className="pointer-events-none absolute top-1/2 left-5 size-4 -translate-y-1/2 text-muted-foreground"
-            aria-hidden="true"
-          />
-          <Input
-            type="search"
+        <div className="border-b p-2">
+          <SearchInput
             role="combobox"
             aria-label="Search time zones"
             aria-expanded="true"
@@ -166,7 +161,7 @@ export function TimeZonePicker({
               if (listRef.current) listRef.current.scrollTop = 0;
             }}
             onKeyDown={onSearchKeyDown}
-            className="pl-9 shadow-none [&::-webkit-search-cancel-button]:appearance-none"
+            inputClassName="shadow-none [&::-webkit-search-cancel-button]:appearance-none"
           />
         </div>
         {/* The list box stays in place when nothing matches, so the search box's aria-controls always points at it. */}

@@ -16,10 +16,9 @@ import { GuardedForm } from "../../components/ui/guarded-form";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../../components/ui/select";
 import { Skeleton } from "../../components/ui/skeleton";
 import { toast } from "../../components/ui/toaster";
-import { accountSecurityQueryOptions } from "../../lib/account-security";
 import { errorMessage } from "../../lib/api";
 import { useDateFormat } from "../../lib/firm";
-import { useUpdateMfaPolicy } from "./api";
+import { accountSecurityQueryOptions, useUpdateMfaPolicy } from "./api";
 
 const policyLabels: Record<MfaPolicy, string> = {
   optional: "Optional: each person chooses",

@@ -5,7 +5,13 @@ import { useId, useRef } from "react";
 import { useFieldArray, useForm, useFormState, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { formatCivilDate } from "../../../shared/dates";
-import { type Firm, maxClosedDays } from "../../../shared/firm";
+import {
+  type Firm,
+  maxClosedDayNameLength,
+  maxClosedDays,
+  maxInternalTargetDays,
+  minInternalTargetDays,
+} from "../../../shared/firm";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { EditConflictNotice, useEditConflict } from "../../components/ui/edit-conflict";
@@ -13,8 +19,9 @@ import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessa
 import { GuardedForm } from "../../components/ui/guarded-form";
 import { Input } from "../../components/ui/input";
 import { toast } from "../../components/ui/toaster";
-import { ApiError, errorMessage } from "../../lib/api";
+import { errorMessage } from "../../lib/api";
 import { firmQueryOptions } from "../../lib/firm";
+import { showFieldIssues } from "../../lib/form-errors";
 import { useUpdateFirm } from "./api";
 import { WithFirm } from "./firm-card";
 
@@ -40,7 +47,7 @@ export function DeadlinesCard() {
   );
 }
 
-const targetMessage = "Enter a whole number of business days from 1 to 60, or leave it empty";
+const targetMessage = `Enter a whole number of business days from ${minInternalTargetDays} to ${maxInternalTargetDays}, or leave it empty`;
 
 /*
  * The route's limits (updateFirmSchema) in words for the person at the form: the target as typed
@@ -50,13 +57,22 @@ const deadlinesSchema = z.object({
   internalTargetDays: z
     .string()
     .trim()
-    .refine((days) => days === "" || (/^\d+$/.test(days) && Number(days) >= 1 && Number(days) <= 60), targetMessage)
+    .refine(
+      (days) =>
+        days === "" ||
+        (/^\d+$/.test(days) && Number(days) >= minInternalTargetDays && Number(days) <= maxInternalTargetDays),
+      targetMessage,
+    )
     .transform((days) => (days === "" ? null : Number(days))),
   closedDays: z
     .array(
       z.object({
         date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Choose the date"),
-        name: z.string().trim().min(1, "Name the closed day").max(100, "Keep the name to 100 characters"),
+        name: z
+          .string()
+          .trim()
+          .min(1, "Name the closed day")
+          .max(maxClosedDayNameLength, `Keep the name to ${maxClosedDayNameLength} characters`),
       }),
     )
     .max(maxClosedDays, `A firm keeps at most ${maxClosedDays} closed days`)
@@ -130,16 +146,12 @@ function DeadlinesForm({ firm }: { firm: Firm }) {
       (error: unknown) => {
         if (conflict.caught(error)) return;
         // A refused field shows its message under the field: a closed day's under its row.
-        const issues = error instanceof ApiError ? (error.body?.issues ?? []) : [];
-        for (const issue of issues) {
-          const [field, index, part] = issue.path;
-          if (field === "internalTargetDays") form.setError(field, { message: issue.message });
-          if (field === "closedDays" && typeof index === "number" && (part === "date" || part === "name")) {
-            form.setError(`closedDays.${index}.${part}`, { message: issue.message });
-          } else if (field === "closedDays" && index === undefined) {
-            form.setError("closedDays", { message: issue.message });
-          }
-        }
+        showFieldIssues(form.setError, error, [
+          "internalTargetDays",
+          "closedDays",
+          "closedDays.*.date",
+          "closedDays.*.name",
+        ]);
         toast.error("Failed to save deadline settings", { description: errorMessage(error, "Please try again.") });
       },
     );
@@ -175,8 +187,8 @@ function TargetField() {
               <Input
                 type="number"
                 inputMode="numeric"
-                min={1}
-                max={60}
+                min={minInternalTargetDays}
+                max={maxInternalTargetDays}
                 step={1}
                 className="w-20 shrink-0"
                 aria-labelledby={`${id}-label ${id}-unit`}
