@@ -1750,7 +1750,7 @@ const roleMatrix: Record<string, RoleRow> = {
     session: "freshUser",
     request: (_world, actor) => ({ body: { currentPassword: actor.password, newPassword: strongPassword() } }),
   },
-  // Only a sign-in waiting for its second step reaches these: no session of any role does (tests/mfa.test.ts
+  // Only a sign-in waiting for its second step reaches these: no session of any role does (src/server/features/mfa/mfa.test.ts
   // walks them with one).
   "GET /api/auth/second-step": { access: "pendingSignIn", allowed: nobody, ok: 200, request: () => ({}) },
   "POST /api/auth/second-step": {
@@ -1910,7 +1910,7 @@ const roleMatrix: Record<string, RoleRow> = {
   },
   // A passkey's answer signs the challenge of an options call made by the same browser (its cookie):
   // these tables' requests cannot carry one, so a permitted caller's request is refused as "not
-  // accepted" (400), past the access rule. tests/passkeys.test.ts walks them with a real signature.
+  // accepted" (400), past the access rule. src/server/features/mfa/passkeys.test.ts walks them with a real signature.
   "POST /api/auth/passkey/options": { access: "public", allowed: everyone, ok: 200, request: () => ({}) },
   "POST /api/auth/passkey": {
     access: "public",

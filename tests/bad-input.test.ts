@@ -259,7 +259,7 @@ async function ceremony<Options>(url: string, session?: string): Promise<{ optio
 
 /**
  * A new user of the firm who has just added a passkey from Settings (so their session's proof is
- * fresh), made by a software authenticator for the origin the app answers as (tests/passkeys.test.ts).
+ * fresh), made by a software authenticator for the origin the app answers as (src/server/features/mfa/passkeys.test.ts).
  */
 async function userWithPasskey() {
   const user = await insertUser(ctx.database.db, { firmId: world.firm.id, role: "user" });

@@ -1,11 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, sessions, userFactors, users } from "../src/server/platform/db/schema";
-import { insertUser } from "../src/server/seed/factories";
-import { type ApiClient, apiClient } from "./api-client";
-import { type SeededFirm, seedFirm } from "./fixtures";
-import { softwareAuthenticator } from "./software-authenticator";
-import { type TestApp, useTestApp } from "./test-app";
+import { type ApiClient, apiClient } from "../../../../tests/api-client";
+import { type SeededFirm, seedFirm } from "../../../../tests/fixtures";
+import { softwareAuthenticator } from "../../../../tests/software-authenticator";
+import { type TestApp, useTestApp } from "../../../../tests/test-app";
+import { auditEvents, sessions, userFactors, users } from "../../platform/db/schema";
+import { insertUser } from "../../seed/factories";
 
 /*
  * Passkeys through the API (decision 0044), signed by a software authenticator

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { v7 as uuidv7 } from "uuid";
 import { beforeAll, describe, expect, it } from "vitest";
-import { mailOutbox } from "../src/server/platform/db/schema";
-import { insertUser } from "../src/server/seed/factories";
-import type { MailKind, MailOutboxPage, MailStatus } from "../src/shared/mail-outbox";
-import { type ApiClient, apiClient } from "./api-client";
-import { type SeededFirm, type SeededUser, seedFirm, signIn } from "./fixtures";
-import { type TestApp, useTestApp } from "./test-app";
+import { type ApiClient, apiClient } from "../../../../tests/api-client";
+import { type SeededFirm, type SeededUser, seedFirm, signIn } from "../../../../tests/fixtures";
+import { type TestApp, useTestApp } from "../../../../tests/test-app";
+import type { MailKind, MailOutboxPage, MailStatus } from "../../../shared/mail-outbox";
+import { mailOutbox } from "../../platform/db/schema";
+import { insertUser } from "../../seed/factories";
 
 /*
  * Settings' "Outgoing mail" through the API (decision 0049): GET /api/mail-outbox, for a firm's

@@ -1,21 +1,14 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import iconv from "iconv-lite";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runClientImport } from "../src/server/features/client-import/client-import.job";
-import { runImportUndo } from "../src/server/features/client-import/client-import-undo.job";
-import {
-  auditEvents,
-  clientImportRows,
-  clientImports,
-  clients,
-  contacts,
-  firms,
-} from "../src/server/platform/db/schema";
-import { insertClient, insertContact, insertTask } from "../src/server/seed/factories";
-import { MAX_IMPORT_ROWS } from "../src/shared/client-import";
-import { type ApiClient, type ApiResponse, sameOriginHeaders } from "./api-client";
-import { type SeededFirm, seedFirm, signIn } from "./fixtures";
-import { type TestApp, useTestApp } from "./test-app";
+import { type ApiClient, type ApiResponse, sameOriginHeaders } from "../../../../tests/api-client";
+import { type SeededFirm, seedFirm, signIn } from "../../../../tests/fixtures";
+import { type TestApp, useTestApp } from "../../../../tests/test-app";
+import { MAX_IMPORT_ROWS } from "../../../shared/client-import";
+import { auditEvents, clientImportRows, clientImports, clients, contacts, firms } from "../../platform/db/schema";
+import { insertClient, insertContact, insertTask } from "../../seed/factories";
+import { runClientImport } from "./client-import.job";
+import { runImportUndo } from "./client-import-undo.job";
 
 /*
  * Client import from CSV (decision 0051) through the HTTP API, on a real database and a real job

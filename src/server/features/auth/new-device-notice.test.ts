@@ -2,17 +2,17 @@ import { createHash } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { KNOWN_DEVICES_PER_USER } from "../src/server/features/auth/known-devices";
-import { totpCode, totpStep } from "../src/server/features/mfa/totp";
-import { inFirm } from "../src/server/platform/db/firm-scope";
-import { type firms, mailOutbox, userDevices } from "../src/server/platform/db/schema";
-import { deliverDueMail } from "../src/server/platform/mail/outbox";
-import { insertFirm, insertUser } from "../src/server/seed/factories";
-import { firmDateFormat } from "../src/shared/dates";
-import { type ApiClient, type ApiResponse, apiClient } from "./api-client";
-import { headerOf, useSmtpInbox } from "./smtp-inbox";
-import { softwareAuthenticator } from "./software-authenticator";
-import { type TestApp, useTestApp } from "./test-app";
+import { type ApiClient, type ApiResponse, apiClient } from "../../../../tests/api-client";
+import { headerOf, useSmtpInbox } from "../../../../tests/smtp-inbox";
+import { softwareAuthenticator } from "../../../../tests/software-authenticator";
+import { type TestApp, useTestApp } from "../../../../tests/test-app";
+import { firmDateFormat } from "../../../shared/dates";
+import { inFirm } from "../../platform/db/firm-scope";
+import { type firms, mailOutbox, userDevices } from "../../platform/db/schema";
+import { deliverDueMail } from "../../platform/mail/outbox";
+import { insertFirm, insertUser } from "../../seed/factories";
+import { totpCode, totpStep } from "../mfa/totp";
+import { KNOWN_DEVICES_PER_USER } from "./known-devices";
 
 /*
  * The security notice of a sign-in from a new browser (issue 21): each completed sign-in records

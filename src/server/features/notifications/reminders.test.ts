@@ -2,17 +2,17 @@ import { createHmac, hkdfSync } from "node:crypto";
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import { beforeAll, describe, expect, it } from "vitest";
-import { queueMorningReminders } from "../src/server/features/notifications/notifications.service";
-import { unsubscribeToken } from "../src/server/features/notifications/unsubscribe-token";
-import { connectDatabase } from "../src/server/platform/db/database";
-import { clients, firms, mailOutbox, notificationPreferences, users } from "../src/server/platform/db/schema";
-import { deliverDueMail } from "../src/server/platform/mail/outbox";
-import type { SealingKey } from "../src/server/platform/sealed-secrets";
-import { insertClient, insertFirm, insertTask, insertUser, insertUserClients } from "../src/server/seed/factories";
-import { apiClient } from "./api-client";
-import { captureLogs } from "./log-capture";
-import { headerOf, useSmtpInbox } from "./smtp-inbox";
-import { type TestApp, useTestApp } from "./test-app";
+import { apiClient } from "../../../../tests/api-client";
+import { captureLogs } from "../../../../tests/log-capture";
+import { headerOf, useSmtpInbox } from "../../../../tests/smtp-inbox";
+import { type TestApp, useTestApp } from "../../../../tests/test-app";
+import { connectDatabase } from "../../platform/db/database";
+import { clients, firms, mailOutbox, notificationPreferences, users } from "../../platform/db/schema";
+import { deliverDueMail } from "../../platform/mail/outbox";
+import type { SealingKey } from "../../platform/sealed-secrets";
+import { insertClient, insertFirm, insertTask, insertUser, insertUserClients } from "../../seed/factories";
+import { queueMorningReminders } from "./notifications.service";
+import { unsubscribeToken } from "./unsubscribe-token";
 
 /*
  * The morning's due-soon reminders (decision 0050): queued once per firm and local date from the

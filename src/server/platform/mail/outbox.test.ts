@@ -1,15 +1,15 @@
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { totpCode, totpStep } from "../src/server/features/mfa/totp";
-import { connectDatabase } from "../src/server/platform/db/database";
-import { firms, mailOutbox, users } from "../src/server/platform/db/schema";
-import type { MailSender } from "../src/server/platform/mail/mail-sender";
-import { deliverDueMail, MAX_MAIL_ATTEMPTS } from "../src/server/platform/mail/outbox";
-import { insertFirm, insertUser } from "../src/server/seed/factories";
-import { apiClient } from "./api-client";
-import { useSmtpInbox } from "./smtp-inbox";
-import { type TestApp, useTestApp } from "./test-app";
+import { apiClient } from "../../../../tests/api-client";
+import { useSmtpInbox } from "../../../../tests/smtp-inbox";
+import { type TestApp, useTestApp } from "../../../../tests/test-app";
+import { totpCode, totpStep } from "../../features/mfa/totp";
+import { insertFirm, insertUser } from "../../seed/factories";
+import { connectDatabase } from "../db/database";
+import { firms, mailOutbox, users } from "../db/schema";
+import type { MailSender } from "./mail-sender";
+import { deliverDueMail, MAX_MAIL_ATTEMPTS } from "./outbox";
 
 /*
  * E-mail through the outbox (decision 0049), delivered to a real SMTP server in this process and

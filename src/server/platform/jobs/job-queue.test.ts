@@ -2,9 +2,9 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectDatabase } from "../src/server/platform/db/database";
-import { JOBS_SCHEMA, type JobKind, type JobQueue, startJobQueue } from "../src/server/platform/jobs/job-queue";
-import { createTestDatabase } from "./test-database";
+import { createTestDatabase } from "../../../../tests/test-database";
+import { connectDatabase } from "../db/database";
+import { JOBS_SCHEMA, type JobKind, type JobQueue, startJobQueue } from "./job-queue";
 
 const quiet = pino({ level: "silent" });
 

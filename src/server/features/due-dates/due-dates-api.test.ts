@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { DueDateRuleSummary, HolidayAnswer, HolidayCalendarSummary } from "../src/shared/due-dates";
-import type { ApiClient } from "./api-client";
-import { seedFirm, signIn } from "./fixtures";
-import { type TestApp, useTestApp } from "./test-app";
+import type { ApiClient } from "../../../../tests/api-client";
+import { seedFirm, signIn } from "../../../../tests/fixtures";
+import { type TestApp, useTestApp } from "../../../../tests/test-app";
+import type { DueDateRuleSummary, HolidayAnswer, HolidayCalendarSummary } from "../../../shared/due-dates";
 
 /*
  * Statutory due dates through the API (decision 0053): the rules and holiday calendars Tendwell

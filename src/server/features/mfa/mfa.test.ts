@@ -1,12 +1,12 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createSession } from "../src/server/features/auth/sessions";
-import { totpCode, totpStep } from "../src/server/features/mfa/totp";
-import { auditEvents, firms, sessions, userFactors } from "../src/server/platform/db/schema";
-import { insertUser } from "../src/server/seed/factories";
-import { type ApiClient, apiClient } from "./api-client";
-import { type SeededFirm, seedFirm } from "./fixtures";
-import { type TestApp, useTestApp } from "./test-app";
+import { type ApiClient, apiClient } from "../../../../tests/api-client";
+import { type SeededFirm, seedFirm } from "../../../../tests/fixtures";
+import { type TestApp, useTestApp } from "../../../../tests/test-app";
+import { auditEvents, firms, sessions, userFactors } from "../../platform/db/schema";
+import { insertUser } from "../../seed/factories";
+import { createSession } from "../auth/sessions";
+import { totpCode, totpStep } from "./totp";
 
 /*
  * Multi-factor sign-in through the API (decision 0044): the pending sign-in and its second step,

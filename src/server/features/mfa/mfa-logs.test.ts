@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { totpCode, totpStep } from "../src/server/features/mfa/totp";
-import { insertFirm, insertUser } from "../src/server/seed/factories";
-import { apiClient } from "./api-client";
-import { captureLogs } from "./log-capture";
-import { useTestApp } from "./test-app";
+import { apiClient } from "../../../../tests/api-client";
+import { captureLogs } from "../../../../tests/log-capture";
+import { useTestApp } from "../../../../tests/test-app";
+import { insertFirm, insertUser } from "../../seed/factories";
+import { totpCode, totpStep } from "./totp";
 
 /*
  * What the app logs while second factors are set up and used, at its most talkative level: no

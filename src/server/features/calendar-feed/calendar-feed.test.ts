@@ -2,19 +2,19 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import ICAL from "ical.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { actionLabel } from "../src/client/features/audit-trail/audit-labels";
-import { SESSION_COOKIE } from "../src/server/features/auth/sessions";
-import { inFirm } from "../src/server/platform/db/firm-scope";
-import { auditEvents, calendarFeeds, firms, tasks, users } from "../src/server/platform/db/schema";
-import { insertClient, insertTask, insertUser, insertUserClients } from "../src/server/seed/factories";
-import { createRandom } from "../src/server/seed/random";
-import { drawSignature } from "../src/server/seed/signature-image";
-import { FEED_MAX_EVENTS } from "../src/shared/calendar-feed";
-import { isoDateIn } from "../src/shared/dates";
-import { type ApiClient, apiClient } from "./api-client";
-import { type SeededFirm, seedFirm, signIn } from "./fixtures";
-import { captureLogs } from "./log-capture";
-import { type TestApp, useTestApp } from "./test-app";
+import { type ApiClient, apiClient } from "../../../../tests/api-client";
+import { type SeededFirm, seedFirm, signIn } from "../../../../tests/fixtures";
+import { captureLogs } from "../../../../tests/log-capture";
+import { type TestApp, useTestApp } from "../../../../tests/test-app";
+import { actionLabel } from "../../../client/features/audit-trail/audit-labels";
+import { FEED_MAX_EVENTS } from "../../../shared/calendar-feed";
+import { isoDateIn } from "../../../shared/dates";
+import { inFirm } from "../../platform/db/firm-scope";
+import { auditEvents, calendarFeeds, firms, tasks, users } from "../../platform/db/schema";
+import { insertClient, insertTask, insertUser, insertUserClients } from "../../seed/factories";
+import { createRandom } from "../../seed/random";
+import { drawSignature } from "../../seed/signature-image";
+import { SESSION_COOKIE } from "../auth/sessions";
 
 /*
  * The calendar feed through the API (decision 0047): turning it on, showing, replacing and
