@@ -11,6 +11,7 @@ import { AppError, fieldError, uniqueViolation } from "../../platform/errors";
 import type { Actor } from "../../tenancy/actor";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import { isCommonPassword } from "./common-passwords";
+import { checkCurrentPassword } from "./current-password";
 import { recordSignInDevice } from "./known-devices";
 import { admitPasswordAttempt, clearLoginFailures, forgetAttempt } from "./login-throttle";
 import { hashPassword, verifyPassword } from "./password";
@@ -202,21 +203,13 @@ export async function changePassword(options: {
   const { db, actor, input } = options;
   const { factors } = await secondFactorState(db, actor);
   if (factors.length > 0) assertFreshProof(options.verifiedAt);
-  const key = { usernameKey: actor.username.toLowerCase(), ip: actor.ip ?? "unknown" };
-  const attempt = await admitPasswordAttempt(db, key);
-  if (!attempt.admitted) {
-    throw new AppError("RATE_LIMITED", "Too many wrong passwords. Try again later.", {
-      retryAfterSeconds: attempt.retryAfterSeconds,
-    });
-  }
-  const [user] = await db
-    .select({ passwordHash: users.passwordHash })
-    .from(users)
-    .where(and(eq(users.id, actor.userId), eq(users.firmId, actor.firmId)));
-  if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    throw fieldError("currentPassword", "Current password is incorrect");
-  }
-  await forgetAttempt(db, attempt.attemptId);
+  await checkCurrentPassword({
+    db,
+    actor,
+    password: input.currentPassword,
+    field: "currentPassword",
+    wrongMessage: "Current password is incorrect",
+  });
   assertNotCommonPassword(input.newPassword, "newPassword");
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (tx) => {

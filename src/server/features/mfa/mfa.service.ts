@@ -3,14 +3,13 @@ import type { PendingSignIn, SecondFactorInput, SecondFactorMethod, SignedIn, St
 import { STEP_UP_MINUTES } from "../../../shared/mfa";
 import type { Config } from "../../platform/config";
 import type { Database, DbExecutor } from "../../platform/db/database";
-import { recoveryCodes, sessions, userFactors, users } from "../../platform/db/schema";
+import { recoveryCodes, sessions, userFactors } from "../../platform/db/schema";
 import { AppError, fieldError } from "../../platform/errors";
 import type { SealingKey } from "../../platform/sealed-secrets";
 import type { Actor } from "../../tenancy/actor";
 import { recordAudit } from "../audit-trail/audit-trail.service";
 import type { PendingSignInSession } from "../auth/access-control";
-import { admitPasswordAttempt, forgetAttempt } from "../auth/login-throttle";
-import { verifyPassword } from "../auth/password";
+import { checkCurrentPassword } from "../auth/current-password";
 import { methodsOf, secondFactorState, type Who } from "../auth/second-factor-state";
 import { hashRecoveryCode } from "./recovery-codes";
 import {
@@ -164,7 +163,13 @@ export async function stepUp(options: {
     if (factors.length > 0) {
       throw fieldError("password", "Confirm with your authenticator app or a recovery code: you have a second factor");
     }
-    await checkPassword(db, actor, input.password);
+    await checkCurrentPassword({
+      db,
+      actor,
+      password: input.password,
+      field: "password",
+      wrongMessage: "Password is incorrect",
+    });
   } else {
     await checkSecondFactor(db, options.key, actor, input, now);
   }
@@ -173,24 +178,4 @@ export async function stepUp(options: {
     .set({ verifiedAt: now })
     .where(and(eq(sessions.firmId, actor.firmId), eq(sessions.id, actor.sessionId)));
   return { stepUpUntil: new Date(now.getTime() + STEP_UP_MINUTES * 60_000) };
-}
-
-/** The password of the signed-in user, throttled as a sign-in is. */
-async function checkPassword(db: Database, actor: Actor, password: string) {
-  const attempt = await admitPasswordAttempt(db, {
-    usernameKey: actor.username.toLowerCase(),
-    ip: actor.ip ?? "unknown",
-  });
-  if (!attempt.admitted) {
-    throw new AppError("RATE_LIMITED", "Too many wrong passwords. Try again later.", {
-      retryAfterSeconds: attempt.retryAfterSeconds,
-    });
-  }
-  const [user] = await db
-    .select({ passwordHash: users.passwordHash })
-    .from(users)
-    .where(and(eq(users.id, actor.userId), eq(users.firmId, actor.firmId)));
-  if (!user || !(await verifyPassword(user.passwordHash, password)))
-    throw fieldError("password", "Password is incorrect");
-  await forgetAttempt(db, attempt.attemptId);
 }

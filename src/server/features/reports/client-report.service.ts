@@ -1,10 +1,9 @@
 import type { ClientReport, ReportDays, ReportDueDateChange } from "../../../shared/reports";
-import { type StoredTaskStatus, type TaskPriority, taskStatus } from "../../../shared/tasks";
 import type { Database } from "../../platform/db/database";
 import { AppError } from "../../platform/errors";
 import type { Actor } from "../../tenancy/actor";
 import { assignedUserOf, overdueText, visibleClientText } from "../../tenancy/scopes";
-import { averageDays, bucketOf, buckets, keptStatements, rate } from "./report-parts";
+import { averageDays, bucketOf, buckets, keptStatements, type ReportTaskRow, rate, toReportTask } from "./report-parts";
 import { rangeFrom, rangeOf } from "./report-range";
 
 /*
@@ -69,16 +68,8 @@ const clientReportFigures = reportSql<{
    from t`,
 );
 
-type HistoryRow = {
-  id: string;
-  name: string;
-  priority: TaskPriority;
-  status: StoredTaskStatus;
-  due_date: Date | null;
-  created_at: Date;
-  completed_at: Date | null;
+type HistoryRow = ReportTaskRow & {
   completed_by: string | null;
-  printed_name: string | null;
   completer_name: string | null;
   due_date_rule: string | null;
 };
@@ -159,14 +150,7 @@ export async function getClientReport(options: {
     overdueTasks: figures.overdue,
     averageCompletionDays: figures.average_days,
     history: history.map((row) => ({
-      id: row.id,
-      name: row.name,
-      status: taskStatus({ status: row.status, dueDate: row.due_date }, now),
-      priority: row.priority,
-      dueDate: row.due_date?.toISOString() ?? null,
-      createdAt: row.created_at.toISOString(),
-      completedAt: row.completed_at?.toISOString() ?? null,
-      printedName: row.printed_name,
+      ...toReportTask(row, now),
       completedBy:
         row.completed_by !== null && row.completer_name !== null
           ? { id: row.completed_by, fullName: row.completer_name }

@@ -1,3 +1,5 @@
+import type { ReportTask } from "../../../shared/reports";
+import { type StoredTaskStatus, type TaskPriority, taskStatus } from "../../../shared/tasks";
 import { preparedSql } from "../../platform/db/prepared";
 
 /*
@@ -44,3 +46,29 @@ export const rate = (part: string, whole: string) =>
 export const averageDays = (filter: string) =>
   `case when count(*) filter (where ${filter}) = 0 then null
         else greatest(0, round(avg(extract(epoch from (completed_at - created_at))) filter (where ${filter}) / 86400))::int end`;
+
+/** A task as a report's statement reads it (the client audit's history, a user's work). */
+export type ReportTaskRow = {
+  id: string;
+  name: string;
+  status: StoredTaskStatus;
+  priority: TaskPriority;
+  due_date: Date | null;
+  created_at: Date;
+  completed_at: Date | null;
+  printed_name: string | null;
+};
+
+/** A task as a report lists it, its status derived against `now`; each report adds its own fields. */
+export function toReportTask(row: ReportTaskRow, now: Date): Omit<ReportTask, "completedBy"> {
+  return {
+    id: row.id,
+    name: row.name,
+    status: taskStatus({ status: row.status, dueDate: row.due_date }, now),
+    priority: row.priority,
+    dueDate: row.due_date?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+    completedAt: row.completed_at?.toISOString() ?? null,
+    printedName: row.printed_name,
+  };
+}

@@ -5,10 +5,9 @@ import {
   type UserActivity,
   type UserOpenWork,
 } from "../../../shared/reports";
-import { type StoredTaskStatus, type TaskPriority, taskStatus } from "../../../shared/tasks";
 import type { Database } from "../../platform/db/database";
 import { auditKeyText, overdueText } from "../../tenancy/scopes";
-import { keptStatements } from "./report-parts";
+import { keptStatements, type ReportTaskRow, toReportTask } from "./report-parts";
 import { type RangeBounds, rangeBounds, rangeOf } from "./report-range";
 
 /*
@@ -91,18 +90,7 @@ const openTotals = workSql<{ pending: number; overdue: number }>(
          from tasks t where ${openOnAssignedText("t", { firm: "$1", user: "$2" })}) o`,
 );
 
-type WorkTaskRow = {
-  id: string;
-  client_id: string;
-  client_name: string;
-  name: string;
-  status: StoredTaskStatus;
-  priority: TaskPriority;
-  due_date: Date | null;
-  created_at: Date;
-  completed_at: Date | null;
-  printed_name: string | null;
-};
+type WorkTaskRow = ReportTaskRow & { client_id: string; client_name: string };
 
 /** The audit order of decision 0011: completed first by newest completion, then by due date (none last), newest created. */
 const auditOrder = (row: string) =>
@@ -180,14 +168,7 @@ export async function userWork(options: {
       averageCompletionDays: done.average_days,
     },
     tasks: rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      status: taskStatus({ status: row.status, dueDate: row.due_date }, now),
-      priority: row.priority,
-      dueDate: row.due_date?.toISOString() ?? null,
-      createdAt: row.created_at.toISOString(),
-      completedAt: row.completed_at?.toISOString() ?? null,
-      printedName: row.printed_name,
+      ...toReportTask(row, now),
       client: { id: row.client_id, name: row.client_name },
     })),
   };
