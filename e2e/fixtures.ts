@@ -45,19 +45,26 @@ export async function apiGet<T>(page: Page, url: string): Promise<T> {
 }
 
 /**
+ * Every animation and transition of the page with an end (not a spinner's) is over: what moves
+ * has come to rest where it stays.
+ */
+export async function waitForAnimations(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((animation) => animation.playState !== "running" || animation.effect?.getTiming().iterations === Infinity),
+  );
+}
+
+/**
  * No accessibility violations axe can find on the page as it is once its animations are over.
  * With `popupOpen`, the "region" rule is left out: a menu or popover is portaled to the end of
  * <body>, outside the landmarks, by design (Radix), and it is reached from its trigger, not by
  * landmark.
  */
 export async function expectNoAxeViolations(page: Page, options: { popupOpen?: boolean } = {}): Promise<void> {
-  // A dialog fading in is read at part of its opacity, and its colours then fail the contrast rule:
-  // wait for every animation with an end (not a spinner's) to be over first.
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((animation) => animation.playState !== "running" || animation.effect?.getTiming().iterations === Infinity),
-  );
+  // A dialog fading in is read at part of its opacity, and its colours then fail the contrast rule.
+  await waitForAnimations(page);
   const builder = new AxeBuilder({ page });
   if (options.popupOpen) builder.disableRules(["region"]);
   const results = await builder.analyze();
@@ -99,6 +106,44 @@ export const viewports = {
   desktop: { width: 1280, height: 860 },
   mobile: { width: 375, height: 812 },
 } as const;
+
+export type BothWidthsOptions = {
+  /** A menu or popover is open: see expectNoAxeViolations. */
+  popupOpen?: boolean;
+  /** What only this width shows, or what its screenshot frames: run once the layout follows the width. */
+  atWidth?: (width: number) => Promise<unknown>;
+  /** Keeps the screenshot of this name (default: attachScreenshot, the whole page). */
+  screenshot?: (name: string) => Promise<unknown>;
+};
+
+/**
+ * The page as it stands, checked at 1280 px and then at 375 px by resizing the same page: the
+ * screen is set up once for both widths (issue 42), not once per width. At each width, once the
+ * layout follows it, `atWidth` runs, axe finds no violations, nothing scrolls sideways and a
+ * screenshot `${name}-${width}` is kept (issue 8). The page is left at 375 px. The app follows a
+ * resize (its media queries and the client grid's listeners), so what shows is what a page opened
+ * at that width shows.
+ */
+export async function checkAtBothWidths(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  { popupOpen = false, atWidth, screenshot }: BothWidthsOptions = {},
+): Promise<void> {
+  for (const viewport of [viewports.desktop, viewports.mobile]) {
+    await page.setViewportSize(viewport);
+    // Resize and media query listeners run before the next frame's callbacks: a frame after that
+    // one, React has drawn what they changed.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(null)))),
+    );
+    await atWidth?.(viewport.width);
+    await expectNoAxeViolations(page, { popupOpen });
+    await expectNoHorizontalScroll(page);
+    const shot = `${name}-${viewport.width}`;
+    await (screenshot ? screenshot(shot) : attachScreenshot(page, testInfo, shot));
+  }
+}
 
 /*
  * A firm of the test's own. The demo firm is shared by every test of the run, and many compare its

@@ -1,15 +1,5 @@
 import { expect } from "@playwright/test";
-import {
-  apiGet,
-  attachScreenshot,
-  demoPassword,
-  expectNoAxeViolations,
-  expectNoHorizontalScroll,
-  holdRequests,
-  signInAs,
-  test,
-  viewports,
-} from "./fixtures";
+import { apiGet, checkAtBothWidths, demoPassword, holdRequests, signInAs, test } from "./fixtures";
 
 // Wrong passwords are sent only for usernames no other test signs in with (5 failures lock a name).
 const unknownUser = "nobody.e2e-login";
@@ -160,36 +150,24 @@ test.describe("login", () => {
     expect(sessionChecks).toEqual([]);
   });
 
-  for (const [name, viewport] of Object.entries(viewports)) {
-    test(`S-EDGE-13 /login leads a visitor without an account to the sign-up at ${viewport.width} px (${name})`, async ({
-      page,
-    }, testInfo) => {
-      await page.setViewportSize(viewport);
-      await page.goto("/login");
-      await expect(page.getByText("New to Tendwell?")).toBeVisible();
-      const signUp = page.getByRole("link", { name: "Start your 14-day free trial" });
-      await expect(signUp).toHaveAttribute("href", "/signup");
-      await expectNoHorizontalScroll(page);
-      await attachScreenshot(page, testInfo, `login-sign-up-link-${viewport.width}`);
-      await signUp.click();
-      await expect(page).toHaveURL(/\/signup$/);
-      await expect(page.getByRole("heading", { name: "Create Your Account" })).toBeVisible();
+  test("S-EDGE-13 /login, with its message, has no accessibility violations and fits at 1280 and 375 px, and leads a visitor without an account to the sign-up", async ({
+    page,
+  }, testInfo) => {
+    await page.goto("/login");
+    await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
+    const signUp = page.getByRole("link", { name: "Start your 14-day free trial" });
+    await checkAtBothWidths(page, testInfo, "login", {
+      atWidth: async () => {
+        await expect(page.getByText("New to Tendwell?")).toBeVisible();
+        await expect(signUp).toBeVisible();
+      },
     });
-  }
-
-  for (const [name, viewport] of Object.entries(viewports)) {
-    test(`the login page has no accessibility violations and fits at ${viewport.width} px (${name})`, async ({
-      page,
-    }, testInfo) => {
-      await page.setViewportSize(viewport);
-      await page.goto("/login");
-      await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
-      await expectNoAxeViolations(page);
-      await page.getByRole("button", { name: "Sign In" }).click();
-      await expect(page.getByRole("alert")).toBeVisible();
-      await expectNoAxeViolations(page);
-      await expectNoHorizontalScroll(page);
-      await attachScreenshot(page, testInfo, `login-${viewport.width}`);
-    });
-  }
+    await expect(signUp).toHaveAttribute("href", "/signup");
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await expect(page.getByRole("alert")).toBeVisible();
+    await checkAtBothWidths(page, testInfo, "login-message");
+    await signUp.click();
+    await expect(page).toHaveURL(/\/signup$/);
+    await expect(page.getByRole("heading", { name: "Create Your Account" })).toBeVisible();
+  });
 });
