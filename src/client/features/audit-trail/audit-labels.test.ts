@@ -5,6 +5,17 @@ describe("the audit trail's wording", () => {
   it("reads an action as a sentence, and shows an unknown one as recorded", () => {
     expect(actionLabel("task.completed")).toBe("Completed task");
     expect(actionLabel("client.updated")).toBe("Changed client");
+    // A calendar feed's life as its owner's trail shows it (the server's test records these four).
+    expect(
+      ["calendar_feed.created", "calendar_feed.updated", "calendar_feed.address_replaced", "calendar_feed.revoked"].map(
+        actionLabel,
+      ),
+    ).toEqual([
+      "Turned on their calendar feed",
+      "Changed their calendar feed",
+      "Replaced their calendar feed's address",
+      "Turned off their calendar feed",
+    ]);
     expect(actionLabel("something.new")).toBe("something.new");
     expect(actionLabel("toString")).toBe("toString");
   });
