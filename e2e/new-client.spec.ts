@@ -422,7 +422,7 @@ test.describe("new client dialog", () => {
   });
 
   test("the open dialog, with its messages, passes axe and fits at 1280 and 375 px", async ({ page }, testInfo) => {
-    // Two axe runs and a screenshot, on a machine two workers share.
+    // Three axe runs and their screenshots at each width, on a machine two workers share.
     test.slow();
     await firmWithTemplates(page, 4);
     const existing = await createClient(page, { name: uniqueName("Northwind Legal") });

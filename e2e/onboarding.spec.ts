@@ -499,7 +499,7 @@ test.describe("payment and success", () => {
 });
 
 test("onboarding screens have no axe violations and fit at 1280 and 375 px", async ({ page }, testInfo) => {
-  // Five axe runs and full-page screenshots on a shared 2-core machine outlast the default 30 s.
+  // Five axe runs and full-page screenshots at each width on a shared 2-core machine outlast the default 30 s.
   test.slow();
   const check = (screen: string) => checkAtBothWidths(page, testInfo, screen);
   await page.goto("/signup");

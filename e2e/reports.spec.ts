@@ -572,6 +572,7 @@ test.describe("reports", () => {
   test("S-REP-07 S-REP-14 reports at 1280 and 375 px: no axe violations, no sideways scroll, screenshots", async ({
     page,
   }, testInfo) => {
+    // Four axe runs over charts at each width, on two shared cores.
     test.setTimeout(90_000);
     await signInAs(page, "super_admin");
     const [report] = (await demoReports(page, 365)).sort((a, b) => b.totalTasks - a.totalTasks);

@@ -401,7 +401,7 @@ test.describe("task audit", () => {
   test("the audit tab and its details dialog have no accessibility violations and fit at 1280 and 375 px", async ({
     page,
   }, testInfo) => {
-    // axe reads the whole page twice; on two shared cores that can pass the default 30 s.
+    // axe reads the whole page twice at each width; on two shared cores that can pass the default 30 s.
     test.setTimeout(90_000);
     await signInAs(page, "super_admin");
     await page.goto("/tasks");

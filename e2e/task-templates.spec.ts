@@ -559,7 +559,7 @@ test.describe("task templates", () => {
   test("the templates tab and its dialogs have no accessibility violations and fit at 1280 and 375 px", async ({
     page,
   }, testInfo) => {
-    // axe reads the page once per dialog; on two shared cores that can pass the default 30 s.
+    // axe reads the page once per dialog at each width; on two shared cores that can pass the default 30 s.
     test.setTimeout(120_000);
     await signInAs(page, "super_admin");
     await openTemplates(page);

@@ -294,7 +294,7 @@ test.describe("user profile", () => {
   }, testInfo) => {
     // "User Not Found" is one of the screens: the browser logs the 404 of its unknown id.
     browserConsole.expectFailedRequest(404, "/api/users/");
-    // axe reads the page three times; on two shared cores that can pass the default 30 s.
+    // axe reads the page three times at each width; on two shared cores that can pass the default 30 s.
     test.setTimeout(120_000);
     await signInAs(page, "super_admin");
     const priya = await demoUser(page, "user");

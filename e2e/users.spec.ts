@@ -528,7 +528,7 @@ test.describe("users", () => {
   test("S-USERS-04 S-USERS-13 axe, a screenshot and no sideways scroll at 1280 and 375 px: the page, New User, Assign Clients, the card menu", async ({
     page,
   }, testInfo) => {
-    // axe reads the page once per dialog; on two shared cores that can pass the default 30 s.
+    // axe reads the page once per dialog at each width; on two shared cores that can pass the default 30 s.
     test.setTimeout(120_000);
     await seedPeopleFirm(page);
     await page.goto("/users");
