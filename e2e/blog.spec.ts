@@ -256,8 +256,6 @@ test.describe("the blog at 1280 and 375 px", () => {
     page,
     browserConsole,
   }, testInfo) => {
-    // Six axe runs and full-page screenshots on two shared cores outlast the default minute.
-    test.slow();
     // The not-found page's own 404 status, which Chromium logs as a failed resource.
     browserConsole.expectFailedRequest(404, "/blog/no-such-post");
     for (const [name, url] of [

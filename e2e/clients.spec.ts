@@ -442,7 +442,7 @@ test.describe("clients list", () => {
   test("S-EDGE-14 the page, with its one client search, and its empty search pass axe and fit at 1280 and 375 px", async ({
     page,
   }, testInfo) => {
-    // Four axe runs and four full-page screenshots, on a machine two workers share.
+    // Two axe runs and two full-page screenshots at each width, on a machine two workers share.
     test.slow();
     await signInAs(page, "super_admin");
     await page.goto("/clients");

@@ -122,7 +122,7 @@ export type BothWidthsOptions = {
  * layout follows it, `atWidth` runs, axe finds no violations, nothing scrolls sideways and a
  * screenshot `${name}-${width}` is kept (issue 8). The page is left at 375 px. The app follows a
  * resize (its media queries and the client grid's listeners), so what shows is what a page opened
- * at that width shows.
+ * at that width shows. Each call gives the test 30 s more.
  */
 export async function checkAtBothWidths(
   page: Page,
@@ -130,6 +130,9 @@ export async function checkAtBothWidths(
   name: string,
   { popupOpen = false, atWidth, screenshot }: BothWidthsOptions = {},
 ): Promise<void> {
+  // Two axe runs and two screenshots take up to half a minute on two shared cores: time the test's
+  // own timeout, set for its setup and one width, does not count.
+  if (testInfo.timeout > 0) testInfo.setTimeout(testInfo.timeout + 30_000);
   for (const viewport of [viewports.desktop, viewports.mobile]) {
     await page.setViewportSize(viewport);
     // Resize and media query listeners run before the next frame's callbacks: a frame after that

@@ -4,6 +4,7 @@ import type { CurrentUser } from "../src/shared/users";
 import {
   apiGet,
   attachScreenshot,
+  checkAtBothWidths,
   expectNoAxeViolations,
   expectNoHorizontalScroll,
   type FirmUser,
@@ -160,12 +161,7 @@ test.describe("passkeys", () => {
     await expect(page.getByText("Use your passkey to finish signing in.")).toBeVisible();
     const others = page.getByRole("list", { name: "Other ways to sign in" });
     await expect(others.getByRole("button")).toHaveText(["Use a recovery code instead"]);
-    await expectNoAxeViolations(page);
-    for (const [label, viewport] of Object.entries(viewports)) {
-      await page.setViewportSize(viewport);
-      await expectNoHorizontalScroll(page);
-      await attachScreenshot(page, testInfo, `passkey-second-step-${viewport.width}-${label}`);
-    }
+    await checkAtBothWidths(page, testInfo, "passkey-second-step");
     await page.setViewportSize(viewports.desktop);
 
     await device.setUserVerified(false);
@@ -201,12 +197,7 @@ test.describe("passkeys", () => {
 
     const passkey = page.getByRole("button", { name: "Sign in with a passkey" });
     await expect(passkey).toBeVisible();
-    await expectNoAxeViolations(page);
-    for (const [label, viewport] of Object.entries(viewports)) {
-      await page.setViewportSize(viewport);
-      await expectNoHorizontalScroll(page);
-      await attachScreenshot(page, testInfo, `passkey-login-${viewport.width}-${label}`);
-    }
+    await checkAtBothWidths(page, testInfo, "passkey-login");
 
     // By keyboard: from the password field, Tab reaches the passkey's button after Sign In.
     await page.getByLabel("Password").focus();

@@ -1,7 +1,8 @@
-import { type APIRequestContext, expect, type Page, type Request } from "@playwright/test";
-import type { ClientDetail, ClientSummary } from "../src/shared/clients";
+import { type APIRequestContext, expect, type Locator, type Page, type Request } from "@playwright/test";
+import type { ClientDetail, ClientSummary, Contact } from "../src/shared/clients";
 import type { Firm } from "../src/shared/firm";
 import type { AuditEvent } from "../src/shared/reports";
+import type { Task } from "../src/shared/tasks";
 import type { Template } from "../src/shared/templates";
 import type { UserSummary } from "../src/shared/users";
 import { createClient, createTask, drawSignature, openClient, taskRow, uniqueName } from "./client-detail-helpers";
@@ -50,6 +51,82 @@ async function openCompletion(page: Page, taskName: string) {
 async function signOffs(api: APIRequestContext, taskId: string): Promise<AuditEvent[]> {
   const events = await read<AuditEvent[]>(api, `/api/audit-events?entity=task&entityId=${taskId}`);
   return events.filter((event) => event.action === "task.completed");
+}
+
+/** One edit form and what the S-SAFE-04/05 walk through it changes, as the person and as a colleague. */
+type EditWalk = {
+  /** Opens the form on the record as it is now: the dialog, or the form on its page. */
+  open: () => Promise<Locator>;
+  /** What is edited, as the form's notice names it. */
+  entity: string;
+  /** The record's API path, where the colleague changes it and the form sends its change. */
+  path: string;
+  /** The colleague's change to another field than the person's, over the API. */
+  theirs: Record<string, unknown>;
+  /** For a record replaced whole (PUT): the rest of it, which the colleague sends with their change. */
+  replacedWhole?: Record<string, unknown>;
+  /** The form shows the colleague's change, once their version is loaded. */
+  theirsShown: (form: Locator) => Promise<void>;
+  /**
+   * The field the person changes (after `prepare`, which opens it), what they type, and what the
+   * form sends for it.
+   */
+  mine: { prepare?: (form: Locator) => Promise<void>; label: string; typed: string; sent: Record<string, unknown> };
+  save: string;
+  /** The toast of a save that went through. */
+  saved: string;
+};
+
+/**
+ * The form is opened, a colleague changes another field over the API, then the person changes
+ * theirs and saves: the save sends only that field with If-Match naming the version the form
+ * opened on (S-SAFE-04), is refused, and the form says so; nothing of the person's is written.
+ * "Load their version" shows the colleague's change and keeps what was typed (S-SAFE-05); saved
+ * again against the colleague's version, both changes are kept.
+ */
+async function walkEditConflict(page: Page, api: APIRequestContext, walk: EditWalk) {
+  const form = await walk.open();
+  const field = form.getByLabel(walk.mine.label);
+  await expect(form.getByRole("button", { name: walk.save })).toBeVisible();
+  const opened = await read<{ version: number }>(api, walk.path);
+  const method = walk.replacedWhole ? "PUT" : "PATCH";
+  const change = await api.fetch(walk.path, { method, data: { ...walk.replacedWhole, ...walk.theirs } });
+  expect(change.status(), `the colleague's change to ${walk.entity}: ${await change.text()}`).toBe(200);
+
+  await walk.mine.prepare?.(form);
+  await field.fill(walk.mine.typed);
+  const save = async (version: number) => {
+    const [sent] = await Promise.all([
+      page.waitForRequest((request) => request.method() === method && new URL(request.url()).pathname === walk.path),
+      form.getByRole("button", { name: walk.save }).click(),
+    ]);
+    const body = sent.postDataJSON() as Record<string, unknown>;
+    // A PATCH sends the changed field alone; a PUT the whole record, the change in it.
+    if (walk.replacedWhole) expect(body, walk.entity).toMatchObject(walk.mine.sent);
+    else expect(body, walk.entity).toEqual(walk.mine.sent);
+    expect(await sent.headerValue("if-match"), walk.entity).toBe(`"${version}"`);
+  };
+  await save(opened.version);
+  await expect(
+    form.getByText(
+      `Someone else changed this ${walk.entity} while you were editing it. Your changes have not been saved.`,
+    ),
+  ).toBeVisible();
+  const refused = await read<Record<string, unknown>>(api, walk.path);
+  expect(refused, walk.entity).toMatchObject({ ...walk.theirs, version: opened.version + 1 });
+  expect(refused, walk.entity).not.toMatchObject(walk.mine.sent);
+
+  await form.getByRole("button", { name: "Load their version" }).click();
+  await expect(form.getByText(`Their version of this ${walk.entity} is loaded.`, { exact: false })).toBeVisible();
+  await walk.theirsShown(form);
+  await expect(field).toHaveValue(walk.mine.typed);
+  await save(opened.version + 1);
+  await expect(page.locator("[data-app-toast][data-state=open]").filter({ hasText: walk.saved })).toBeVisible();
+  expect(await read<Record<string, unknown>>(api, walk.path), walk.entity).toMatchObject({
+    ...walk.theirs,
+    ...walk.mine.sent,
+    version: opened.version + 2,
+  });
 }
 
 test.describe("safe writes", () => {
@@ -212,6 +289,146 @@ test.describe("safe writes", () => {
       industry: "Wholesale",
       version: client.version + 2,
     });
+  });
+
+  test("S-SAFE-04 S-SAFE-05 every edit form (client, contact, task, template, firm settings, deadlines) sends only the changed field against the version it opened on; a colleague's change in between is refused with the notice, loaded, and kept beside the person's own", async ({
+    page,
+    ownFirm,
+    browserConsole,
+  }) => {
+    // Six forms, each on a page of its own, with two saves and API reads each.
+    test.setTimeout(240_000);
+    // Six refused saves (412), each a failed resource the browser logs: the test provokes them.
+    for (const path of ["/api/clients/", "/api/contacts/", "/api/tasks/", "/api/task-templates/", "/api/firm"]) {
+      browserConsole.expectFailedRequest(412, path);
+    }
+    await ownFirm.signIn(page);
+    const api = ownFirm.api;
+    const created = async <T>(url: string, data: object): Promise<T> => {
+      const response = await api.post(url, { data });
+      expect(response.status(), `${url}: ${await response.text()}`).toBe(201);
+      return (await response.json()) as T;
+    };
+    const client = await created<ClientDetail>("/api/clients", {
+      name: uniqueName("Juniper Ledger"),
+      phone: "+1 555 0100",
+    });
+    const contact = await created<Contact>("/api/contacts", {
+      clientId: client.id,
+      name: "Ada Moss",
+      phone: "+1 555 0110",
+    });
+    const task = await created<Task>("/api/tasks", {
+      clientId: client.id,
+      name: uniqueName("Year-end accounts"),
+      priority: "medium",
+    });
+    const template = await created<Template>("/api/task-templates", {
+      name: uniqueName("Payroll run"),
+      description: "Run the month's payroll.",
+      priority: "medium",
+    });
+    const onSettings = async (form: string) => {
+      await page.goto("/settings");
+      return page.getByRole("form", { name: form });
+    };
+    const onClientPage = async (button: string, dialogName: string) => {
+      await openClient(page, client);
+      await page.getByRole("button", { name: button, exact: true }).click();
+      return page.getByRole("dialog", { name: dialogName });
+    };
+    const theirTaskName = uniqueName("Year-end accounts and tax");
+    const theirTemplateName = uniqueName("Payroll run and pensions");
+
+    const forms: EditWalk[] = [
+      {
+        open: () => onClientPage("Edit Client", "Edit Client"),
+        entity: "client",
+        path: `/api/clients/${client.id}`,
+        theirs: { phone: "+1 555 0199" },
+        theirsShown: (form) => expect(form.getByLabel("Phone")).toHaveValue("+1 555 0199"),
+        mine: { label: "Address", typed: "22 New Street", sent: { address: "22 New Street" } },
+        save: "Save Changes",
+        saved: "Client updated successfully!",
+      },
+      {
+        open: () => onClientPage(`Edit ${contact.name}`, "Edit Contact"),
+        entity: "contact",
+        path: `/api/contacts/${contact.id}`,
+        theirs: { phone: "+1 555 0177" },
+        theirsShown: (form) => expect(form.getByLabel("Phone")).toHaveValue("+1 555 0177"),
+        mine: { label: "Title", typed: "Finance Director", sent: { title: "Finance Director" } },
+        save: "Save Changes",
+        saved: "Contact updated successfully!",
+      },
+      {
+        open: () => onClientPage(`Edit ${task.name}`, "Edit Task"),
+        entity: "task",
+        path: `/api/tasks/${task.id}`,
+        theirs: { name: theirTaskName },
+        theirsShown: (form) => expect(form.getByLabel("Task Name *")).toHaveValue(theirTaskName),
+        mine: {
+          label: "Description",
+          typed: "Bring the signed engagement letter.",
+          sent: { description: "Bring the signed engagement letter." },
+        },
+        save: "Save Changes",
+        saved: "Task updated successfully!",
+      },
+      {
+        open: async () => {
+          await page.goto("/tasks?tab=templates");
+          await page.getByRole("article", { name: template.name }).getByRole("button", { name: "Edit" }).click();
+          return page.getByRole("dialog", { name: "Edit Task Template" });
+        },
+        entity: "template",
+        path: `/api/task-templates/${template.id}`,
+        // A template is replaced whole (PUT): the colleague sends it all, and so does the form.
+        replacedWhole: {
+          description: template.description,
+          priority: template.priority,
+          frequency: template.frequency,
+        },
+        theirs: { name: theirTemplateName },
+        theirsShown: (form) => expect(form.getByLabel("Name")).toHaveValue(theirTemplateName),
+        mine: {
+          label: "Description",
+          typed: "Run the payroll and file the pension returns.",
+          sent: { description: "Run the payroll and file the pension returns." },
+        },
+        save: "Save Changes",
+        saved: "Task template updated successfully!",
+      },
+      {
+        open: () => onSettings("Firm settings"),
+        entity: "firm's settings",
+        path: "/api/firm",
+        theirs: { timeZone: "Europe/London" },
+        theirsShown: (form) => expect(form.getByRole("combobox", { name: "Time zone" })).toContainText("Europe/London"),
+        mine: { label: "Firm name", typed: "Juniper Ledger Partners", sent: { name: "Juniper Ledger Partners" } },
+        save: "Save firm settings",
+        saved: "Firm settings saved",
+      },
+      {
+        open: () => onSettings("Statutory deadlines"),
+        entity: "firm's deadline settings",
+        path: "/api/firm",
+        theirs: { internalTargetDays: 12 },
+        theirsShown: (form) => expect(form.getByLabel("Internal target")).toHaveValue("12"),
+        mine: {
+          prepare: async (form) => {
+            await form.getByRole("button", { name: "Add closed day" }).click();
+            await form.getByLabel("Closed day 1 date").fill("2031-08-14");
+          },
+          label: "Closed day 1 name",
+          typed: "Firm retreat",
+          sent: { closedDays: [{ date: "2031-08-14", name: "Firm retreat" }] },
+        },
+        save: "Save deadlines",
+        saved: "Deadline settings saved",
+      },
+    ];
+    for (const form of forms) await walkEditConflict(page, api, form);
   });
 
   test("S-SAFE-06 a double click on Create Client, and Enter pressed twice in its Company Name, each create one client", async ({
