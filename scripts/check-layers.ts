@@ -148,8 +148,8 @@ function ruleViolation({ from, specifier, target }: Import, combined: Combined):
 const nameOf = (feature: string) => feature.replace(/^(server|client):/, "");
 
 /** "/api/tasks/${id}/complete?x=1" -> ["api", "tasks", "*", "complete"]: a path's segments, `*` for any one. */
-const segmentsOf = (path: string) =>
-  (path.split("?")[0] ?? "")
+const segmentsOf = (written: string) =>
+  (written.split("?")[0] ?? "")
     .replace(/\$\{[^}]*\}/g, "*")
     .split("/")
     .filter((segment) => segment !== "");
@@ -164,10 +164,10 @@ function apiPathsOf(source: string): string[] {
 }
 
 /** Whether a path the client writes is the start of a route: the same segment, or a `:param` or `*` for any. */
-function begins(path: string[], route: string[]): boolean {
+function begins(written: string[], route: string[]): boolean {
   return (
-    path.length <= route.length &&
-    path.every((segment, index) => {
+    written.length <= route.length &&
+    written.every((segment, index) => {
       const declared = route[index] ?? "";
       return segment.includes("*") || declared.startsWith(":") || segment === declared;
     })
