@@ -6,7 +6,7 @@ import { type Action, can } from "../src/shared/permissions";
 import type { Role } from "../src/shared/roles";
 import type { TaskListItem } from "../src/shared/tasks";
 import type { UserSummary } from "../src/shared/users";
-import { apiGet, checkAtBothWidths, demoUsers, holdRequests, signInAs, test } from "./fixtures";
+import { apiGet, checkAtBothWidths, demoUsers, holdRequests, letTimePass, signInAs, test } from "./fixtures";
 
 const stat = (page: Page, label: string) => page.getByRole("group", { name: label });
 const quickActions = (page: Page) => page.getByRole("link").filter({ has: page.locator("span.flex-1") });
@@ -159,6 +159,7 @@ test.describe("dashboard", () => {
   }) => {
     // The dashboard's figures are made to fail once: the browser logs the 500.
     browserConsole.expectFailedRequest(500, "/api/dashboard");
+    await page.clock.install();
     await signInAs(page, "admin");
     const calls: string[] = [];
     page.on("request", (request) => {
@@ -171,7 +172,7 @@ test.describe("dashboard", () => {
       document.dispatchEvent(new Event("visibilitychange"));
       window.dispatchEvent(new Event("online"));
     });
-    await page.waitForTimeout(1500);
+    await letTimePass(page, 60_000);
     expect(calls).toEqual(["GET"]);
 
     calls.length = 0;
@@ -180,7 +181,7 @@ test.describe("dashboard", () => {
     );
     await page.reload();
     await expect(page.getByRole("alert")).toContainText("The figures are being recounted");
-    await page.waitForTimeout(1000);
+    await letTimePass(page, 60_000);
     expect(calls).toEqual(["GET"]);
     await expect(page.getByText("[object Object]")).toHaveCount(0);
   });
@@ -214,8 +215,7 @@ test.describe("dashboard", () => {
     await expect(page.getByRole("heading", { name: "Clients", level: 1 })).toBeVisible();
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
     await expect(stat(page, "Total Clients")).toBeVisible();
-    await page.clock.runFor(60_000);
-    await page.waitForTimeout(1_000);
+    await letTimePass(page, 60_000);
     expect(gets.sort()).toEqual(["/api/dashboard", "/api/tasks/overdue"]);
   });
 
@@ -227,13 +227,8 @@ test.describe("dashboard", () => {
     // A query and a mutation are made to fail: the browser logs each 500.
     browserConsole.expectFailedRequest(500, "/api/dashboard");
     browserConsole.expectFailedRequest(500, "/api/clients");
+    // A retry is sent from a timer: a minute passes on the page's clock whenever the test waits.
     await page.clock.install();
-    // A retry is sent from a timer: let a minute pass on the page's clock, then give the request
-    // it would send a real moment to be seen.
-    const waitAMinute = async () => {
-      await page.clock.runFor(60_000);
-      await page.waitForTimeout(1_000);
-    };
     await ownFirm.signIn(page, "admin");
     const sent: string[] = [];
     page.on("request", (request) => {
@@ -248,7 +243,7 @@ test.describe("dashboard", () => {
     await page.goto("/dashboard");
     await expect(page.getByRole("alert")).toContainText("The figures are being recounted");
     // React Query's default would try three more times, 1, 2 and 4 s apart.
-    await waitAMinute();
+    await letTimePass(page, 60_000);
     expect(sent).toEqual(["GET /api/dashboard"]);
 
     // A mutation: creating a client fails with a 500 (nothing reaches the server).
@@ -264,7 +259,7 @@ test.describe("dashboard", () => {
     await dialog.getByLabel("Company Name *", { exact: true }).fill("Retry Probe LLC");
     await dialog.getByRole("button", { name: "Create Client" }).click();
     await expect(page.locator("[data-app-toast][data-state=open]")).toContainText("Failed to create client");
-    await waitAMinute();
+    await letTimePass(page, 60_000);
     expect(sent.filter((call) => call.startsWith("POST"))).toEqual(["POST /api/clients"]);
     expect((await apiGet<ClientSummary[]>(page, "/api/clients")).length).toBe(0);
   });

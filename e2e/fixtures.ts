@@ -102,6 +102,21 @@ export async function holdRequests(page: Page, url: string): Promise<() => void>
   return release;
 }
 
+/**
+ * Lets `ms` pass on the page's clock (installed with `page.clock.install()` before the page
+ * loaded), so the timers a retry or a refetch would use fire, then sends a request of its own and
+ * waits for it. The browser reports a page's requests in the order it sends them, so any request
+ * those timers sent has been seen once this one has: an absence is checked without a sleep.
+ */
+export async function letTimePass(page: Page, ms: number): Promise<void> {
+  await page.clock.runFor(ms);
+  const marker = `/api/health?after=${ms}ms`;
+  await Promise.all([
+    page.waitForRequest((request) => request.url().endsWith(marker)),
+    page.evaluate((url) => fetch(url).then((response) => response.status), marker),
+  ]);
+}
+
 export const viewports = {
   desktop: { width: 1280, height: 860 },
   mobile: { width: 375, height: 812 },

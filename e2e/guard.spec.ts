@@ -1,5 +1,5 @@
 import { expect } from "@playwright/test";
-import { holdRequests, signInAs, test } from "./fixtures";
+import { holdRequests, letTimePass, signInAs, test } from "./fixtures";
 
 const guarded = [
   { ids: "S-GUARD-05", path: "/dashboard" },
@@ -40,14 +40,20 @@ test.describe("session guard", () => {
     browserConsole.expectFailedRequest(401, "/api/auth/me");
 
     const sessionChecks: number[] = [];
+    const sessionCheckRequests: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/api/auth/me")) sessionCheckRequests.push(request.method());
+    });
     page.on("response", (response) => {
       if (response.url().endsWith("/api/auth/me")) sessionChecks.push(response.status());
     });
+    // A retry would be sent from a timer: the page's clock lets a minute pass in a moment.
+    await page.clock.install();
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
-    // Give a retry time to happen, should there be one.
-    await page.waitForTimeout(1500);
+    await letTimePass(page, 60_000);
+    expect(sessionCheckRequests).toEqual(["GET"]);
     expect(sessionChecks).toEqual([401]);
     // The refusal cleared the ended session's cookies, so the next visit does not ask again. The
     // browser's device cookie outlives sessions: it names the browser, not a sign-in.
