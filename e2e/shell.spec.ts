@@ -126,7 +126,13 @@ test.describe("shell", () => {
     });
     await page.goto("/dashboard");
     const box = page.getByPlaceholder("Search clients...");
+    // The list shows an earlier pause's matches first: wait for the whole word's answer.
+    const answered = page.waitForResponse((response) => {
+      const url = new URL(response.url());
+      return url.pathname === "/api/clients" && url.searchParams.get("q") === term;
+    });
     await box.pressSequentially(term);
+    await answered;
     const results = page.getByRole("list", { name: "Matching clients" }).getByRole("link");
     await expect(results.first()).toBeVisible();
     // What the API answers now: other tests may add clients to the demo firm while this one runs.
