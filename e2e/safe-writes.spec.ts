@@ -427,6 +427,22 @@ test.describe("safe writes", () => {
         save: "Save deadlines",
         saved: "Deadline settings saved",
       },
+      {
+        // The other way round: their change is to the closed days, a list, and the person's to the target.
+        open: () => onSettings("Statutory deadlines"),
+        entity: "firm's deadline settings",
+        path: "/api/firm",
+        theirs: {
+          closedDays: [
+            { date: "2031-08-14", name: "Firm retreat" },
+            { date: "2031-12-24", name: "Christmas Eve" },
+          ],
+        },
+        theirsShown: (form) => expect(form.getByLabel("Closed day 2 name")).toHaveValue("Christmas Eve"),
+        mine: { label: "Internal target", typed: "5", sent: { internalTargetDays: 5 } },
+        save: "Save deadlines",
+        saved: "Deadline settings saved",
+      },
     ];
     for (const form of forms) await walkEditConflict(page, api, form);
   });

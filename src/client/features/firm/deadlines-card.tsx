@@ -121,11 +121,15 @@ function DeadlinesForm({ firm }: { firm: Firm }) {
         return latest;
       }),
   });
-  // Loading their version keeps the closed days only when this person changed them.
+  /*
+   * Loading their version keeps the closed days only when this person changed them. The list is
+   * put back by a reset, as the hook put the rest: a field array set by setValue just after a
+   * reset keeps showing the rows the reset gave it.
+   */
   const reload = async () => {
     const untouched = sameDays(form.getValues("closedDays"), valuesOf(opened.current).closedDays);
     await conflict.reload();
-    if (untouched) form.setValue("closedDays", valuesOf(opened.current).closedDays);
+    if (untouched) form.reset({ ...form.getValues(), closedDays: valuesOf(opened.current).closedDays });
   };
 
   const save = (values: Output) => {
