@@ -308,7 +308,7 @@ try {
   const cpu = os.cpus();
   console.log(
     `\n${cpu.length} × ${cpu[0]?.model ?? "CPU"}, Node ${process.version}, embedded PostgreSQL 17 on a Unix socket, ` +
-      `demo firm (${size}); ${CONNECTIONS} connections, ${turns} alternating turns of ${slice} s per server and route\n`,
+      `demo firm (${size}); ${CONNECTIONS} connections, ${turns} alternating turn${turns === 1 ? "" : "s"} of ${slice} s per server and route\n`,
   );
   if (baselineRoot) console.log(`baseline: ${baselineRoot} as the superuser\n`);
   const extra = baselineRoot ? [" baseline ratio |", " change |", " turns' change ± 2 SE |"] : [];
