@@ -105,11 +105,13 @@ export const firms = pgTable(
     auditHeadHash: text("audit_head_hash"),
     /**
      * Multi-factor sign-in (decision 0044): required, or optional. Required applies from
-     * `mfa_required_from` (a new firm: after a grace of seven days); null when optional.
+     * `mfa_required_from` (a new firm: after a grace of seven days); null when optional. The grace
+     * is counted in hours: PostgreSQL's days are the session zone's, one hour short or long across
+     * a clock change, and the server's zone is not the firm's.
      */
     mfaPolicy: text("mfa_policy", { enum: mfaPolicies }).notNull().default("required"),
     mfaRequiredFrom: timestamp("mfa_required_from", { withTimezone: true }).default(
-      sql`now() + make_interval(days => ${sql.raw(String(MFA_GRACE_DAYS))})`,
+      sql`now() + make_interval(hours => ${sql.raw(String(MFA_GRACE_DAYS * 24))})`,
     ),
     /**
      * The firm's internal target for statutory work (decision 0053): this many business days

@@ -1,0 +1,1 @@
+ALTER TABLE "firms" ALTER COLUMN "mfa_required_from" SET DEFAULT now() + make_interval(hours => 168);
