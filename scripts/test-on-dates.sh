@@ -5,7 +5,7 @@
 # moves the wall clock of every process the run starts, the embedded PostgreSQL's too, by one fixed
 # offset, so they agree with each other and time still passes; timers keep the real monotonic clock.
 #
-#   bash scripts/test-on-dates.sh                 every date, one run each (about 6 minutes a date)
+#   bash scripts/test-on-dates.sh                 every date, one run each (about 5 minutes a date)
 #   bash scripts/test-on-dates.sh leap-day        the dates whose label matches, e.g. "dst"
 #   bash scripts/test-on-dates.sh all -- src/x.test.ts   extra arguments after -- go to Vitest
 #
