@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { Plus, Trash2 } from "lucide-react";
-import { useId, useRef } from "react";
+import { useId } from "react";
 import { useFieldArray, useForm, useFormState, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { formatCivilDate } from "../../../shared/dates";
@@ -88,16 +88,11 @@ const deadlinesSchema = z.object({
 });
 type Fields = z.input<typeof deadlinesSchema>;
 type Output = z.output<typeof deadlinesSchema>;
-type ClosedDayFields = Fields["closedDays"][number];
 
 const valuesOf = (firm: Firm): Fields => ({
   internalTargetDays: firm.internalTargetDays === null ? "" : String(firm.internalTargetDays),
   closedDays: firm.closedDays.map(({ date, name }) => ({ date, name })),
 });
-
-const sameDays = (one: ClosedDayFields[], other: ClosedDayFields[]) =>
-  one.length === other.length &&
-  one.every((day, index) => day.date === other[index]?.date && day.name === other[index]?.name);
 
 function DeadlinesForm({ firm }: { firm: Firm }) {
   const update = useUpdateFirm();
@@ -106,44 +101,21 @@ function DeadlinesForm({ firm }: { firm: Firm }) {
     resolver: zodResolver(deadlinesSchema),
     defaultValues: valuesOf(firm),
   });
-  /*
-   * The firm as the form was opened (or last saved, or reloaded) on. The conflict hook tells a
-   * changed field by identity, which every list fails; the closed days are compared by value here.
-   */
-  const opened = useRef(firm);
   const conflict = useEditConflict({
     resource: firm,
     form,
     valuesOf,
-    load: () =>
-      queryClient.fetchQuery({ ...firmQueryOptions(), staleTime: 0 }).then((latest) => {
-        opened.current = latest;
-        return latest;
-      }),
+    load: () => queryClient.fetchQuery({ ...firmQueryOptions(), staleTime: 0 }),
   });
-  /*
-   * Loading their version keeps the closed days only when this person changed them. The list is
-   * put back by a reset, as the hook put the rest: a field array set by setValue just after a
-   * reset keeps showing the rows the reset gave it.
-   */
-  const reload = async () => {
-    const untouched = sameDays(form.getValues("closedDays"), valuesOf(opened.current).closedDays);
-    await conflict.reload();
-    if (untouched) form.reset({ ...form.getValues(), closedDays: valuesOf(opened.current).closedDays });
-  };
 
   const save = (values: Output) => {
     const input = conflict.changes(values);
-    if (input.closedDays && sameDays(input.closedDays, valuesOf(opened.current).closedDays)) {
-      delete input.closedDays;
-    }
     if (Object.keys(input).length === 0) {
       toast.success("Deadline settings saved");
       return;
     }
     return update.mutateAsync({ input, version: conflict.version }).then(
       (saved) => {
-        opened.current = saved;
         conflict.saved(saved);
         toast.success("Deadline settings saved");
       },
@@ -165,7 +137,7 @@ function DeadlinesForm({ firm }: { firm: Firm }) {
     <GuardedForm form={form} onValid={save} aria-label="Statutory deadlines">
       {(busy) => (
         <fieldset disabled={busy} className="flex min-w-0 flex-col gap-5">
-          <EditConflictNotice conflict={{ ...conflict, reload }} entity="firm's deadline settings" />
+          <EditConflictNotice conflict={conflict} entity="firm's deadline settings" />
           <TargetField />
           <ClosedDaysField />
           <div>
