@@ -92,6 +92,11 @@ export default defineConfig({
     // A trace is recorded only when a failed test runs again on CI: recording one for every test
     // and throwing it away when it passed cost each test its writes and the run its minutes.
     trace: "on-first-retry",
+    // Each worker keeps one browser context and page from test to test, which Playwright resets
+    // in between (cookies, storage, cache, routes, init scripts, clock, viewport): a fresh
+    // context's first page cost Chromium twice the work of the same page loaded in a reset one
+    // (decision 0063). What the reset leaves, permissions, the test fixture clears (e2e/fixtures.ts).
+    reuseContext: true,
     launchOptions: {
       executablePath: chromiumPath,
       args: chromiumArgs,

@@ -348,6 +348,25 @@ export const test = base.extend<{
   ownFirm: OwnFirm;
 }>({
   browserConsole: [watchBrowserConsole, { auto: true }],
+  /*
+   * The context is reused from test to test (playwright.config.ts). Playwright's reset between
+   * tests leaves the permissions a test granted (the clipboard's): they end with the test. The
+   * page's clock outlives the reset (its script breaks the next test's first page), so a context
+   * whose clock was installed is closed after its test, and the next test gets a new one.
+   */
+  context: async ({ context, reuseContext }, use) => {
+    let clockInstalled = false;
+    if (reuseContext) {
+      const install = context.clock.install.bind(context.clock);
+      context.clock.install = (options) => {
+        clockInstalled = true;
+        return install(options);
+      };
+    }
+    await use(context);
+    await context.clearPermissions();
+    if (clockInstalled) await context.close();
+  },
   seedFirm: async ({ playwright, baseURL }, use) => {
     const contexts: APIRequestContext[] = [];
     await use(async ({ plan = "professional" } = {}) => {

@@ -22,6 +22,9 @@ import {
  */
 
 test.use({
+  // The virtual authenticator outlives Playwright's reset between tests, and a browser takes only
+  // one: each test here has a context of its own.
+  reuseContext: false,
   // biome-ignore lint/correctness/noEmptyPattern: Playwright names a fixture's dependencies by destructuring; this one has none.
   baseURL: async ({}, use, testInfo) => use(testInfo.project.use.baseURL?.replace("127.0.0.1", "localhost")),
 });
