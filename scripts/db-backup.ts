@@ -1,5 +1,6 @@
 import { loadConfig } from "../src/server/platform/config";
 import { BackupError, openEmbeddedForBackup, writeBackup } from "../src/server/platform/db/backup";
+import { embeddedDataDir } from "../src/server/platform/db/data-dir";
 
 /**
  * `npm run db:backup [FILE]`: a consistent backup of Tendwell's database to FILE (by default
@@ -20,11 +21,12 @@ async function run() {
     say(`Backing up the configured database (${redact(configuredUrl)})`);
     url = configuredUrl;
   } else {
-    const embedded = await openEmbeddedForBackup(config.dataDir, say);
+    const dataDir = embeddedDataDir(config, say);
+    const embedded = await openEmbeddedForBackup(dataDir, say);
     say(
       embedded.running
-        ? `Backing up the embedded database in ${config.dataDir} through the running app's socket`
-        : `Backing up the embedded database in ${config.dataDir} (the app is not running; started its server)`,
+        ? `Backing up the embedded database in ${dataDir} through the running app's socket`
+        : `Backing up the embedded database in ${dataDir} (the app is not running; started its server)`,
     );
     url = embedded.url;
     stop = embedded.stop;

@@ -1,6 +1,7 @@
 import { verifyAuditChain } from "../src/server/features/audit-trail/audit-trail.service";
 import { loadConfig } from "../src/server/platform/config";
 import { BackupError, openEmbeddedForRestore, restoreBackup } from "../src/server/platform/db/backup";
+import { embeddedDataDir } from "../src/server/platform/db/data-dir";
 import { connectDatabase } from "../src/server/platform/db/database";
 import { firms } from "../src/server/platform/db/schema";
 
@@ -17,14 +18,15 @@ async function run() {
   const config = loadConfig(process.env);
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const configuredUrl = config.databaseOwnerUrl ?? config.databaseUrl;
+  const dataDir = configuredUrl ? config.dataDir : embeddedDataDir(config, say);
   let stop = async () => {};
   let url: string;
   if (configuredUrl) {
     say("Restoring into the configured database");
     url = configuredUrl;
   } else {
-    const embedded = await openEmbeddedForRestore(config.dataDir, say);
-    say(`Restoring into a new embedded database in ${config.dataDir}`);
+    const embedded = await openEmbeddedForRestore(dataDir, say);
+    say(`Restoring into a new embedded database in ${dataDir}`);
     url = embedded.url;
     stop = embedded.stop;
   }
@@ -53,9 +55,7 @@ async function run() {
         `${summary.seconds.toFixed(2)} s (snapshot of ${summary.takenAt})`,
     );
     say(
-      configuredUrl
-        ? "Start the app on it with npm start."
-        : `Start the app on it with DATA_DIR=${config.dataDir} npm start.`,
+      configuredUrl ? "Start the app on it with npm start." : `Start the app on it with DATA_DIR=${dataDir} npm start.`,
     );
   } finally {
     await stop();

@@ -5,6 +5,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { ROOT_DATA_HOME } from "../src/server/platform/db/data-dir";
 import { isRunning } from "../src/server/platform/db/data-dir-lock";
 import { POSTGRES_OS_USER } from "../src/server/platform/db/embedded-postgres";
 import { projectPaths } from "../src/server/platform/paths";
@@ -226,6 +227,37 @@ describe("the app process with card payments (decision 0025)", () => {
       expect(bad.output()).not.toContain(stripeTestKeys.STRIPE_SECRET_KEY);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(process.getuid?.() !== 0)("started by root in a private folder, DATA_DIR unset", () => {
+  it("S-RUN-04 keeps its data in a folder of the checkout's own under /var/lib/tendwell, says where, and finds it again at the next start", async () => {
+    // A checkout in root's home, as on a VPS or in a container: /root is mode 700.
+    const home = makeTempDir();
+    fs.chmodSync(home, 0o700);
+    const checkout = path.join(home, "tendwell");
+    fs.mkdirSync(checkout);
+    let kept = "";
+    try {
+      const first = await startApp({ LOG_LEVEL: "info" }, { cwd: checkout });
+      kept = /Data is kept in (\S+)/.exec(first.output())?.[1] ?? "";
+      expect(path.dirname(kept)).toBe(ROOT_DATA_HOME);
+      expect(path.basename(kept)).toMatch(/^tendwell-[0-9a-f]{8}$/);
+      expect(first.output()).toContain(`${path.join(checkout, "data")} is closed to the OS user`);
+      expect(first.output()).toContain("Creating a new PostgreSQL cluster");
+      expect(first.output()).toContain("Demo sign-ins");
+      expect(fs.existsSync(path.join(kept, "postgres", "PG_VERSION"))).toBe(true);
+      expect(fs.existsSync(path.join(checkout, "data"))).toBe(false);
+      expect(await first.stop()).toBe(0);
+
+      const second = await startApp({ LOG_LEVEL: "info" }, { cwd: checkout });
+      expect(second.output()).toContain(`Data is kept in ${kept}`);
+      expect(second.output()).not.toContain("Creating a new PostgreSQL cluster");
+      expect(await second.stop()).toBe(0);
+    } finally {
+      if (kept.startsWith(`${ROOT_DATA_HOME}/`)) fs.rmSync(kept, { recursive: true, force: true });
+      fs.rmSync(home, { recursive: true, force: true });
     }
   });
 });

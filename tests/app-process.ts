@@ -17,6 +17,8 @@ type SpawnOptions = {
   gid?: number;
   /** The checkout whose app runs (this one by default): the bench compares with another. */
   root?: string;
+  /** The folder the app starts in, which holds its default data folder (the checkout by default). */
+  cwd?: string;
   /**
    * A bundled server (as `npm run build:server` writes) to run as `npm start` runs it, with
    * the app's Node flags; by default the sources run through tsx.
@@ -28,12 +30,12 @@ type SpawnOptions = {
 export function spawnApp(env: Record<string, string>, options: SpawnOptions = {}) {
   // Only what the test gives decides which database the app uses.
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const { root = projectPaths.root, bundle, ...user } = options;
+  const { root = projectPaths.root, cwd = root, bundle, ...user } = options;
   const args = bundle
     ? [...APP_NODE_FLAGS, bundle]
     : [...APP_NODE_FLAGS, "--import", "tsx", path.join(root, "src", "server", "main.ts")];
   const child = spawn(process.execPath, args, {
-    cwd: root,
+    cwd,
     env: { ...inherited, NODE_ENV: "development", HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
     ...user,

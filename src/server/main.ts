@@ -3,6 +3,7 @@ import { buildApp } from "./app";
 import { BlogContentError } from "./features/blog/blog-content";
 import { backgroundJobs, RECURRING_WORK } from "./jobs/background-jobs";
 import { type Config, ConfigError, loadConfig } from "./platform/config";
+import { embeddedDataDir } from "./platform/db/data-dir";
 import { DataDirLockedError } from "./platform/db/data-dir-lock";
 import { connectDatabase } from "./platform/db/database";
 import { EmbeddedPostgresError, startEmbeddedPostgres } from "./platform/db/embedded-postgres";
@@ -27,8 +28,12 @@ const logLines = (logger: ReturnType<typeof createLogger>) => ({
 async function main() {
   const tooOld = runtimeProblem();
   if (tooOld) throw new StartError(tooOld);
-  const config = loadConfig(process.env);
-  const logger = createLogger(config);
+  const configured = loadConfig(process.env);
+  const logger = createLogger(configured);
+  // Embedded, the data may be kept elsewhere than configured: a root-run checkout in a private folder.
+  const config = configured.databaseUrl
+    ? configured
+    : { ...configured, dataDir: embeddedDataDir(configured, (message) => logger.info(message)) };
   // The key that seals authenticator secrets: configured, or kept in the data directory.
   const mfaKey = await resolveMfaKey(config, logLines(logger));
 
@@ -134,6 +139,7 @@ async function main() {
     lines.push(`Demo sign-ins (password "${demoPassword}"):`);
     for (const login of demoLogins) lines.push(`  ${login.username.padEnd(12)} ${login.role}`);
   }
+  if (embedded) lines.push(`Data is kept in ${config.dataDir}`);
   lines.push(
     config.mail.smtpUrl
       ? `E-mail is sent through ${new URL(config.mail.smtpUrl).host} from ${config.mail.from}`

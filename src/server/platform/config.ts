@@ -74,8 +74,14 @@ export type Config = {
    * undefined means DATABASE_URL's role owns them (or the embedded database, which makes its own).
    */
   databaseOwnerUrl: string | undefined;
-  /** Absolute path of the folder that holds the embedded PostgreSQL and the process lock. */
+  /**
+   * Absolute path of the folder that holds the embedded PostgreSQL and the process lock, as
+   * configured: read it through embeddedDataDir (platform/db/data-dir.ts), which may move the
+   * default for a root-run checkout in a private folder.
+   */
   dataDir: string;
+  /** Whether DATA_DIR was set, so the folder is the operator's choice and never moved. */
+  dataDirFromEnv: boolean;
   databasePoolSize: number;
   logLevel: Env["LOG_LEVEL"];
   /** Whether the first start on an empty database creates the demo firm. */
@@ -167,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd = process.cwd()): Config 
     databaseUrl: values.DATABASE_URL,
     databaseOwnerUrl: values.DATABASE_OWNER_URL,
     dataDir: path.resolve(cwd, values.DATA_DIR),
+    dataDirFromEnv: env.DATA_DIR !== undefined,
     databasePoolSize: values.DATABASE_POOL_SIZE,
     logLevel: values.LOG_LEVEL,
     // Demo data belongs on a developer's embedded database, never silently in production.

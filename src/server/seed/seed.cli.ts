@@ -1,4 +1,5 @@
 import { loadConfig } from "../platform/config";
+import { embeddedDataDir } from "../platform/db/data-dir";
 import { connectDatabase } from "../platform/db/database";
 import { startEmbeddedPostgres } from "../platform/db/embedded-postgres";
 import { embeddedRoleUrls } from "../platform/db/roles";
@@ -13,7 +14,9 @@ import { prepareDatabase } from "./prepare-database";
  */
 async function run() {
   const config = loadConfig(process.env);
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir });
+  const embedded = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir: embeddedDataDir(config, console.log) });
   const urls = embedded
     ? await embeddedRoleUrls(embedded.url)
     : { owner: config.databaseOwnerUrl ?? config.databaseUrl ?? "", app: config.databaseUrl ?? "" };

@@ -115,33 +115,43 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 }
 
-type Owner = { uid: number; gid: number };
+export type Owner = { uid: number; gid: number };
 
 /** PostgreSQL refuses to run as root; then it runs as an unprivileged account, created if missing. */
 function resolveServerOwner(dataDir: string): Owner | undefined {
   if (process.getuid?.() !== 0) return undefined;
-  let ids = lookupUser(POSTGRES_OS_USER);
-  if (!ids) {
-    const created = spawnSync(
-      "useradd",
-      ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", POSTGRES_OS_USER],
-      { encoding: "utf8" },
-    );
-    ids = lookupUser(POSTGRES_OS_USER);
-    if (!ids) {
-      throw new EmbeddedPostgresError(
-        `Running as root, the embedded PostgreSQL needs the OS user "${POSTGRES_OS_USER}", which could not be created: ${created.stderr || created.error?.message}`,
-      );
-    }
-  }
+  const ids = postgresOsUser();
   // It owns only its own sub-folders; it just has to be able to pass through the data directory.
-  if (spawnSync("test", ["-x", dataDir], { uid: ids.uid, gid: ids.gid }).status !== 0) {
+  if (!canReach(dataDir, ids)) {
     throw new EmbeddedPostgresError(
       `The embedded PostgreSQL runs as the OS user "${POSTGRES_OS_USER}", which cannot reach ${dataDir} ` +
         "(a parent folder is closed to other users). Set DATA_DIR to a folder it can reach, e.g. /var/lib/tendwell.",
     );
   }
   return ids;
+}
+
+/** The unprivileged account the server runs as when root starts the app, created if missing. */
+export function postgresOsUser(): Owner {
+  const ids = lookupUser(POSTGRES_OS_USER);
+  if (ids) return ids;
+  const created = spawnSync(
+    "useradd",
+    ["--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", POSTGRES_OS_USER],
+    { encoding: "utf8" },
+  );
+  const made = lookupUser(POSTGRES_OS_USER);
+  if (!made) {
+    throw new EmbeddedPostgresError(
+      `Running as root, the embedded PostgreSQL needs the OS user "${POSTGRES_OS_USER}", which could not be created: ${created.stderr || created.error?.message}`,
+    );
+  }
+  return made;
+}
+
+/** Whether the account can pass through `dir`, every folder on its path included. */
+export function canReach(dir: string, owner: Owner): boolean {
+  return spawnSync("test", ["-x", dir], { uid: owner.uid, gid: owner.gid }).status === 0;
 }
 
 function lookupUser(name: string): Owner | undefined {
