@@ -35,6 +35,19 @@ describe("loadConfig", () => {
     );
   });
 
+  it("S-MAIL-01 takes MAIL_FROM as an address, or a name and an address, and refuses anything else", () => {
+    expect(loadConfig({}).mail.from).toBe("notifications@tendwell.localhost");
+    expect(loadConfig({ MAIL_FROM: "noreply@example.com" }).mail.from).toBe("noreply@example.com");
+    expect(loadConfig({ MAIL_FROM: "Tendwell <noreply@example.com>" }).mail.from).toBe(
+      "Tendwell <noreply@example.com>",
+    );
+    for (const bad of ["Tendwell", "Tendwell <noreply>", "a@example.com, b@example.com"]) {
+      expect(() => loadConfig({ MAIL_FROM: bad }), bad).toThrow(
+        "MAIL_FROM: must be an e-mail address, or a name and an address as in Tendwell <noreply@example.com>",
+      );
+    }
+  });
+
   it("never seeds demo data in production by default", () => {
     expect(loadConfig({ NODE_ENV: "production" }).seedDemoData).toBe(false);
   });

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { PlanId } from "../../shared/plans";
+import { parseMailFrom } from "./mail/mail-from";
 import { type SealingKey, sealingKeyFrom } from "./sealed-secrets";
 
 const booleanFlag = z.enum(["true", "false", "1", "0"]).transform((value) => value === "true" || value === "1");
@@ -34,7 +35,12 @@ const envSchema = z.object({
   STRIPE_PRICE_ENTERPRISE: stripeKey(/^price_\S+$/, "a Stripe price id (price_...)"),
   STRIPE_API_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
-  MAIL_FROM: z.email({ error: "must be an e-mail address" }).default("notifications@tendwell.localhost"),
+  MAIL_FROM: z
+    .string()
+    .refine((text) => parseMailFrom(text) !== undefined, {
+      error: "must be an e-mail address, or a name and an address as in Tendwell <noreply@example.com>",
+    })
+    .default("notifications@tendwell.localhost"),
   MFA_ENCRYPTION_KEY: z
     .string()
     .transform((text, context) => {

@@ -36,6 +36,18 @@ describe("sending over SMTP (a real server in this process)", () => {
     expect(smtp.inbox.received.at(-1)?.raw).not.toMatch(/^List-Unsubscribe/im);
   });
 
+  it("S-MAIL-01 with MAIL_FROM naming a sender (Tendwell <noreply@...>), sends from the firm's name via that sender", async () => {
+    const named = smtpMailSender({ url: smtp.inbox.url, from: '"Tendwell, Inc." <noreply@tendwell.test>' });
+    try {
+      expect(await named.send(mail())).toEqual({ status: "sent" });
+    } finally {
+      named.close();
+    }
+    expect(smtp.inbox.received.at(-1)?.parsed.from?.value).toEqual([
+      { name: "Bright & Co, Accountants via Tendwell, Inc.", address: "noreply@tendwell.test" },
+    ]);
+  });
+
   it("S-MAIL-02 tells a refusal for now (4xx) from one for good (5xx) and from a server it cannot reach", async () => {
     smtp.inbox.refuse("busy@example.com", 451, "Mailbox busy, try again later");
     smtp.inbox.refuse("gone@example.com", 550, "No such user here");

@@ -1,4 +1,5 @@
 import nodemailer from "nodemailer";
+import { parseMailFrom } from "./mail-from";
 
 /** One message as it leaves: to one person, in the firm's name, as plain text and HTML. */
 export type OutgoingMail = {
@@ -28,10 +29,13 @@ export type MailSender = {
 
 /**
  * Sends over SMTP to the server `url` names (`smtp://user:pass@host:587`, `smtps://…:465`),
- * keeping up to two connections open between messages. `from` is the address every message is
- * sent from; the firm's name goes in its display name.
+ * keeping up to two connections open between messages. `from` is MAIL_FROM, the address every
+ * message is sent from; the firm's name is its display name, "Bright & Co via Tendwell" when
+ * MAIL_FROM names a sender too (`Tendwell <noreply@example.com>`).
  */
 export function smtpMailSender(options: { url: string; from: string }): MailSender {
+  const sender = parseMailFrom(options.from);
+  if (!sender) throw new Error(`MAIL_FROM is not an e-mail address: ${options.from}`);
   const url = new URL(options.url);
   url.searchParams.set("pool", "true");
   url.searchParams.set("maxConnections", url.searchParams.get("maxConnections") ?? "2");
@@ -41,7 +45,10 @@ export function smtpMailSender(options: { url: string; from: string }): MailSend
       try {
         await transport.sendMail({
           messageId: mail.messageId,
-          from: { name: mail.senderName, address: options.from },
+          from: {
+            name: sender.name ? `${mail.senderName} via ${sender.name}` : mail.senderName,
+            address: sender.address,
+          },
           to: { name: mail.to.name, address: mail.to.address },
           subject: mail.subject,
           text: mail.text,
