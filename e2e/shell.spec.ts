@@ -187,6 +187,32 @@ test.describe("shell", () => {
     await expect(list).toBeHidden();
   });
 
+  test("S-DUE-37 the bell says how long ago each task fell due in days of the firm's calendar: five hours into the next day is Due yesterday", async ({
+    page,
+    ownFirm,
+  }) => {
+    // The firm keeps UTC (a new firm's zone); two tasks fell due at the end of 10 and of 7 March.
+    const client = await ownFirm.api.post("/api/clients", { data: { name: "Rowan Ledger Co" } });
+    expect(client.status()).toBe(201);
+    const clientId = ((await client.json()) as { id: string }).id;
+    for (const [name, dueDate] of [
+      ["Payroll filing", "2026-03-10T23:59:59.999Z"],
+      ["Quarterly return", "2026-03-07T23:59:59.999Z"],
+    ]) {
+      expect((await ownFirm.api.post("/api/tasks", { data: { name, clientId, dueDate } })).status()).toBe(201);
+    }
+    // The browser's clock reads 05:00 on 11 March: the first fell due five hours before.
+    await page.clock.install({ time: new Date("2026-03-11T05:00:00Z") });
+    await ownFirm.signIn(page, "super_admin");
+    await page.goto("/dashboard");
+    await page.getByRole("button", { name: "Overdue tasks: 2" }).click();
+    const list = page.getByRole("list", { name: "Overdue tasks" });
+    await expect(list.getByRole("link", { name: /Quarterly return/ })).toContainText(
+      "Rowan Ledger Co · Due 4 days ago",
+    );
+    await expect(list.getByRole("link", { name: /Payroll filing/ })).toContainText("Rowan Ledger Co · Due yesterday");
+  });
+
   test("S-SHELL-11 S-ROLE-07 a user's bell counts only the overdue tasks of their assigned clients", async ({
     page,
     ownFirm,

@@ -21,6 +21,14 @@ export function isoDateIn(timeZone: string, instant: Date | string): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone }).format(new Date(instant));
 }
 
+/**
+ * How many days after `earlier`'s date `later`'s date is, both as the calendar reads in `timeZone`:
+ * a task due at the end of yesterday was due 1 day ago, however few hours have passed since.
+ */
+export function calendarDaysBetween(timeZone: string, earlier: Date | string, later: Date | string): number {
+  return (Date.parse(isoDateIn(timeZone, later)) - Date.parse(isoDateIn(timeZone, earlier))) / DAY_MS;
+}
+
 const monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /**

@@ -2,25 +2,28 @@ import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Bell, CheckCircle2 } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
+import { calendarDaysBetween } from "../../../shared/dates";
 import { InternalTargetNote } from "../../components/internal-target-note";
 import { Button } from "../../components/ui/button";
 import { Popover, PopoverContent, PopoverTrigger } from "../../components/ui/popover";
 import { errorMessage } from "../../lib/api";
+import { firmQueryOptions } from "../../lib/firm";
 import { bellListed, overdueTasksQueryOptions } from "../tasks/api";
 
 const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
-const dayMs = 24 * 60 * 60 * 1000;
 
-function dueText(dueDate: string | null): string {
+/** "Due yesterday", "Due 3 days ago": counted in the days of the firm's calendar, where due days end. */
+function dueText(dueDate: string | null, timeZone: string): string {
   if (!dueDate) return "";
-  const days = Math.floor((Date.now() - new Date(dueDate).getTime()) / dayMs);
-  return `Due ${relative.format(-days, "day")}`;
+  return `Due ${relative.format(-calendarDaysBetween(timeZone, dueDate, new Date()), "day")}`;
 }
 
 /** S-SHELL-11: a bell with a red count of overdue tasks; the popover links to their clients. */
 export function OverdueBell() {
   const [open, setOpen] = useState(false);
   const overdue = useQuery(overdueTasksQueryOptions());
+  // Until the firm is loaded, the browser's zone stands in (as for every date the app shows).
+  const timeZone = useQuery(firmQueryOptions()).data?.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const count = overdue.data?.total ?? 0;
 
   return (
@@ -68,7 +71,7 @@ export function OverdueBell() {
                     <span className="flex min-w-0 flex-col gap-0.5">
                       <span className="truncate text-sm font-medium">{task.name}</span>
                       <span className="truncate text-xs text-muted-foreground">
-                        {task.clientName} · {dueText(task.dueDate)}
+                        {task.clientName} · {dueText(task.dueDate, timeZone)}
                       </span>
                     </span>
                   </Link>
