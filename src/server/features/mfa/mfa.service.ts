@@ -51,7 +51,7 @@ async function checkSecondFactor(
       input.method === "totp"
         ? await acceptAuthenticatorCode(db, key, who, input.code, now)
         : await spendRecoveryCode(db, who, input.code, now);
-    if (!passed) throw wrongCode();
+    if (!passed) throw wrongCode(input.method);
     return passed;
   });
 }

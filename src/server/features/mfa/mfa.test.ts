@@ -230,7 +230,12 @@ describe("multi-factor sign-in through the API", () => {
 
       const again = apiClient(ctx.app, { ip: "10.0.4.2" });
       await again.post("/api/auth/login", { username: user.username, password });
-      expect((await again.post("/api/auth/second-step", { method: "recovery_code", code })).status).toBe(400);
+      const spent = await again.post("/api/auth/second-step", { method: "recovery_code", code });
+      expect(spent.status).toBe(400);
+      // Said for a recovery code, not as for an authenticator app's (whose clock may be wrong).
+      expect(spent.body.message).toBe(
+        "That recovery code is not right, or it has been used. Check it against the codes you saved.",
+      );
 
       // A new set (the sign-in just now is a fresh proof) voids the old.
       const replaced = await settings.post("/api/account/recovery-codes");

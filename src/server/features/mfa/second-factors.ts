@@ -24,10 +24,13 @@ import { totpSealOwner } from "./totp";
 
 export type Origin = Pick<Actor, "ip" | "userAgent">;
 
-export const wrongCode = () =>
+/** A refused code, said for what was typed: an authenticator's (whose clock may drift) or a recovery code. */
+export const wrongCode = (method: "totp" | "recovery_code" = "totp") =>
   fieldError(
     "code",
-    "That code is not right. Check that your phone sets its time automatically, or wait for a new code.",
+    method === "recovery_code"
+      ? "That recovery code is not right, or it has been used. Check it against the codes you saved."
+      : "That code is not right. Check that your phone sets its time automatically, or wait for a new code.",
   );
 
 export const mine = (who: Who) => and(eq(userFactors.firmId, who.firmId), eq(userFactors.userId, who.userId));
