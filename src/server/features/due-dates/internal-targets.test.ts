@@ -24,7 +24,7 @@ describe("internal targets", () => {
     closedDays,
   });
 
-  it("S-DUE-31 a target counts business days back from the due day, skipping weekends, the rule's holidays and the firm's closed days, and never falls before the day the task is made", () => {
+  it("S-DUE-31 a target counts business days back from the due day, skipping weekends, the rule's holidays (its jurisdiction's for a rule that moves on none) and the firm's closed days, and never falls before the day the task is made", () => {
     const target = (id: string, due: string, periodEnd: string, days: number | null, closed = [] as string[]) =>
       targetDayFor(
         rule(id),
@@ -43,6 +43,10 @@ describe("internal targets", () => {
     expect(target("us-941", "2027-04-30", "2027-03-31", 10)).toBe("2027-04-15");
     // A UK company's Corporation Tax payment skips England's bank holidays (Easter 2027: 26 and 29 March).
     expect(target("uk-ct-payment", "2027-04-01", "2026-06-30", 5)).toBe("2027-03-23");
+    // Accounts to Companies House move on no calendar, yet a target skips England's bank holidays:
+    // due Thursday 31 December 2026, 5 days back over Christmas (25th, and the 28th for Boxing
+    // Day) and the firm's closed Christmas Eve is Monday 21 December, not Wednesday 23rd.
+    expect(target("uk-ch-accounts", "2026-12-31", "2026-03-31", 5, ["2026-12-24"])).toBe("2026-12-21");
     // PAYE for the month to 5 May is due 22 May; twenty business days before would be in April,
     // before the task is made on 6 May, so the target is 6 May.
     expect(target("uk-paye-monthly", "2027-05-22", "2027-05-05", 20)).toBe("2027-05-06");

@@ -4,14 +4,14 @@ import type { DbExecutor } from "../../platform/db/database";
 import { firms, tasks } from "../../platform/db/schema";
 import { before, type CivilDate, endOfDay, isWeekend, parseCivilDate } from "./civil-date";
 import { type DueDateRule, dueDateRule } from "./due-date-rules";
-import { holidayCalendar, holidayOn } from "./holiday-calendars";
+import { type HolidayCalendarId, holidayCalendar, holidayOn } from "./holiday-calendars";
 
 /*
  * A firm's internal target for statutory work (decision 0053): "10 business days before the due
  * date". A rule task then falls due for the firm (its `due_date`, which every list, count, overdue
  * check, health and reminder reads) at the end of its target day; its statutory dates stay as they
  * are and are shown beside it. Business days skip weekends, the holidays of the calendar the rule
- * moves or clears on, and the firm's own closed days. A target never falls before the day the task
+ * moves or clears on (else its jurisdiction's), and the firm's own closed days. A target never falls before the day the task
  * is made (the day after its period ends).
  */
 
@@ -35,6 +35,12 @@ export function policyOf(firm: DuePolicy): DuePolicy {
   return { ...firm, timeZone: isValidTimeZone(firm.timeZone) ? firm.timeZone : "UTC" };
 }
 
+/**
+ * The holidays a target's business days skip when the rule itself moves on none (a Companies House
+ * filing): its jurisdiction's, the IRS's days or England and Wales' bank holidays (decision 0065).
+ */
+const workingCalendarOf: Record<DueDateRule["jurisdiction"], HolidayCalendarId> = { US: "us-irs", UK: "uk-eaw" };
+
 /** The firm's target day for a task due on `dueDay`, or null when the firm sets none. */
 export function targetDayFor(
   rule: DueDateRule,
@@ -43,8 +49,7 @@ export function targetDayFor(
   policy: Pick<DuePolicy, "internalTargetDays" | "closedDays">,
 ): CivilDate | null {
   if (policy.internalTargetDays === null) return null;
-  const calendarId = rule.shiftOn ?? rule.clearByOn;
-  const calendar = calendarId ? holidayCalendar(calendarId) : undefined;
+  const calendar = holidayCalendar(rule.shiftOn ?? rule.clearByOn ?? workingCalendarOf[rule.jurisdiction]);
   const closed = new Set(policy.closedDays.map((day) => day.date));
   const businessDay = (day: CivilDate) =>
     !isWeekend(day) && !(calendar && holidayOn(calendar, day)) && !closed.has(day.toString());
