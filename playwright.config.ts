@@ -93,9 +93,10 @@ export default defineConfig({
     // and throwing it away when it passed cost each test its writes and the run its minutes.
     trace: "on-first-retry",
     // Each worker keeps one browser context and page from test to test, which Playwright resets
-    // in between (cookies, storage, cache, routes, init scripts, clock, viewport): a fresh
-    // context's first page cost Chromium twice the work of the same page loaded in a reset one
-    // (decision 0063). What the reset leaves, permissions, the test fixture clears (e2e/fixtures.ts).
+    // in between (cookies, storage, cache, routes, init scripts, viewport): a fresh context's
+    // first page cost Chromium twice the work of the same page loaded in a reset one (decision
+    // 0063). What the reset leaves, the test fixture handles (e2e/fixtures.ts): it clears granted
+    // permissions and closes a context whose clock was installed.
     reuseContext: true,
     launchOptions: {
       executablePath: chromiumPath,
